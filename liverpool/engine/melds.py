@@ -1,0 +1,277 @@
+"""Melds on the table: validation of sets and runs under a ruleset, lay-offs and joker swaps.
+
+A run keeps its cards in order from its low end; ``low`` is the rank of its first card (1 = ace low,
+so the slot ranks go ``low .. low + len - 1`` and rank 14 is a high ace). A joker stands for the card of
+its slot (a run) or for a card of the set's rank (a set).
+
+>>> from .presets import find_preset
+>>> rules = find_preset('liverpool')
+>>> m = Meld.parse('run: 7H 8H JK 10H')
+>>> m.low, meld_problem(m, rules) is None, stands_for(m, 2)
+(7, True, '9H')
+>>> meld_problem(Meld.parse('set: 7H JK JK'), rules)
+'a set needs at least 2 natural cards, this one has 1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import Card, face_text, parse_cards, rank_text
+from .rules import MeldKind, MeldRule, Ruleset
+
+End = Literal["low", "high"]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld as laid: a set or a run, its cards (a run's in order), and its low rank."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    low: int
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """``'set: 7H 7S JK'``, ``'run: JK 4D 5D 6D'``; the kind may be left out when the naturals show it."""
+        kind_text, sep, body = text.partition(":")
+        kind: MeldKind | None = None
+        if sep:
+            if kind_text.strip().lower() not in ("set", "run"):
+                raise ValueError(f"{text!r}: a meld starts with 'set:' or 'run:', not {kind_text.strip()!r}")
+            kind = MeldKind(kind_text.strip().lower())
+        else:
+            body = text
+        cards = parse_cards(body)
+        return cls.of(cards, kind)
+
+    @classmethod
+    def of(cls, cards: Sequence[Card], kind: MeldKind | None = None, low: int | None = None) -> Meld:
+        """A meld from cards in order, inferring what it can. Raises ``ValueError`` when ambiguous."""
+        cards = tuple(Card(c) for c in cards)
+        naturals = [(i, c) for i, c in enumerate(cards) if not c.is_joker]
+        if not naturals:
+            raise ValueError("a meld needs at least one natural card")
+        ranks = {c.rank for _, c in naturals}
+        if kind is None:
+            if len(naturals) == 1:
+                raise ValueError(f"say 'set:' or 'run:' for {' '.join(map(str, cards))}: one natural cannot tell")
+            kind = MeldKind.SET if len(ranks) == 1 else MeldKind.RUN
+        if kind is MeldKind.SET:
+            return cls(kind, cards, next(iter(ranks)) if low is None else low)
+        if low is None:
+            low = _infer_low(cards)
+        return cls(kind, cards, low)
+
+    @property
+    def high(self) -> int:
+        return self.low + len(self.cards) - 1 if self.kind is MeldKind.RUN else self.low
+
+    @property
+    def suit(self) -> str:
+        return next((c.suit for c in self.cards if not c.is_joker), "")
+
+    @property
+    def rank(self) -> int:
+        return self.low
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}: {' '.join(map(str, self.cards))}"
+
+    def __repr__(self) -> str:
+        if self.kind is MeldKind.RUN and self.low != _safe_low(self.cards):
+            return f"Meld.of(parse_cards({' '.join(map(str, self.cards))!r}), MeldKind.RUN, low={self.low})"
+        return f"Meld.parse({str(self)!r})"
+
+
+def _safe_low(cards: tuple[Card, ...]) -> int | None:
+    try:
+        return _infer_low(cards)
+    except ValueError:
+        return None
+
+
+def _infer_low(cards: tuple[Card, ...]) -> int:
+    """A run's low rank from its first non-ace natural (or its aces when they are the only naturals)."""
+    for i, card in enumerate(cards):
+        if not card.is_joker and card.rank != 1:
+            return card.rank - i
+    aces = [i for i, c in enumerate(cards) if not c.is_joker]
+    if aces == [0]:
+        return 1
+    if aces == [len(cards) - 1]:
+        return 14 - len(cards) + 1
+    raise ValueError(f"cannot tell where the run {' '.join(map(str, cards))} starts: give its low rank")
+
+
+def slot_rank(meld: Meld, index: int) -> int:
+    """The rank (1..14) a card at ``index`` of ``meld`` has or stands for."""
+    return meld.low + index if meld.kind is MeldKind.RUN else meld.low
+
+
+def stands_for(meld: Meld, index: int) -> str:
+    """What the card at ``index`` stands for: ``'9H'`` in a run, ``'7'`` (a rank) in a set."""
+    rank = slot_rank(meld, index)
+    if meld.kind is MeldKind.SET:
+        return rank_text(rank)
+    return rank_text(rank) + meld.suit
+
+
+def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
+    """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
+    cards = meld.cards
+    jokers = sum(1 for c in cards if c.is_joker)
+    naturals = len(cards) - jokers
+    if len(cards) < 3:
+        return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
+    if meld.kind is MeldKind.SET:
+        return _set_problem(meld, rules, naturals)
+    return _run_problem(meld, rules, naturals)
+
+
+def _set_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
+    rank = meld.low
+    suits: set[str] = set()
+    for card in meld.cards:
+        if card.is_joker:
+            continue
+        if card.rank != rank:
+            return f"{card} is not of the set's rank {rank_text(rank)}"
+        if rules.set_distinct_suits and card.suit in suits:
+            return f"two {face_text(card.face)} in one set, whose suits must all differ"
+        suits.add(card.suit)
+    if naturals < rules.set_min_naturals:
+        return f"a set needs at least {rules.set_min_naturals} natural cards, this one has {naturals}"
+    if rules.set_max_length is not None and len(meld.cards) > rules.set_max_length:
+        return f"a set holds at most {rules.set_max_length} cards, this one has {len(meld.cards)}"
+    if rules.set_distinct_suits and len(meld.cards) > 4:
+        return "a set of distinct suits holds at most 4 cards"
+    return None
+
+
+def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
+    low, high = meld.low, meld.low + len(meld.cards) - 1
+    if low < 1 or high > 14 or len(meld.cards) > 13:
+        return f"a run cannot go from rank {low} to {high}: no wrap, aces low or high but not both"
+    if low == 1 and not rules.aces_low:
+        return "aces are not played low in this ruleset"
+    if high == 14 and not rules.aces_high:
+        return "aces are not played high in this ruleset"
+    suit = meld.suit
+    for i, card in enumerate(meld.cards):
+        if card.is_joker:
+            continue
+        if card.suit != suit:
+            return f"{card} is not of the run's suit {suit}"
+        want = (low + i - 1) % 13 + 1
+        if card.rank != want:
+            return f"{card} cannot stand at the place of {rank_text(want)}{suit} in this run"
+    if naturals < rules.run_min_naturals:
+        return f"a run needs at least {rules.run_min_naturals} natural cards, this one has {naturals}"
+    window = rules.run_joker_spacing
+    if window > 1:
+        last_joker = -window
+        for i, card in enumerate(meld.cards):
+            if card.is_joker:
+                if i - last_joker < window:
+                    return f"a run may hold at most one joker in any {window} cards in a row"
+                last_joker = i
+    return None
+
+
+def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules: Ruleset) -> str | None:
+    """Why ``melds`` do not meet ``contract`` as one going-down, or ``None``."""
+    for meld in melds:
+        problem = meld_problem(meld, rules)
+        if problem is not None:
+            return f"{meld}: {problem}"
+    for kind in MeldKind:
+        have = sorted((len(m.cards) for m in melds if m.kind is kind), reverse=True)
+        need = sorted((r.length for r in contract if r.kind is kind), reverse=True)
+        if len(have) != len(need):
+            return f"the contract asks for {len(need)} {kind.value}(s), not {len(have)}"
+        for got, want in zip(have, need, strict=True):
+            if got < want or (got > want and not rules.longer_melds):
+                shorter = "longer melds are not allowed" if got > want else f"at least {want} cards"
+                return f"a {kind.value} of {got} cards does not fit a contract asking {shorter}"
+    sets = [m for m in melds if m.kind is MeldKind.SET]
+    runs = [m for m in melds if m.kind is MeldKind.RUN]
+    if rules.set_distinct_ranks and len({m.low for m in sets}) < len(sets):
+        return "the sets of a contract must be of different ranks"
+    if rules.run_distinct_suits and len({m.suit for m in runs}) < len(runs):
+        return "the runs of a contract must be of different suits"
+    if rules.no_joinable_runs:
+        for a in runs:
+            for b in runs:
+                if a is not b and a.suit == b.suit and a.high + 1 == b.low:
+                    return f"{a} and {b} could be joined into one run and may not be laid as two"
+    return None
+
+
+def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
+    """``meld`` with ``card`` added (at ``end`` of a run); ``ValueError`` with the reason if it does not fit."""
+    if meld.kind is MeldKind.SET:
+        grown = Meld(meld.kind, (*meld.cards, card), meld.low)
+    else:
+        if end is None:
+            end = _natural_end(meld, card)
+        if end == "low":
+            grown = Meld(meld.kind, (card, *meld.cards), meld.low - 1)
+        else:
+            grown = Meld(meld.kind, (*meld.cards, card), meld.low)
+    problem = meld_problem(grown, rules)
+    if problem is not None:
+        raise ValueError(problem)
+    return grown
+
+
+def _natural_end(meld: Meld, card: Card) -> End:
+    if card.is_joker:
+        raise ValueError("say which end of the run a joker goes to")
+    below = (meld.low - 2) % 13 + 1
+    above = meld.high % 13 + 1
+    fits_low = card.rank == below and meld.low > 1
+    fits_high = card.rank == above and meld.high < 14
+    if fits_low and fits_high:
+        raise ValueError(f"{card} fits both ends of the run: say which")
+    return "low" if fits_low else "high"
+
+
+def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
+    """Every way ``card`` can be laid off on ``meld`` (``[None]`` for a set, the ends for a run)."""
+    if meld.kind is MeldKind.SET:
+        ends: list[End | None] = [None]
+    else:
+        ends = ["low", "high"]
+    out: list[End | None] = []
+    for end in ends:
+        if meld.kind is MeldKind.RUN and not card.is_joker:
+            want = (meld.low - 2) % 13 + 1 if end == "low" else meld.high % 13 + 1
+            if card.rank != want:
+                continue
+        try:
+            lay_off(meld, card, end, rules)
+        except ValueError:
+            continue
+        out.append(end)
+    return out
+
+
+def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
+    """``meld`` with ``natural`` in the place of ``joker``; ``ValueError`` if it is not the card the joker stands for."""
+    if not joker.is_joker or joker not in meld.cards:
+        raise ValueError(f"{joker} is not a joker of the meld {meld}")
+    if natural.is_joker:
+        raise ValueError("a joker can only be swapped for a natural card")
+    index = meld.cards.index(joker)
+    want = stands_for(meld, index)
+    got = rank_text(natural.rank) if meld.kind is MeldKind.SET else rank_text(natural.rank) + natural.suit
+    if got != want:
+        raise ValueError(f"the joker stands for {want}, not {natural}")
+    swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
+    problem = meld_problem(swapped, rules)
+    if problem is not None:
+        raise ValueError(problem)
+    return swapped

@@ -1,0 +1,230 @@
+"""The presets of RULES.md §4: named rulesets, found by name or alias.
+
+>>> find_preset('norwegian').name
+'norsk'
+>>> find_preset('monopoly')
+Traceback (most recent call last):
+...
+liverpool.engine.presets.UnknownPreset: no preset named 'monopoly'; presets: may-i, liverpool, contract, norsk, british, british-9, british-fixed, british-nobuy
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .rules import (
+    STANDARD_CONTRACTS,
+    Buying,
+    DealRule,
+    DeckRule,
+    DiscardCall,
+    EmptyHand,
+    FinalDeal,
+    FirstDealer,
+    JokerSwap,
+    MeldRule,
+    Ruleset,
+    Ties,
+)
+
+
+class UnknownPreset(ValueError):
+    """A preset name or alias that does not exist."""
+
+
+def _deals(contracts: tuple[str, ...], hands: tuple[int, ...]) -> tuple[DealRule, ...]:
+    return tuple(
+        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand)
+        for contract, hand in zip(contracts, hands, strict=True)
+    )
+
+
+HANDS_10_12 = (10, 10, 10, 10, 12, 12, 12)
+FACE_VALUES_JOKER_20 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 20)
+FIVES_TENS_JOKER_15 = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 15)
+FACE_VALUES_JOKER_15 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15)
+BRITISH_CONTRACTS = (*STANDARD_CONTRACTS[:6], "run 7")
+
+MAY_I = Ruleset(
+    name="may-i",
+    title="May I? (the Bronx family game, 000)",
+    notes=(
+        "Decks: 000 says at least two decks with two jokers each and a third when needed; we use 2 decks "
+        "(4 jokers) up to 5 seats and 3 decks (6 jokers) for 6-8, as 001a does.",
+        "Joker limits: 000 is silent; we take 001a/002's (a set needs 2 naturals, a run 3).",
+        "Discarding the card just taken from the pile: 000 is silent; we forbid it as 001a, 001b and 002 do.",
+        "'Four May I's max' in round 7 is read as four per seat, like 004's per-seat limit.",
+        "000 marks 'after a May I the next player must draw from stock' as varying; it is on here "
+        "(buy_blocks_next_player) and can be turned off.",
+        "First dealer: 000 is silent; the low card of a cut deals, as in 001a/001b.",
+    ),
+    min_players=3,
+    max_players=8,
+    decks=(DeckRule(5, 2, 4), DeckRule(8, 3, 6)),
+    deals=_deals(STANDARD_CONTRACTS, HANDS_10_12),
+    card_values=FACE_VALUES_JOKER_20,
+    set_distinct_ranks=True,
+    run_distinct_suits=True,
+    joker_swap=JokerSwap.GOING_DOWN,
+    joker_swap_from_sets=True,
+    buying=Buying.BEFORE_NEXT_DRAW,
+    final_deal_buy_limit=4,
+    buy_blocks_next_player=True,
+    discard_call=DiscardCall.NONE,
+    empty_hand=EmptyHand.MUST_DISCARD,
+    final_deal=FinalDeal.WHOLE_HAND,
+    max_reshuffles=3,
+    cut_bonus=0,
+    announce_at=3,
+)
+
+LIVERPOOL = Ruleset(
+    name="liverpool",
+    title="Liverpool Rummy (001a)",
+    notes=(
+        "Runs of one contract in different suits: 001a is silent; 000 and 001b require it, so we do.",
+        "Sets of one contract may share a rank: only 000 forbids it.",
+        "An exhausted stock: 001a is silent; we wash the discards up to 3 times as 000 does, then the deal ends.",
+        "Joker swap 'while playing off' is read as: only once you are down, from runs, and the joker is "
+        "played again at once (002 says the same).",
+        "Liverpool call: the caller sheds one card on top of the pile, which the next player may take; a "
+        "caller must keep at least one card, since going out needs a discard of one's own turn.",
+        "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
+    ),
+)
+
+CONTRACT = Ruleset(
+    name="contract",
+    title="Contract Rummy (001b)",
+    notes=(
+        "Decks: 001b gives 1 deck + 1 joker and 2 decks + 2 jokers 'over 5 players' but also 3-5 players "
+        "and 12-card hands, which one deck cannot deal to 4 or 5; we use 1 deck up to 3 seats, 2 decks above.",
+        "Runs are 3+ cards, so a run needs 2 naturals (the others' 3-of-4 scaled down); sets 2 naturals.",
+        "Buying: 001b is silent; we take 001a/002/004's (after the next player declines, nearest first).",
+        "An exhausted stock: 001b is silent; we wash up to 3 times as 000 does.",
+        "The seventh deal melds every card at once (001b: 'typically requires all cards be melded').",
+    ),
+    min_players=3,
+    max_players=5,
+    decks=(DeckRule(3, 1, 1), DeckRule(5, 2, 2)),
+    deals=_deals(tuple(c.replace("run 4", "run 3") for c in STANDARD_CONTRACTS), HANDS_10_12),
+    card_values=FACE_VALUES_JOKER_15,
+    set_distinct_suits=True,
+    set_max_length=4,
+    run_distinct_suits=True,
+    run_min_naturals=2,
+    dig_discard_pile=True,
+    discard_call=DiscardCall.NONE,
+    empty_hand=EmptyHand.GOES_OUT,
+    max_reshuffles=3,
+    cut_bonus=0,
+    announce_at=0,
+)
+
+NORSK = Ruleset(
+    name="norsk",
+    title="Liverpool, Norwegian rules (002)",
+    notes=(
+        "002's tables of contracts and card values are missing from the text; we use the standard contracts "
+        "(RULES §2, 10 cards) and 001a's values, since 002 otherwise follows 001a (Liverpool call, floating).",
+        "The final deal: 002 is silent; the contract must use the whole hand, as in 000 and 001a.",
+        "An exhausted stock: 002 is silent; we wash up to 3 times as 000 does.",
+        "Runs of one contract may share a suit, but two that could be joined end to end may not be laid as two.",
+    ),
+    min_players=3,
+    max_players=6,
+    decks=(DeckRule(4, 2, 4), DeckRule(6, 3, 6)),
+    upcard=False,
+    run_distinct_suits=False,
+    no_joinable_runs=True,
+    discard_optional=True,
+    max_reshuffles=3,
+    cut_bonus=0,
+    announce_at=0,
+)
+
+BRITISH = Ruleset(
+    name="british",
+    title="Liverpool Rummy, British (004)",
+    notes=(
+        "Jokers: 004 allows 2-4 jokers with two decks; we use 4 (2 per deck), and 6 with three decks.",
+        "004 says deal 7 (a run of 7) has no extra cards while dealing 12: we read it as going down with "
+        "the run of seven goes out at once (final_deal = contract_goes_out).",
+        "A sequence holds at most one joker in any four consecutive cards (run_joker_spacing = 4); a book "
+        "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
+        "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
+        "Ties: the lower score in the final deal wins (004 offers this or replaying the final deal).",
+        "Card just taken from the pile may not be discarded: 004 is silent; we follow 001a/001b/002.",
+    ),
+    min_players=3,
+    max_players=8,
+    decks=(DeckRule(4, 2, 4), DeckRule(8, 3, 6)),
+    deals=_deals(BRITISH_CONTRACTS, HANDS_10_12),
+    card_values=FIVES_TENS_JOKER_15,
+    run_joker_spacing=4,
+    joker_swap=JokerSwap.DOWN,
+    joker_swap_from_sets=True,
+    buy_limit=3,
+    discard_call=DiscardCall.NONE,
+    empty_hand=EmptyHand.MUST_DISCARD,
+    final_deal=FinalDeal.CONTRACT_GOES_OUT,
+    max_reshuffles=None,
+    cut_bonus=0,
+    first_dealer=FirstDealer.LOW_CARD,
+    announce_at=0,
+    ties=Ties.FINAL_DEAL,
+)
+
+BRITISH_9 = dataclasses.replace(
+    BRITISH,
+    name="british-9",
+    title="Liverpool Rummy, British, nine deals (004)",
+    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; the run of 7 "
+           "is then an ordinary deal, and the last deal is played normally."),
+    deals=_deals((*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12)),
+    final_deal=FinalDeal.NORMAL,
+)
+
+BRITISH_FIXED = dataclasses.replace(
+    BRITISH,
+    name="british-fixed",
+    title="Liverpool Rummy, British, fixed 10-card hands (004)",
+    notes=(*BRITISH.notes, "Fixed hands: 10 cards every deal; the final run is 7 long (004 allows 6 or 7)."),
+    deals=_deals(BRITISH_CONTRACTS, (10,) * 7),
+)
+
+BRITISH_NOBUY = dataclasses.replace(
+    BRITISH,
+    name="british-nobuy",
+    title="Liverpool Rummy, British, no buying (004)",
+    notes=(*BRITISH.notes, "No buying: discards are taken only by the next player in turn."),
+    buying=Buying.NONE,
+    buy_limit=None,
+)
+
+PRESETS: dict[str, Ruleset] = {
+    r.name: r for r in (MAY_I, LIVERPOOL, CONTRACT, NORSK, BRITISH, BRITISH_9, BRITISH_FIXED, BRITISH_NOBUY)
+}
+ALIASES: dict[str, str] = {
+    "mayi": "may-i",
+    "may_i": "may-i",
+    "progressive": "may-i",
+    "default": "liverpool",
+    "liverpool-rummy": "liverpool",
+    "contract-rummy": "contract",
+    "norwegian": "norsk",
+    "uk": "british",
+    "nine-deal": "british-9",
+    "fixed-hand": "british-fixed",
+    "no-buy": "british-nobuy",
+}
+DEFAULT_PRESET = "liverpool"
+
+
+def find_preset(name: str) -> Ruleset:
+    """A preset by name or alias (case-insensitive)."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
+        raise UnknownPreset(f"no preset named {name!r}; presets: {', '.join(PRESETS)}")
+    return PRESETS[key]
