@@ -90,6 +90,8 @@ LIVERPOOL = Ruleset(
         "Liverpool call: the caller sheds one card on top of the pile, which the next player may take; a "
         "caller must keep at least one card, since going out needs a discard of one's own turn.",
         "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
+        "Deal 7 names 12 cards while 001a deals 10 every deal: a player reaches 12 by buying (each buy adds "
+        "two cards), so the three runs of deal 7 are made with bought cards.",
     ),
 )
 
@@ -154,6 +156,8 @@ BRITISH = Ruleset(
         "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
         "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
         "Ties: the lower score in the final deal wins (004 offers this or replaying the final deal).",
+        "An exhausted stock: 004 offers reshuffling or ending the deal; we reshuffle up to 3 times (as 000) and then "
+        "end the deal, so a deal in which nobody can complete the run of seven still ends.",
         "Card just taken from the pile may not be discarded: 004 is silent; we follow 001a/001b/002.",
     ),
     min_players=3,
@@ -168,7 +172,7 @@ BRITISH = Ruleset(
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.MUST_DISCARD,
     final_deal=FinalDeal.CONTRACT_GOES_OUT,
-    max_reshuffles=None,
+    max_reshuffles=3,
     cut_bonus=0,
     first_dealer=FirstDealer.LOW_CARD,
     announce_at=0,

@@ -216,7 +216,7 @@ class Ruleset:
         metadata=_doc("The last deal: normal; whole_hand (the contract must use every card, no discard, 000/001a); contract_goes_out (going down goes out at once, 004)."),
     )
     stock_out: StockOut = field(default=StockOut.RESHUFFLE, metadata=_doc("An empty stock: reshuffle the discards but the top card, or end the deal and score everyone."))
-    max_reshuffles: int | None = field(default=None, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3)."))
+    max_reshuffles: int | None = field(default=3, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3)."))
     cut_bonus: int = field(default=-50, metadata=_doc("Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off)."))
     first_dealer: FirstDealer = field(default=FirstDealer.LOW_CARD, metadata=_doc("First dealer: the first seat, or the low card of a cut (001a, 001b)."))
     announce_at: int = field(default=1, metadata=_doc("A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off)."))
@@ -277,9 +277,16 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], base: Ruleset | None = None) -> Ruleset:
-        """A ruleset from its dict form; missing fields come from ``base`` (or the defaults)."""
+        """A ruleset from its dict form; missing fields come from ``base``, else from the preset the
+        data names as ``base``, else from the defaults.
+
+        >>> Ruleset.from_dict({'base': 'british', 'buy_limit': 5}).buy_limit_for(0)
+        5
+        """
         if not isinstance(data, dict):
             raise RulesetError("ruleset", f"expected a table of fields, got {type(data).__name__}")
+        if base is None and "base" in data:
+            base = _base_preset(data["base"])
         known = {f.name: f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for key, raw in data.items():
@@ -335,6 +342,17 @@ _ENUMS: dict[str, type[StrEnum]] = {
 _OPTIONAL_INTS = {"set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"}
 
 
+def _base_preset(raw: Any) -> Ruleset:
+    from .presets import UnknownPreset, find_preset  # presets imports this module
+
+    if not isinstance(raw, str):
+        raise RulesetError("base", f"expected a preset name, got {raw!r}")
+    try:
+        return find_preset(raw)
+    except UnknownPreset as exc:
+        raise RulesetError("base", str(exc)) from exc
+
+
 def _expect_int(name: str, raw: Any) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise RulesetError(name, f"expected a whole number, got {raw!r}")
@@ -344,7 +362,7 @@ def _expect_int(name: str, raw: Any) -> int:
 def _convert(name: str, raw: Any) -> Any:
     if name in _ENUMS:
         enum = _ENUMS[name]
-        if raw not in {e.value for e in enum}:
+        if not isinstance(raw, str) or raw not in {e.value for e in enum}:
             raise RulesetError(name, f"expected one of {', '.join(e.value for e in enum)}, got {raw!r}")
         return enum(raw)
     if name in _OPTIONAL_INTS:
@@ -399,8 +417,14 @@ def _convert(name: str, raw: Any) -> Any:
 
 
 def _validate(r: Ruleset) -> None:
-    if not 2 <= r.min_players <= r.max_players <= 8:
-        raise RulesetError("min_players", f"need 2 <= min_players <= max_players <= 8, got {r.min_players}..{r.max_players}")
+    if r.min_players < 2:
+        raise RulesetError("min_players", f"need at least 2 players, not {r.min_players}")
+    if r.max_players > 8:
+        raise RulesetError("max_players", f"at most 8 players, not {r.max_players}")
+    if r.min_players > r.max_players:
+        raise RulesetError("min_players", f"min_players {r.min_players} exceeds max_players {r.max_players}")
+    if r.set_max_length is not None and r.set_max_length < 3:
+        raise RulesetError("set_max_length", f"must be at least 3, not {r.set_max_length}")
     if not r.decks:
         raise RulesetError("decks", "at least one deck rule is needed")
     previous = 0
@@ -442,8 +466,6 @@ def _validate(r: Ruleset) -> None:
         raise RulesetError("card_values", "need 14 non-negative values (A, 2..10, J, Q, K, JK)")
     if not (r.aces_low or r.aces_high):
         raise RulesetError("aces_low", "aces must be allowed low, high, or both")
-    if r.set_max_length is not None and r.set_max_length < 3:
-        raise RulesetError("set_max_length", f"must be at least 3, not {r.set_max_length}")
     if r.set_min_naturals < 1:
         raise RulesetError("set_min_naturals", "a set needs at least one natural card to name its rank")
     if r.run_min_naturals < 1:

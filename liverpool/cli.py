@@ -1,0 +1,17 @@
+"""The ``liverpool`` command. Each command group lives in its own ``cli_*`` module and is added here."""
+
+from __future__ import annotations
+
+import typer
+
+from .cli_play import play, replay_command
+from .cli_rules import rules_app
+
+app = typer.Typer(name="liverpool", help="Liverpool Rummy: rulesets, games and tools.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+app.command("play")(play)
+app.command("replay")(replay_command)
+
+
+def main() -> None:
+    app()

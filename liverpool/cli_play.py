@@ -1,0 +1,112 @@
+"""``liverpool play`` and ``liverpool replay``: whole games in the terminal, and records re-played."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from liverpool.bots.random_bot import random_bot
+from liverpool.engine.actions import Action, Shuffle
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.play import run_game
+from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay
+from liverpool.engine.state import GameState
+from liverpool.narrate import describe
+from liverpool.rulesfile import load_ruleset
+
+console = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"error: {message}", markup=False)
+    return typer.Exit(2)
+
+
+def play(
+    preset: Annotated[str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")] = "liverpool",
+    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats (all played by the random bot).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed plays the same game.")] = 1,
+    record: Annotated[Path | None, typer.Option("--record", "-o", help="Write the game record (JSON) to this file.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the scores, not every action.")] = False,
+) -> None:
+    """Play one whole seeded game between bots and print it as a readable log."""
+    try:
+        rules = load_ruleset(preset)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    names = [f"seat {s}" for s in range(seats)]
+    printed = [0]
+
+    def narrate(state: GameState, action: Action) -> None:
+        _catch_up(state, names, printed)
+        if not quiet:
+            indent = "" if isinstance(action, Shuffle) else "  "
+            console.print(indent + describe(state, action, names), markup=False)
+
+    try:
+        state = run_game(rules, [random_bot] * seats, random.Random(seed), before=narrate)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    _catch_up(state, names, printed)
+    _print_totals(state, names)
+    if record is not None:
+        record.write_text(GameRecord.of(state, names, {"seed": seed}).to_json(), encoding="utf-8")
+        console.print(f"record written to {record}", markup=False)
+
+
+def _catch_up(state: GameState, names: list[str], printed: list[int]) -> None:
+    for result in state.results[printed[0] :]:
+        _print_deal_to(result.deal, result.went_out, result.scores, names)
+    printed[0] = len(state.results)
+
+
+def _print_totals(state: GameState, names: list[str]) -> None:
+    table = Table(title=f"{state.rules.title}: final scores")
+    table.add_column("deal")
+    for name in names:
+        table.add_column(name, justify="right")
+    for result in state.results:
+        table.add_row(str(result.deal + 1), *(str(p) for p in result.scores))
+    table.add_row("total", *(str(t) for t in state.totals), style="bold")
+    console.print(table)
+    winners = ", ".join(names[s] for s in state.winners)
+    console.print(f"Winner: {winners}", markup=False)
+
+
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON) written by `liverpool play --record`.")],
+) -> None:
+    """Re-play a record through the engine and print each deal's scores and the totals.
+
+    Exits with status 2 on a malformed file or at the first illegal action, naming it.
+    """
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{file}: cannot read: {exc.strerror}") from exc
+    try:
+        record = GameRecord.from_json(text)
+        state = replay(record)
+    except ReplayError as exc:
+        raise _fail(f"{file}: {exc}") from exc
+    except (RecordError, IllegalAction) as exc:
+        raise _fail(f"{file}: {exc}") from exc
+    for result in state.results:
+        _print_deal_to(result.deal, result.went_out, result.scores, record.seats)
+    _print_totals(state, record.seats)
+    if not state.is_over:
+        console.print(f"(the record stops before the end: {state.situation()})", markup=False)
+    sys.stdout.flush()
+
+
+def _print_deal_to(deal: int, went_out: int | None, scores: tuple[int, ...], names: list[str]) -> None:
+    out = "nobody went out" if went_out is None else f"{names[went_out]} went out"
+    points = ", ".join(f"{names[s]}: {p}" for s, p in enumerate(scores))
+    console.print(f"Deal {deal + 1}: {out}. Points: {points}", markup=False)

@@ -1,0 +1,123 @@
+"""``liverpool rules``: list the presets and show a preset or a house-rules file.
+
+Errors (an unknown preset, a bad file) are one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .engine.presets import ALIASES, PRESETS, UnknownPreset
+from .engine.rules import Ruleset, RulesetError, field_docs
+from .rulesfile import (
+    describe_contract,
+    describe_decks,
+    dump_ruleset,
+    format_value,
+    grouped_fields,
+    load_ruleset,
+    min_cards,
+)
+
+USAGE_ERROR = 2
+
+rules_app = typer.Typer(help="Rulesets: the presets and house-rules files.", no_args_is_help=True)
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` as one line on stderr and exit with status 2."""
+    typer.echo(f"liverpool: {' '.join(message.split())}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def load_or_fail(spec: str) -> Ruleset:
+    """The ruleset ``spec`` names (a preset or a file), or exit with a one-line error."""
+    try:
+        return load_ruleset(spec)
+    except (RulesetError, UnknownPreset) as exc:
+        fail(str(exc))
+
+
+@rules_app.command("list")
+def list_presets() -> None:
+    """List the presets the engine ships."""
+    table = Table(title="Presets", show_lines=True)
+    for column in ("Name", "Aliases", "Title", "Players", "Decks", "Deals"):
+        table.add_column(column, no_wrap=column in ("Name", "Aliases", "Players"))
+    for ruleset in PRESETS.values():
+        aliases = "\n".join(alias for alias, name in ALIASES.items() if name == ruleset.name)
+        hands = sorted({deal.hand_size for deal in ruleset.deals})
+        cards = f"{hands[0]}" if len(hands) == 1 else f"{hands[0]}-{hands[-1]}"
+        table.add_row(
+            ruleset.name,
+            aliases,
+            ruleset.title,
+            f"{ruleset.min_players}-{ruleset.max_players}",
+            describe_decks(ruleset, seats="").replace("; ", "\n"),
+            f"{len(ruleset.deals)} ({cards} cards)",
+        )
+    Console().print(table)
+
+
+@rules_app.command("show")
+def show(
+    spec: Annotated[
+        str, typer.Argument(metavar="NAME_OR_FILE", help="A preset name or alias, or a .json/.toml ruleset file.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ruleset as JSON, and nothing else.")] = False,
+    as_toml: Annotated[
+        bool, typer.Option("--toml", help="Print the ruleset as TOML (a house-rules file), and nothing else.")
+    ] = False,
+) -> None:
+    """Show every rule of a preset or a house-rules file."""
+    if as_json and as_toml:
+        fail("choose one of --json and --toml")
+    ruleset = load_or_fail(spec)
+    if as_json or as_toml:
+        typer.echo(dump_ruleset(ruleset, "json" if as_json else "toml"), nl=False)
+        return
+    print_ruleset(Console(), ruleset)
+
+
+def print_ruleset(console: Console, ruleset: Ruleset) -> None:
+    """The readable form of ``ruleset``: contracts, every field with its value and doc, and the notes."""
+    docs = field_docs()
+    console.print(f"[bold]{ruleset.name}[/bold]: {ruleset.title}", markup=True, highlight=False)
+    for group, names in grouped_fields():
+        console.print()
+        if names == ("notes",):
+            console.print(f"[bold]{group}[/bold] ([italic]notes[/italic]: {docs['notes']})", highlight=False)
+            notes = Table.grid(padding=(0, 1))
+            notes.add_column(width=1)
+            notes.add_column()
+            for note in ruleset.notes or ("(none)",):
+                notes.add_row("•", note)
+            console.print(notes, highlight=False)
+            continue
+        if "deals" in names:
+            console.print(contract_table(ruleset, docs["deals"]))
+        table = Table(title=group, title_justify="left", title_style="bold", expand=True)
+        table.add_column("field", no_wrap=True)
+        table.add_column("value", max_width=36)
+        table.add_column("doc", ratio=1)
+        for name in names:
+            value = f"{len(ruleset.deals)} deals (see Contracts)" if name == "deals" else format_value(ruleset, name)
+            table.add_row(name, value, docs[name])
+        console.print(table)
+
+
+def contract_table(ruleset: Ruleset, caption: str) -> Table:
+    table = Table(title="Contracts", title_justify="left", title_style="bold", caption=caption, caption_justify="left")
+    for column in ("deal", "contract", "melds", "min cards", "hand size"):
+        table.add_column(column, justify="right" if column in ("deal", "min cards", "hand size") else "left")
+    for i, deal in enumerate(ruleset.deals):
+        melds = ", ".join(str(meld) for meld in deal.contract)
+        final = " (final)" if ruleset.is_final(i) else ""
+        table.add_row(
+            f"{i + 1}{final}", describe_contract(deal.contract), melds, str(min_cards(deal)), str(deal.hand_size)
+        )
+    return table

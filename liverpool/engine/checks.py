@@ -1,0 +1,153 @@
+"""Rule checks shared by validation (``game.apply``) and enumeration (``legal.legal_actions``).
+
+Each returns ``None`` when the thing is allowed, or a sentence saying why not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+from .melds import End, Meld, lay_off_ends
+from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap
+from .search import find_arrangements
+from .state import GameState
+
+
+def goes_out_on_going_down(state: GameState) -> bool:
+    """In a final deal whose contract ends the deal, going down goes out."""
+    return state.is_final_deal and state.rules.final_deal is not FinalDeal.NORMAL
+
+
+def whole_hand_required(state: GameState) -> bool:
+    return state.is_final_deal and state.rules.final_deal is FinalDeal.WHOLE_HAND
+
+
+def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None:
+    """Whether a hand may be left like this mid-turn, after a meld or lay-off."""
+    rules = state.rules
+    if not remaining:
+        if rules.empty_hand is EmptyHand.MUST_DISCARD:
+            return "you must keep a card to discard"
+        return None
+    if (
+        len(remaining) == 1
+        and remaining[0] == state.taken
+        and rules.no_discard_taken_card
+        and not rules.discard_optional
+    ):
+        return f"the only card left would be {remaining[0]}, just taken from the pile, which may not be discarded"
+    return None
+
+
+def go_down_options(
+    state: GameState, seat: int, hand: Sequence[Card], must_include: Card | None, limit: int
+) -> list[tuple[Meld, ...]]:
+    """Arrangements of ``hand`` that meet this deal's contract and leave an allowed hand."""
+    rules = state.rules
+    contract = state.deal_rule.contract
+    if whole_hand_required(state):
+        return find_arrangements(hand, contract, rules, whole_hand=True, must_include=must_include, limit=limit)
+    if goes_out_on_going_down(state):
+        return find_arrangements(hand, contract, rules, must_include=must_include, limit=limit)
+    keep = 1 if rules.empty_hand is EmptyHand.MUST_DISCARD else 0
+    taken = state.taken
+    awkward = taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional
+    if not awkward:
+        return find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=limit)
+    assert taken is not None
+    # The taken card may not be the only one left: either it is melded, or another card stays too.
+    if must_include is not None and must_include != taken:
+        melded = [
+            a for a in find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=limit * 2)
+            if remaining_problem(state, _left(hand, a)) is None
+        ]
+        return melded[:limit]
+    with_taken = find_arrangements(hand, contract, rules, keep=keep, must_include=taken, limit=limit)
+    others = [c for c in hand if c != taken]
+    without = find_arrangements(others, contract, rules, keep=1, must_include=must_include, limit=limit)
+    merged = sorted(with_taken + without, key=lambda a: _penalty_left(state, hand, a))
+    return merged[:limit]
+
+
+def _left(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:
+    used = {c for m in arrangement for c in m.cards}
+    return [c for c in hand if c not in used]
+
+
+def _penalty_left(state: GameState, hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> int:
+    return sum(state.rules.value(c) for c in _left(hand, arrangement))
+
+
+def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]]:
+    """Every (meld index, end) where ``card`` fits on the table."""
+    out: list[tuple[int, End | None]] = []
+    for index, table_meld in enumerate(state.melds):
+        for end in lay_off_ends(table_meld.meld, card, state.rules):
+            out.append((index, end))
+    return out
+
+
+def buy_problem(state: GameState, seat: int) -> str | None:
+    """Why ``seat`` may not buy the top discard now (the window and phase are checked by the caller)."""
+    rules = state.rules
+    if rules.buying is Buying.NONE:
+        return "buying is off in this ruleset"
+    if not state.fresh or not state.discard_pile:
+        return "there is no fresh discard to buy"
+    if seat == state.current:
+        return "the player about to draw takes the discard by drawing it, not by buying"
+    if seat == state.discarder:
+        return "you cannot buy your own discard"
+    limit = rules.buy_limit_for(state.deal)
+    if limit is not None and state.buys[seat] >= limit:
+        return f"you have used all {limit} buys of this deal"
+    if len(state.stock) < rules.buy_penalty_cards + 1:
+        return "the stock is too low to pay the penalty card"
+    if seat in state.may_i_calls:
+        return "you have already asked for this card"
+    return None
+
+
+def buyers_in_order(state: GameState) -> list[int]:
+    """Seats that may buy, nearest in turn order to the player about to draw first."""
+    order = [(state.current + k) % state.seats for k in range(1, state.seats)]
+    return [s for s in order if buy_problem(state, s) is None]
+
+
+def call_problem(state: GameState, seat: int, card: Card | None) -> str | None:
+    rules = state.rules
+    if rules.discard_call is DiscardCall.NONE:
+        return "calls on discards are off in this ruleset"
+    if not state.call_open:
+        return "no playable discard can be called now"
+    if seat == state.discarder:
+        return "you cannot call your own discard"
+    if rules.discard_call is DiscardCall.LIVERPOOL:
+        if not state.down[seat]:
+            return "only a player who is down may call Liverpool"
+        if card is None:
+            return "a Liverpool call sheds a card: say which"
+        if card not in state.hands[seat]:
+            return f"{card} is not in your hand"
+        if len(state.hands[seat]) < 2:
+            return "you must keep a card in hand, so you cannot call with your last one"
+        return None
+    if card is not None:
+        return "a rummy call does not shed a card"
+    if len(state.stock) < rules.buy_penalty_cards + 1:
+        return "the stock is too low to pay the penalty card"
+    return None
+
+
+def swap_allowed(state: GameState, seat: int) -> str | None:
+    """Whether ``seat`` may swap a joker at this point of its turn (not which joker)."""
+    mode = state.rules.joker_swap
+    down = state.down[seat]
+    if mode is JokerSwap.NEVER:
+        return "joker swaps are off in this ruleset"
+    if mode is JokerSwap.GOING_DOWN and down:
+        return "jokers may only be swapped as you go down"
+    if mode is JokerSwap.AFTER_DOWN and not down:
+        return "jokers may only be swapped once you are down"
+    return None

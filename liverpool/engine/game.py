@@ -1,0 +1,593 @@
+"""The one way a game changes: :func:`apply` validates an action, then performs it.
+
+An illegal action raises a subclass of :class:`~liverpool.engine.errors.IllegalAction` naming the
+action, the reason and the situation, and leaves the state untouched.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from . import checks
+from .actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    EndTurn,
+    GoDown,
+    LayOff,
+    Pass,
+    Reshuffle,
+    Shuffle,
+    SwapJoker,
+)
+from .cards import Card, make_shoe
+from .errors import (
+    BadChance,
+    CannotBuy,
+    CannotCall,
+    CannotDiscard,
+    CannotDraw,
+    CannotGoDown,
+    CannotLayOff,
+    CannotSwap,
+    CardNotInHand,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    MustPlaceCard,
+    NotYourTurn,
+    WrongPhase,
+)
+from .melds import contract_problem, lay_off, swap_joker
+from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
+from .state import DealResult, GameState, Phase, TableMeld
+
+
+def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
+    """A game waiting for its first :class:`Shuffle`."""
+    rules.deck_for(seats)
+    if rules.partnerships and seats != 4:
+        raise ValueError(f"{rules.name}: partnerships need 4 seats, not {seats}")
+    if not 0 <= first_dealer < seats:
+        raise ValueError(f"first_dealer must be a seat 0..{seats - 1}, not {first_dealer}")
+    return GameState(rules=rules, seats=seats, first_dealer=first_dealer, dealer=first_dealer)
+
+
+def shoe(state: GameState) -> tuple[Card, ...]:
+    """Every physical card this table plays with."""
+    deck = state.rules.deck_for(state.seats)
+    return make_shoe(deck.decks, deck.jokers)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """Validate ``action`` against ``state``, then perform it (in place). Returns ``state``."""
+    _verify(state, action)
+    _perform(state, action)
+    state.history.append(action)
+    return state
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    try:
+        _verify(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+
+def _verify(state: GameState, action: Action) -> None:
+    name = repr(action)
+    where = state.situation()
+    if state.phase is Phase.GAME_OVER:
+        raise GameOver(name, "the game is over", where)
+    seat = action.seat
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+        raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
+    match action:
+        case Shuffle():
+            _verify_shuffle(state, action, name, where)
+        case Reshuffle():
+            if state.phase is not Phase.RESHUFFLE:
+                raise WrongPhase(name, "the stock is not being washed now", where)
+            if sorted(action.stock) != sorted(state.discard_pile[:-1]):
+                raise BadChance(name, "the new stock must be exactly the discard pile without its top card", where)
+        case DrawStock():
+            _turn(state, action.seat, Phase.DRAW, name, where)
+        case DrawDiscard():
+            _turn(state, action.seat, Phase.DRAW, name, where)
+            _verify_draw_discard(state, action, name, where)
+        case Buy():
+            _verify_buy(state, action.seat, name, where)
+        case Pass():
+            if state.phase is not Phase.BUY:
+                raise WrongPhase(name, "no buy window is open", where)
+            if action.seat not in state.window or action.seat in state.window_answers:
+                raise NotYourTurn(name, "you have no open buy offer to decline", where)
+        case GoDown():
+            _play_turn(state, action.seat, name, where)
+            _verify_go_down(state, action, name, where)
+        case LayOff():
+            _play_turn(state, action.seat, name, where)
+            _verify_lay_off(state, action, name, where)
+        case SwapJoker():
+            _play_turn(state, action.seat, name, where)
+            _verify_swap(state, action, name, where)
+        case Discard():
+            _play_turn(state, action.seat, name, where)
+            _no_pending(state, name, where)
+            _verify_discard(state, action, name, where)
+        case EndTurn():
+            _play_turn(state, action.seat, name, where)
+            _no_pending(state, name, where)
+            if state.hands[action.seat] and not state.rules.discard_optional:
+                raise CannotDiscard(name, "a turn ends with a discard in this ruleset", where)
+        case Call():
+            if state.phase is not Phase.DRAW:
+                raise WrongPhase(name, "calls are made before the next player starts their turn", where)
+            problem = checks.call_problem(state, action.seat, action.card)
+            if problem is not None:
+                raise CannotCall(name, problem, where)
+        case _:
+            assert_never(action)
+
+
+def _turn(state: GameState, seat: int, phase: Phase, name: str, where: str) -> None:
+    if state.phase is not phase:
+        raise WrongPhase(name, f"this is the {state.phase.value} phase, not the {phase.value} phase", where)
+    if seat != state.current:
+        raise NotYourTurn(name, f"it is seat {state.current}'s turn", where)
+
+
+def _play_turn(state: GameState, seat: int, name: str, where: str) -> None:
+    _turn(state, seat, Phase.PLAY, name, where)
+
+
+def _no_pending(state: GameState, name: str, where: str) -> None:
+    if state.must_place is not None:
+        raise MustPlaceCard(name, f"{state.must_place} must be melded or laid off first", where)
+
+
+def _verify_shuffle(state: GameState, action: Shuffle, name: str, where: str) -> None:
+    if state.phase is not Phase.DEAL:
+        raise WrongPhase(name, "no deal is waiting to be dealt", where)
+    if sorted(action.deck) != sorted(shoe(state)):
+        raise BadChance(name, "the deck must hold every card of the shoe exactly once", where)
+    if not 0 <= action.cut <= len(action.deck):
+        raise BadChance(name, f"the cut must lift 0..{len(action.deck)} cards, not {action.cut}", where)
+
+
+def _verify_draw_discard(state: GameState, action: DrawDiscard, name: str, where: str) -> None:
+    rules = state.rules
+    pile = state.discard_pile
+    if not pile:
+        raise CannotDraw(name, "the discard pile is empty", where)
+    if state.may_i_calls and rules.buy_blocks_next_player:
+        raise CannotDraw(name, "someone has called May I, so you must draw from the stock", where)
+    hand = state.hands[action.seat]
+    if action.depth == 1:
+        if not hand and rules.no_discard_taken_card and not rules.discard_optional:
+            raise CannotDraw(name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where)
+        return
+    if not rules.dig_discard_pile:
+        raise CannotDraw(name, "only the top discard may be taken in this ruleset", where)
+    if not 1 < action.depth <= len(pile):
+        raise CannotDraw(name, f"the pile holds {len(pile)} cards; cannot dig {action.depth} deep", where)
+    if not dig_is_playable(state, action.seat, action.depth):
+        raise CannotDraw(name, f"{pile[-action.depth]} could not be melded at once", where)
+
+
+def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
+    """Whether the card ``depth`` deep in the pile could be melded at once after digging for it."""
+    taken = state.discard_pile[-depth:]
+    target = taken[0]
+    hand = [*state.hands[seat], *taken]
+    if state.down[seat]:
+        left = [c for c in hand if c != target]
+        return bool(checks.lay_off_targets(state, target)) and checks.remaining_problem(state, left) is None
+    return bool(checks.go_down_options(state, seat, hand, target, limit=1))
+
+
+def _verify_buy(state: GameState, seat: int, name: str, where: str) -> None:
+    rules = state.rules
+    if rules.buying is Buying.AFTER_NEXT_DECLINES:
+        if state.phase is not Phase.BUY:
+            raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
+        if seat not in state.window or seat in state.window_answers:
+            raise CannotBuy(name, "you have no open buy offer", where)
+        return
+    if rules.buying is Buying.BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
+        raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
+    problem = checks.buy_problem(state, seat)
+    if problem is not None:
+        raise CannotBuy(name, problem, where)
+
+
+def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], name: str, where: str) -> None:
+    hand = state.hands[seat]
+    if len(set(cards)) != len(cards):
+        raise CardNotInHand(name, "the same card is used twice", where)
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise CardNotInHand(name, f"{', '.join(map(str, missing))} not in your hand", where)
+
+
+def _verify_go_down(state: GameState, action: GoDown, name: str, where: str) -> None:
+    seat = action.seat
+    if state.down[seat]:
+        raise CannotGoDown(name, "you have already gone down this deal", where)
+    used = [c for m in action.melds for c in m.cards]
+    _owned(state, seat, used, name, where)
+    problem = contract_problem(action.melds, state.deal_rule.contract, state.rules)
+    if problem is not None:
+        raise CannotGoDown(name, problem, where)
+    if state.must_place is not None and state.must_place not in used:
+        raise MustPlaceCard(name, f"{state.must_place} must be in the melds you lay down", where)
+    left = [c for c in state.hands[seat] if c not in used]
+    if checks.whole_hand_required(state):
+        if left:
+            raise CannotGoDown(name, "the final contract must use every card in your hand", where)
+        return
+    if checks.goes_out_on_going_down(state):
+        return
+    problem = checks.remaining_problem(state, left)
+    if problem is not None:
+        raise CannotGoDown(name, problem, where)
+
+
+def _verify_lay_off(state: GameState, action: LayOff, name: str, where: str) -> None:
+    seat = action.seat
+    if not state.down[seat]:
+        raise CannotLayOff(name, "you lay off only once you have gone down", where)
+    _owned(state, seat, [action.card], name, where)
+    if state.must_place is not None and action.card != state.must_place:
+        raise MustPlaceCard(name, f"{state.must_place} must be laid off first", where)
+    if not 0 <= action.meld < len(state.melds):
+        raise CannotLayOff(name, f"there is no meld {action.meld} on the table", where)
+    try:
+        lay_off(state.melds[action.meld].meld, action.card, action.end, state.rules)
+    except ValueError as exc:
+        raise CannotLayOff(name, str(exc), where) from exc
+    left = [c for c in state.hands[seat] if c != action.card]
+    problem = checks.remaining_problem(state, left)
+    if problem is not None:
+        raise CannotLayOff(name, problem, where)
+
+
+def _verify_swap(state: GameState, action: SwapJoker, name: str, where: str) -> None:
+    problem = checks.swap_allowed(state, action.seat)
+    if problem is not None:
+        raise CannotSwap(name, problem, where)
+    _no_pending(state, name, where)
+    _owned(state, action.seat, [action.card], name, where)
+    if not 0 <= action.meld < len(state.melds):
+        raise CannotSwap(name, f"there is no meld {action.meld} on the table", where)
+    meld = state.melds[action.meld].meld
+    if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+        raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
+    try:
+        swap_joker(meld, action.joker, action.card, state.rules)
+    except ValueError as exc:
+        raise CannotSwap(name, str(exc), where) from exc
+    if not swap_is_playable(state, action):
+        raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
+
+
+def swap_is_playable(state: GameState, action: SwapJoker) -> bool:
+    """After the swap, can the joker be played at once (laid off, or in the going-down)?"""
+    trial = state.clone()
+    _do_swap(trial, action)
+    hand = trial.hands[action.seat]
+    if trial.down[action.seat]:
+        left = [c for c in hand if c != action.joker]
+        return bool(checks.lay_off_targets(trial, action.joker)) and checks.remaining_problem(trial, left) is None
+    return bool(checks.go_down_options(trial, action.seat, hand, action.joker, limit=1))
+
+
+def _verify_discard(state: GameState, action: Discard, name: str, where: str) -> None:
+    seat = action.seat
+    _owned(state, seat, [action.card], name, where)
+    if state.rules.no_discard_taken_card and action.card == state.taken:
+        raise CannotDiscard(name, f"{action.card} was just taken from the pile and may not be discarded this turn", where)
+
+
+# -- performing ----------------------------------------------------------------------------------
+
+
+def _perform(state: GameState, action: Action) -> None:
+    match action:
+        case Shuffle():
+            _deal(state, action)
+        case Reshuffle():
+            top = state.discard_pile[-1]
+            state.stock = list(reversed(action.stock))
+            state.discard_pile = [top]
+            state.reshuffles += 1
+            state.phase = Phase.DRAW
+        case DrawStock():
+            _draw_stock(state, action.seat)
+        case DrawDiscard():
+            _draw_discard(state, action)
+        case Buy():
+            if state.rules.buying is Buying.AFTER_NEXT_DECLINES:
+                state.window_answers[action.seat] = True
+                _settle_window(state)
+            else:
+                state.may_i_calls.append(action.seat)
+        case Pass():
+            state.window_answers[action.seat] = False
+            _settle_window(state)
+        case GoDown():
+            _go_down(state, action)
+        case LayOff():
+            table_meld = state.melds[action.meld]
+            grown = lay_off(table_meld.meld, action.card, action.end, state.rules)
+            state.melds[action.meld] = TableMeld(table_meld.owner, grown)
+            _from_hand(state, action.seat, action.card)
+            if state.must_place == action.card:
+                state.must_place = None
+            _after_shedding(state, action.seat)
+        case SwapJoker():
+            _do_swap(state, action)
+        case Discard():
+            _discard(state, action)
+        case EndTurn():
+            _next_turn(state)
+        case Call():
+            _call(state, action)
+        case _:
+            assert_never(action)
+
+
+def _deal(state: GameState, action: Shuffle) -> None:
+    rules, n = state.rules, state.seats
+    hand_size = state.deal_rule.hand_size
+    deck = list(action.deck)
+    state.hands = [[] for _ in range(n)]
+    position = 0
+    for _ in range(hand_size):
+        for k in range(1, n + 1):
+            state.hands[(state.dealer + k) % n].append(deck[position])
+            position += 1
+    state.discard_pile = []
+    if rules.upcard:
+        state.discard_pile.append(deck[position])
+        position += 1
+    state.stock = list(reversed(deck[position:]))
+    state.melds = []
+    state.down = [False] * n
+    state.buys = [0] * n
+    state.known = [[] for _ in range(n)]
+    state.fresh = rules.upcard
+    state.discarder = None
+    state.may_i_calls = []
+    state.window, state.window_answers = [], {}
+    state.call_open = False
+    state.taken = None
+    state.must_place = None
+    state.reshuffles = 0
+    state.cut = action.cut
+    state.cutter_bonus = None
+    if rules.cut_bonus and action.cut == position:
+        state.cutter_bonus = (state.dealer + 1) % n
+    state.current = (state.dealer + 1) % n
+    state.phase = Phase.DRAW
+
+
+def _take(state: GameState, seat: int, card: Card, known: bool) -> None:
+    state.hands[seat].append(card)
+    if known:
+        state.known[seat].append(card)
+
+
+def _from_hand(state: GameState, seat: int, card: Card) -> None:
+    state.hands[seat].remove(card)
+    if card in state.known[seat]:
+        state.known[seat].remove(card)
+
+
+def _give_bought(state: GameState, buyer: int) -> None:
+    _take(state, buyer, state.discard_pile.pop(), known=True)
+    for _ in range(state.rules.buy_penalty_cards):
+        _take(state, buyer, state.stock.pop(), known=False)
+    state.buys[buyer] += 1
+    state.fresh = False
+
+
+def _draw_stock(state: GameState, seat: int) -> None:
+    rules = state.rules
+    state.call_open = False
+    if rules.buying is Buying.AFTER_NEXT_DECLINES and state.fresh:
+        buyers = checks.buyers_in_order(state)
+        if buyers:
+            state.window, state.window_answers = buyers, {}
+            state.phase = Phase.BUY
+            return
+    if state.may_i_calls:
+        callers = state.may_i_calls
+        if rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+            winner = callers[0]
+        else:
+            order = [(seat + k) % state.seats for k in range(1, state.seats)]
+            winner = next(s for s in order if s in callers)
+        _give_bought(state, winner)
+        state.may_i_calls = []
+    _finish_stock_draw(state)
+
+
+def _finish_stock_draw(state: GameState) -> None:
+    state.fresh = False
+    _take(state, state.current, state.stock.pop(), known=False)
+    state.taken = None
+    state.phase = Phase.PLAY
+
+
+def _settle_window(state: GameState) -> None:
+    """Close the buy window once its outcome is decided by the answers so far."""
+    answers = state.window_answers
+    winner: int | None = None
+    if state.rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+        winner = next((s for s, wants in answers.items() if wants), None)
+        if winner is None and len(answers) < len(state.window):
+            return
+    else:
+        for seat in state.window:
+            if seat not in answers:
+                return
+            if answers[seat]:
+                winner = seat
+                break
+    if winner is not None:
+        _give_bought(state, winner)
+    state.window, state.window_answers = [], {}
+    _finish_stock_draw(state)
+
+
+def _draw_discard(state: GameState, action: DrawDiscard) -> None:
+    taken = state.discard_pile[-action.depth :]
+    del state.discard_pile[-action.depth :]
+    for card in taken:
+        _take(state, action.seat, card, known=True)
+    state.taken = taken[0] if action.depth == 1 else None
+    state.must_place = taken[0] if action.depth > 1 else None
+    state.fresh = False
+    state.may_i_calls = []
+    state.call_open = False
+    state.phase = Phase.PLAY
+
+
+def _go_down(state: GameState, action: GoDown) -> None:
+    seat = action.seat
+    for meld in action.melds:
+        for card in meld.cards:
+            _from_hand(state, seat, card)
+        state.melds.append(TableMeld(seat, meld))
+    state.down[seat] = True
+    if state.must_place is not None:
+        state.must_place = None
+    if checks.goes_out_on_going_down(state):
+        _end_deal(state, went_out=seat)
+        return
+    _after_shedding(state, seat)
+
+
+def _after_shedding(state: GameState, seat: int) -> None:
+    """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
+    if not state.hands[seat] and state.rules.empty_hand is EmptyHand.GOES_OUT:
+        _end_deal(state, went_out=seat)
+
+
+def _do_swap(state: GameState, action: SwapJoker) -> None:
+    table_meld = state.melds[action.meld]
+    swapped = swap_joker(table_meld.meld, action.joker, action.card, state.rules)
+    state.melds[action.meld] = TableMeld(table_meld.owner, swapped)
+    _from_hand(state, action.seat, action.card)
+    _take(state, action.seat, action.joker, known=True)
+    state.must_place = action.joker
+
+
+def _discard(state: GameState, action: Discard) -> None:
+    seat, card = action.seat, action.card
+    _from_hand(state, seat, card)
+    state.discard_pile.append(card)
+    if not state.hands[seat]:
+        _end_deal(state, went_out=seat)
+        return
+    state.fresh = True
+    state.discarder = seat
+    state.may_i_calls = []
+    state.call_open = (
+        state.rules.discard_call is not DiscardCall.NONE
+        and state.down[seat]
+        and bool(checks.lay_off_targets(state, card))
+    )
+    _next_turn(state, keep_discard_state=True)
+
+
+def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
+    if not keep_discard_state:
+        state.fresh = False
+        state.call_open = False
+        state.may_i_calls = []
+    state.current = state.next_seat(state.current)
+    state.turn += 1
+    state.taken = None
+    state.phase = Phase.DRAW
+    if state.stock:
+        return
+    rules = state.rules
+    can_wash = (
+        rules.stock_out is StockOut.RESHUFFLE
+        and (rules.max_reshuffles is None or state.reshuffles < rules.max_reshuffles)
+        and len(state.discard_pile) >= 2
+    )
+    if can_wash:
+        state.phase = Phase.RESHUFFLE
+    else:
+        _end_deal(state, went_out=None)
+
+
+def _call(state: GameState, action: Call) -> None:
+    state.call_open = False
+    if action.card is not None:
+        _from_hand(state, action.seat, action.card)
+        state.discard_pile.append(action.card)
+        state.discarder = action.seat
+        state.fresh = True
+        state.may_i_calls = []
+        return
+    offender = state.discarder
+    assert offender is not None
+    _take(state, offender, state.discard_pile.pop(), known=True)
+    for _ in range(state.rules.buy_penalty_cards):
+        _take(state, offender, state.stock.pop(), known=False)
+    state.fresh = False
+    state.may_i_calls = []
+
+
+def _end_deal(state: GameState, went_out: int | None) -> None:
+    rules = state.rules
+    scores = [0 if seat == went_out else sum(rules.value(c) for c in hand) for seat, hand in enumerate(state.hands)]
+    if state.cutter_bonus is not None:
+        scores[state.cutter_bonus] += rules.cut_bonus
+    state.results.append(DealResult(state.deal, went_out, tuple(scores), state.cutter_bonus))
+    state.deal += 1
+    state.dealer = state.next_seat(state.dealer)
+    state.window, state.window_answers, state.may_i_calls = [], {}, []
+    state.call_open = state.fresh = False
+    state.must_place = state.taken = None
+    if state.deal < len(rules.deals):
+        state.phase = Phase.DEAL
+        return
+    contenders = _leaders(state)
+    if len(contenders) > 1 and rules.ties is Ties.REPLAY_FINAL_DEAL and state.replays == 0:
+        state.replays += 1
+        state.phase = Phase.DEAL
+        return
+    state.winners = _break_tie(state, contenders)
+    state.phase = Phase.GAME_OVER
+
+
+def _leaders(state: GameState) -> list[int]:
+    """Seats with the lowest total after the scheduled deals (teams' sums with partnerships)."""
+    scheduled = len(state.rules.deals)
+    totals = [sum(r.scores[s] for r in state.results[:scheduled]) for s in range(state.seats)]
+    if state.rules.partnerships:
+        totals = [totals[s] + totals[(s + 2) % 4] for s in range(4)]
+    best = min(totals)
+    return [s for s in range(state.seats) if totals[s] == best]
+
+
+def _break_tie(state: GameState, contenders: list[int]) -> tuple[int, ...]:
+    rules = state.rules
+    if len(contenders) == 1 or rules.ties is Ties.SHARE:
+        return tuple(contenders)
+    decider = state.results[-1] if rules.ties is Ties.REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
+    best = min(decider.scores[s] for s in contenders)
+    return tuple(s for s in contenders if decider.scores[s] == best)

@@ -1,0 +1,137 @@
+"""What may be done now, by whom: :func:`legal_actions` enumerates it.
+
+Every action listed is accepted by :func:`~liverpool.engine.game.apply`. Going down is listed as the
+contract search's best arrangements (up to ``GO_DOWN_LIMIT``); any other valid arrangement is
+accepted too, so a client may build its own.
+"""
+
+from __future__ import annotations
+
+from . import checks
+from .actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    EndTurn,
+    GoDown,
+    LayOff,
+    Pass,
+    SwapJoker,
+)
+from .cards import Card
+from .game import dig_is_playable, is_legal
+from .rules import Buying, DiscardCall, MeldKind
+from .state import GameState, Phase
+
+GO_DOWN_LIMIT = 8
+
+
+def is_chance(state: GameState) -> bool:
+    """The game waits for chance (a :class:`Shuffle` or :class:`Reshuffle`), not for a seat."""
+    return state.phase in (Phase.DEAL, Phase.RESHUFFLE)
+
+
+def acting_seats(state: GameState) -> list[int]:
+    """Seats that have at least one legal action now."""
+    return sorted({a.seat for a in legal_actions(state) if a.seat is not None})
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
+    """Every legal action now (for one seat if given). Empty at chance nodes and when the game is over."""
+    match state.phase:
+        case Phase.DRAW:
+            actions = _draw_phase(state)
+        case Phase.BUY:
+            actions = [a for s in state.window if s not in state.window_answers for a in (Buy(s), Pass(s))]
+        case Phase.PLAY:
+            actions = _play_phase(state)
+        case _:
+            actions = []
+    if seat is not None:
+        actions = [a for a in actions if a.seat == seat]
+    return actions
+
+
+def _draw_phase(state: GameState) -> list[Action]:
+    rules, me = state.rules, state.current
+    actions: list[Action] = [DrawStock(me)]
+    pile = state.discard_pile
+    if is_legal(state, DrawDiscard(me)):
+        actions.append(DrawDiscard(me))
+    if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
+        actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
+    if rules.buying is Buying.BEFORE_NEXT_DRAW:
+        actions += [Buy(s) for s in range(state.seats) if checks.buy_problem(state, s) is None]
+    if state.call_open:
+        for s in range(state.seats):
+            if rules.discard_call is DiscardCall.RUMMY:
+                if checks.call_problem(state, s, None) is None:
+                    actions.append(Call(s))
+                continue
+            hand = state.hands[s]
+            if hand and checks.call_problem(state, s, hand[0]) is None:
+                actions += [Call(s, c) for c in hand]
+    return actions
+
+
+def _play_phase(state: GameState) -> list[Action]:
+    me = state.current
+    hand = state.hands[me]
+    down = state.down[me]
+    pending = state.must_place
+    if pending is not None:
+        if down:
+            return _lay_offs(state, [pending])
+        return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_LIMIT)]
+    if not hand:
+        return [EndTurn(me)]
+    actions: list[Action] = []
+    if not down:
+        actions += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)]
+    else:
+        actions += _lay_offs(state, hand)
+    if checks.swap_allowed(state, me) is None:
+        actions += _swaps(state, hand)
+    rules = state.rules
+    actions += [Discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
+    if rules.discard_optional:
+        actions.append(EndTurn(me))
+    return actions
+
+
+def _lay_offs(state: GameState, cards: list[Card]) -> list[Action]:
+    me = state.current
+    hand = state.hands[me]
+    out: list[Action] = []
+    for card in dict.fromkeys(cards):
+        targets = checks.lay_off_targets(state, card)
+        if not targets:
+            continue
+        left = list(hand)
+        left.remove(card)
+        if checks.remaining_problem(state, left) is not None:
+            continue
+        for meld, end in targets:
+            out.append(LayOff(me, card, meld, end))
+    return out
+
+
+def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
+    me = state.current
+    out: list[Action] = []
+    naturals = [c for c in hand if not c.is_joker]
+    for index, table_meld in enumerate(state.melds):
+        meld = table_meld.meld
+        if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+            continue
+        for joker in meld.cards:
+            if not joker.is_joker:
+                continue
+            for card in naturals:
+                action = SwapJoker(me, card, index, joker)
+                if is_legal(state, action):
+                    out.append(action)
+    return out

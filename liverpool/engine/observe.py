@@ -1,0 +1,163 @@
+"""Observations: exactly what one seat (or a spectator) may know.
+
+Hidden: other seats' hands (except cards they took face up from the pile and still hold), and the
+stock's order and contents. Everything else on the table is public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .rules import MeldRule, Ruleset
+from .state import DealResult, GameState, Phase, TableMeld
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everyone knows of one seat."""
+
+    seat: int
+    hand_count: int
+    down: bool
+    buys: int
+    known: tuple[Card, ...]
+    announced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One viewer's view of the game; ``viewer`` is None for the public (spectator) view."""
+
+    viewer: int | None
+    rules: Ruleset
+    seat_count: int
+    deal: int
+    contract: tuple[MeldRule, ...]
+    phase: Phase
+    current: int
+    dealer: int
+    hand: tuple[Card, ...]
+    seats: tuple[SeatView, ...]
+    melds: tuple[TableMeld, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    fresh: bool
+    discarder: int | None
+    may_i_calls: tuple[int, ...]
+    window: tuple[int, ...]
+    window_answers: tuple[tuple[int, bool], ...]
+    call_open: bool
+    taken: Card | None
+    must_place: Card | None
+    reshuffles: int
+    results: tuple[DealResult, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    turn: int
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def visible_cards(self) -> set[Card]:
+        """Every card this observation shows (for leak checks)."""
+        cards = set(self.hand) | set(self.discard_pile)
+        cards |= {c for tm in self.melds for c in tm.meld.cards}
+        cards |= {c for s in self.seats for c in s.known}
+        for extra in (self.taken, self.must_place):
+            if extra is not None:
+                cards.add(extra)
+        return cards
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (cards in notation) for clients."""
+        return {
+            "viewer": self.viewer,
+            "ruleset": self.rules.name,
+            "deal": self.deal,
+            "contract": [str(m) for m in self.contract],
+            "phase": self.phase.value,
+            "current": self.current,
+            "dealer": self.dealer,
+            "hand": [str(c) for c in self.hand],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "hand_count": s.hand_count,
+                    "down": s.down,
+                    "buys": s.buys,
+                    "known": [str(c) for c in s.known],
+                    "announced": s.announced,
+                }
+                for s in self.seats
+            ],
+            "melds": [
+                {"owner": tm.owner, "kind": tm.meld.kind.value, "low": tm.meld.low, "cards": [str(c) for c in tm.meld.cards]}
+                for tm in self.melds
+            ],
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "fresh": self.fresh,
+            "discarder": self.discarder,
+            "may_i_calls": list(self.may_i_calls),
+            "window": list(self.window),
+            "window_answers": [[s, w] for s, w in self.window_answers],
+            "call_open": self.call_open,
+            "taken": None if self.taken is None else str(self.taken),
+            "must_place": None if self.must_place is None else str(self.must_place),
+            "reshuffles": self.reshuffles,
+            "results": [{"deal": r.deal, "went_out": r.went_out, "scores": list(r.scores)} for r in self.results],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "turn": self.turn,
+        }
+
+
+def observe(state: GameState, viewer: int | None) -> Observation:
+    """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
+    if viewer is not None and not 0 <= viewer < state.seats:
+        raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
+    announce = state.rules.announce_at
+    in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
+    seats = tuple(
+        SeatView(
+            seat=s,
+            hand_count=len(state.hands[s]) if in_deal else 0,
+            down=state.down[s] if in_deal else False,
+            buys=state.buys[s] if in_deal else 0,
+            known=tuple(state.known[s]) if in_deal else (),
+            announced=in_deal and announce > 0 and len(state.hands[s]) <= announce,
+        )
+        for s in range(state.seats)
+    )
+    hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
+    return Observation(
+        viewer=viewer,
+        rules=state.rules,
+        seat_count=state.seats,
+        deal=state.deal,
+        contract=state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),
+        phase=state.phase,
+        current=state.current,
+        dealer=state.dealer,
+        hand=hand,
+        seats=seats,
+        melds=tuple(state.melds) if in_deal else (),
+        discard_pile=tuple(state.discard_pile) if in_deal else (),
+        stock_size=len(state.stock) if in_deal else 0,
+        fresh=state.fresh,
+        discarder=state.discarder,
+        may_i_calls=tuple(state.may_i_calls),
+        window=tuple(state.window),
+        window_answers=tuple(state.window_answers.items()),
+        call_open=state.call_open,
+        taken=state.taken,
+        must_place=state.must_place,
+        reshuffles=state.reshuffles,
+        results=tuple(state.results),
+        totals=state.totals,
+        winners=state.winners,
+        turn=state.turn,
+    )

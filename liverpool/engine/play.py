@@ -1,0 +1,104 @@
+"""Running games: chance from an explicit random source, and a driver that asks agents in turn.
+
+Seeded games use ``random.Random(seed)``; live games use :func:`live_rng` (``secrets``-grade).
+The global ``random`` module is never used.
+
+An agent is ``agent(observation, legal_actions, rng) -> action | None``. ``None`` declines an
+out-of-turn chance (a May I or a call) and is refused when the seat must act.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .actions import Action, Reshuffle, Shuffle
+from .cards import make_shoe
+from .game import apply, new_game, shoe
+from .legal import is_chance, legal_actions
+from .observe import Observation, observe
+from .rules import FirstDealer, Ruleset
+from .state import GameState, Phase
+
+Agent = Callable[[Observation, list[Action], random.Random], Action | None]
+
+
+def live_rng() -> random.Random:
+    """A random source backed by the operating system (``secrets``-grade), for live games."""
+    return random.SystemRandom()
+
+
+def choose_first_dealer(rules: Ruleset, seats: int, rng: random.Random) -> int:
+    """Seat 0, or the low card of a cut (each seat draws a natural card; ace low; first lowest seat)."""
+    if rules.first_dealer is FirstDealer.FIRST_SEAT:
+        return 0
+    deck = rules.deck_for(seats)
+    naturals = list(make_shoe(deck.decks, 0))
+    drawn = rng.sample(naturals, seats)
+    return min(range(seats), key=lambda s: (drawn[s].rank, s))
+
+
+def chance_action(state: GameState, rng: random.Random) -> Shuffle | Reshuffle:
+    """Draw the outcome of the pending chance node from ``rng``."""
+    if state.phase is Phase.DEAL:
+        deck = list(shoe(state))
+        rng.shuffle(deck)
+        return Shuffle(tuple(deck), rng.randrange(len(deck) + 1))
+    if state.phase is Phase.RESHUFFLE:
+        stock = list(state.discard_pile[:-1])
+        rng.shuffle(stock)
+        return Reshuffle(tuple(stock))
+    raise ValueError(f"no chance event is pending ({state.situation()})")
+
+
+Hook = Callable[[GameState, Action], None]
+
+
+def step(state: GameState, agents: Sequence[Agent], rng: random.Random, before: Hook | None = None) -> Action | None:
+    """Advance by one action: chance, or the first seat that acts, asked in precedence order.
+
+    Out-of-turn seats are asked first (nearest after the current player first), then the seat whose
+    turn it is. ``before`` sees the state and the action just before it is applied.
+    """
+    if is_chance(state):
+        action: Action = chance_action(state, rng)
+        return _do(state, action, before)
+    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    for seat in order:
+        options = legal_actions(state, seat)
+        if not options:
+            continue
+        must_act = seat == state.current or state.phase is Phase.BUY
+        choice = agents[seat](observe(state, seat), options, rng)
+        if choice is None:
+            if must_act:
+                raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
+            continue
+        return _do(state, choice, before)
+    return None
+
+
+def _do(state: GameState, action: Action, before: Hook | None) -> Action:
+    if before is not None:
+        before(state, action)
+    apply(state, action)
+    return action
+
+
+def run_game(
+    rules: Ruleset,
+    agents: Sequence[Agent],
+    rng: random.Random,
+    *,
+    before: Hook | None = None,
+    max_steps: int = 200_000,
+) -> GameState:
+    """Play a whole game; ``before`` sees each action with the state just before it."""
+    seats = len(agents)
+    state = new_game(rules, seats, choose_first_dealer(rules, seats, rng))
+    for _ in range(max_steps):
+        if state.is_over:
+            return state
+        if step(state, agents, rng, before) is None:
+            raise RuntimeError(f"nobody could act ({state.situation()})")
+    raise RuntimeError(f"the game did not end within {max_steps} steps ({state.situation()})")

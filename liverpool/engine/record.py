@@ -1,0 +1,155 @@
+"""Game records: the ruleset, the seats, the first dealer and every action (chance included).
+
+The format is documented in ``docs/record-format.md``. The same game gives the same record, byte
+for byte; :func:`replay` rebuilds the state by applying each action through the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, action_from_dict, action_to_dict
+from .errors import IllegalAction
+from .game import apply, new_game
+from .rules import Ruleset, RulesetError
+from .state import GameState
+
+FORMAT = "liverpool-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read; ``location`` says where (a JSON path)."""
+
+    def __init__(self, location: str, message: str) -> None:
+        super().__init__(f"{location}: {message}")
+        self.location = location
+
+
+class ReplayError(ValueError):
+    """An action of a record that the engine refuses; ``index`` is its position in ``actions``."""
+
+    def __init__(self, index: int, action: Action, error: IllegalAction) -> None:
+        super().__init__(f"action {index} ({action!r}) is illegal: {error.detail} ({error.situation})")
+        self.index = index
+        self.action = action
+        self.error = error
+
+
+@dataclass
+class GameRecord:
+    rules: Ruleset
+    seats: list[str]
+    first_dealer: int
+    actions: list[Action] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, state: GameState, seats: list[str] | None = None, meta: dict[str, Any] | None = None) -> GameRecord:
+        names = seats if seats is not None else [f"seat {s}" for s in range(state.seats)]
+        return cls(state.rules, names, state.first_dealer, list(state.history), dict(meta or {}))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "ruleset": self.rules.to_dict(),
+            "seats": [{"name": name} for name in self.seats],
+            "first_dealer": self.first_dealer,
+            "meta": self.meta,
+            "actions": [action_to_dict(a) for a in self.actions],
+        }
+
+    def to_json(self) -> str:
+        """Canonical JSON: one action per line, so records diff well."""
+        data = self.to_dict()
+        actions = data.pop("actions")
+        head = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        lines = ",\n".join(json.dumps(a, ensure_ascii=False, separators=(",", ":")) for a in actions)
+        return head[:-1] + ',"actions":[\n' + lines + "\n]}\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from exc
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError("$", "a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError("$.format", f"expected {FORMAT!r}, got {data.get('format')!r}")
+        if data.get("version") != VERSION:
+            raise RecordError("$.version", f"this engine reads version {VERSION}, got {data.get('version')!r}")
+        try:
+            rules = Ruleset.from_dict(data.get("ruleset"))  # type: ignore[arg-type]  # from_dict checks the type
+        except RulesetError as exc:
+            raise RecordError(f"$.ruleset.{exc.field}", str(exc)) from exc
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in seats):
+            raise RecordError("$.seats", "expected a list of {name}")
+        first = data.get("first_dealer")
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(seats):
+            raise RecordError("$.first_dealer", f"expected a seat number 0..{len(seats) - 1}, got {first!r}")
+        raw_actions = data.get("actions")
+        if not isinstance(raw_actions, list):
+            raise RecordError("$.actions", "expected a list of actions")
+        actions: list[Action] = []
+        for i, raw in enumerate(raw_actions):
+            try:
+                actions.append(action_from_dict(raw))
+            except ValueError as exc:
+                raise RecordError(f"$.actions[{i}]", str(exc)) from exc
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("$.meta", "expected an object")
+        return cls(rules, [s["name"] for s in seats], first, actions, meta)
+
+
+def replay(record: GameRecord, upto: int | None = None) -> GameState:
+    """Apply the record's actions (the first ``upto`` of them) to a new game; :class:`ReplayError` on the first illegal one."""
+    try:
+        state = new_game(record.rules, len(record.seats), record.first_dealer)
+    except ValueError as exc:
+        raise RecordError("$.seats", str(exc)) from exc
+    for index, action in enumerate(record.actions[:upto]):
+        try:
+            apply(state, action)
+        except IllegalAction as exc:
+            raise ReplayError(index, action, exc) from exc
+    return state
+
+
+def snapshot(state: GameState) -> str:
+    """The whole state (hidden parts included) as canonical JSON, to compare states byte for byte."""
+    data = {
+        "deal": state.deal,
+        "phase": state.phase.value,
+        "dealer": state.dealer,
+        "current": state.current,
+        "hands": [[str(c) for c in hand] for hand in state.hands],
+        "stock": [str(c) for c in state.stock],
+        "discard_pile": [str(c) for c in state.discard_pile],
+        "melds": [[tm.owner, tm.meld.kind.value, tm.meld.low, [str(c) for c in tm.meld.cards]] for tm in state.melds],
+        "down": state.down,
+        "buys": state.buys,
+        "known": [[str(c) for c in k] for k in state.known],
+        "fresh": state.fresh,
+        "discarder": state.discarder,
+        "may_i_calls": state.may_i_calls,
+        "window": state.window,
+        "window_answers": sorted(state.window_answers.items()),
+        "call_open": state.call_open,
+        "taken": None if state.taken is None else str(state.taken),
+        "must_place": None if state.must_place is None else str(state.must_place),
+        "reshuffles": state.reshuffles,
+        "results": [[r.deal, r.went_out, list(r.scores), r.cut_bonus_seat] for r in state.results],
+        "winners": list(state.winners),
+        "turn": state.turn,
+    }
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,148 @@
+"""The full, hidden state of a game. Only the engine reads it; everyone else gets observations.
+
+The state is mutable and changed only through :func:`liverpool.engine.game.apply`, which validates
+first. :meth:`GameState.clone` gives an independent copy for search (lists are copied, values shared).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .actions import Action
+from .cards import Card
+from .melds import Meld
+from .rules import DealRule, Ruleset
+
+
+class Phase(StrEnum):
+    DEAL = "deal"
+    DRAW = "draw"
+    BUY = "buy"
+    PLAY = "play"
+    RESHUFFLE = "reshuffle"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it (lay-offs do not change the owner)."""
+
+    owner: int
+    meld: Meld
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: who went out (if anyone), each seat's points, and any cut bonus."""
+
+    deal: int
+    went_out: int | None
+    scores: tuple[int, ...]
+    cut_bonus_seat: int | None = None
+
+
+@dataclass(slots=True)
+class GameState:
+    rules: Ruleset
+    seats: int
+    first_dealer: int
+    dealer: int
+    phase: Phase = Phase.DEAL
+    deal: int = 0
+    current: int = 0
+    hands: list[list[Card]] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)
+    discard_pile: list[Card] = field(default_factory=list)
+    melds: list[TableMeld] = field(default_factory=list)
+    down: list[bool] = field(default_factory=list)
+    buys: list[int] = field(default_factory=list)
+    known: list[list[Card]] = field(default_factory=list)
+    fresh: bool = False
+    discarder: int | None = None
+    may_i_calls: list[int] = field(default_factory=list)
+    window: list[int] = field(default_factory=list)
+    window_answers: dict[int, bool] = field(default_factory=dict)
+    call_open: bool = False
+    taken: Card | None = None
+    must_place: Card | None = None
+    reshuffles: int = 0
+    cut: int = 0
+    cutter_bonus: int | None = None
+    results: list[DealResult] = field(default_factory=list)
+    replays: int = 0
+    winners: tuple[int, ...] = ()
+    turn: int = 0
+    history: list[Action] = field(default_factory=list)
+
+    def clone(self) -> GameState:
+        """An independent copy: every list is copied, cards and melds (immutable) are shared."""
+        return GameState(
+            rules=self.rules,
+            seats=self.seats,
+            first_dealer=self.first_dealer,
+            dealer=self.dealer,
+            phase=self.phase,
+            deal=self.deal,
+            current=self.current,
+            hands=[list(h) for h in self.hands],
+            stock=list(self.stock),
+            discard_pile=list(self.discard_pile),
+            melds=list(self.melds),
+            down=list(self.down),
+            buys=list(self.buys),
+            known=[list(k) for k in self.known],
+            fresh=self.fresh,
+            discarder=self.discarder,
+            may_i_calls=list(self.may_i_calls),
+            window=list(self.window),
+            window_answers=dict(self.window_answers),
+            call_open=self.call_open,
+            taken=self.taken,
+            must_place=self.must_place,
+            reshuffles=self.reshuffles,
+            cut=self.cut,
+            cutter_bonus=self.cutter_bonus,
+            results=list(self.results),
+            replays=self.replays,
+            winners=self.winners,
+            turn=self.turn,
+            history=list(self.history),
+        )
+
+    # -- derived facts ---------------------------------------------------------------------------
+
+    @property
+    def deal_rule(self) -> DealRule:
+        """This deal's rule; a replayed final deal (ties) uses the final deal's rule."""
+        return self.rules.deals[min(self.deal, len(self.rules.deals) - 1)]
+
+    @property
+    def is_final_deal(self) -> bool:
+        return self.deal >= len(self.rules.deals) - 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(r.scores[s] for r in self.results) for s in range(self.seats))
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.seats
+
+    def situation(self) -> str:
+        """Where the game stands, for error messages."""
+        if self.phase is Phase.GAME_OVER:
+            return "the game is over"
+        who = "" if self.phase in (Phase.DEAL, Phase.RESHUFFLE) else f", seat {self.current}'s turn"
+        return f"deal {self.deal + 1}, {self.phase.value} phase{who}"
+
+    def all_cards(self) -> list[Card]:
+        """Every physical card of the deal, wherever it is (for invariant checks)."""
+        cards: list[Card] = [c for hand in self.hands for c in hand]
+        cards += self.stock
+        cards += self.discard_pile
+        cards += [c for tm in self.melds for c in tm.meld.cards]
+        return cards

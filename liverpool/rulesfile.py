@@ -1,0 +1,269 @@
+"""Rulesets as files and text: load a preset or a house-rules file, dump one as JSON or TOML, and
+describe one in words (for ``liverpool rules show`` and ``docs/rulesets.md``).
+
+A house-rules file is the dict form of :class:`~liverpool.engine.rules.Ruleset` in JSON or TOML. It may
+name a preset as ``base`` and change only some fields; fields it leaves out come from the base, or from
+the defaults (the ``liverpool`` preset's rules) when there is none. A file that gives no ``name`` is
+named after the file.
+
+>>> load_ruleset('uk').name
+'british'
+>>> print(dump_ruleset(load_ruleset('contract'), 'toml').splitlines()[0])
+name = "contract"
+>>> load_ruleset('monopoly')
+Traceback (most recent call last):
+...
+liverpool.engine.presets.UnknownPreset: no preset named 'monopoly'; presets: may-i, liverpool, contract, norsk, british, british-9, british-fixed, british-nobuy; or give a path to a .json or .toml file
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from collections.abc import Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Literal
+
+import tomli_w
+
+from .engine.presets import UnknownPreset, find_preset
+from .engine.rules import DealRule, MeldRule, Ruleset, RulesetError, field_docs
+
+RulesetFormat = Literal["json", "toml"]
+FORMATS: dict[str, RulesetFormat] = {".json": "json", ".toml": "toml"}
+FILE = "file"
+"""The ``field`` of an error about the file as a whole (missing, unreadable, not JSON/TOML)."""
+NONE = "none"
+"""How a missing optional number is written in TOML, which has no null."""
+
+
+class RulesetFileError(RulesetError):
+    """A ruleset file that cannot be read or holds an invalid ruleset; names the file and the field.
+
+    >>> str(RulesetFileError(Path('house.toml'), 'buy_limit', 'cannot be negative'))
+    'house.toml: buy_limit: cannot be negative'
+    >>> str(RulesetFileError(Path('house.toml'), FILE, 'no such file'))
+    'house.toml: no such file'
+    """
+
+    def __init__(self, path: Path, field_name: str, message: str) -> None:
+        where = str(path) if field_name == FILE else f"{path}: {field_name}"
+        ValueError.__init__(self, f"{where}: {' '.join(message.split())}")
+        self.field = field_name
+        self.path = path
+
+
+# -- loading ---------------------------------------------------------------------------------------
+
+
+def load_ruleset(spec: str) -> Ruleset:
+    """A preset by name or alias, or the ruleset in a ``.json``/``.toml`` file at path ``spec``.
+
+    Raises :class:`~liverpool.engine.presets.UnknownPreset` for a name that is neither a preset nor a
+    file, and :class:`RulesetFileError` for a file that cannot be read or is not a valid ruleset.
+    """
+    path = Path(spec)
+    if path.suffix.lower() not in FORMATS:
+        try:
+            return find_preset(spec)
+        except UnknownPreset as exc:
+            if not path.exists():
+                raise UnknownPreset(f"{exc}; or give a path to a .json or .toml file") from None
+    return load_ruleset_file(path)
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    """The ruleset in a ``.json`` or ``.toml`` file."""
+    data = _read(path)
+    try:
+        ruleset = Ruleset.from_dict(data)
+    except RulesetError as exc:
+        raise RulesetFileError(path, exc.field, str(exc).removeprefix(f"{exc.field}: ")) from exc
+    names: dict[str, Any] = {}
+    if "name" not in data:
+        names["name"] = path.stem
+    if "title" not in data:
+        on = f" on {find_preset(data['base']).name}" if "base" in data else ""
+        names["title"] = f"House rules{on} ({path.name})"
+    return dataclasses.replace(ruleset, **names) if names else ruleset
+
+
+def _read(path: Path) -> dict[str, Any]:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise RulesetFileError(path, FILE, "expected a .json or .toml ruleset file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesetFileError(path, FILE, "no such file") from None
+    except UnicodeDecodeError as exc:
+        raise RulesetFileError(path, FILE, f"not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise RulesetFileError(path, FILE, f"cannot read: {exc.strerror or exc}") from None
+    data: Any
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesetFileError(
+                path, FILE, f"not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesetFileError(path, FILE, f"not valid TOML: {exc}") from None
+    if not isinstance(data, dict):
+        raise RulesetFileError(path, FILE, f"expected a table of ruleset fields, got {type(data).__name__}")
+    return data
+
+
+# -- dumping ---------------------------------------------------------------------------------------
+
+
+def dump_ruleset(ruleset: Ruleset, fmt: RulesetFormat) -> str:
+    """The file text of ``ruleset`` as JSON or TOML; loading it gives back an equal ruleset.
+
+    In TOML, which has no null, a missing optional number is written ``"none"`` and each contract as
+    one line such as ``"set 3, run 4"``.
+
+    >>> text = dump_ruleset(load_ruleset('british-nobuy'), 'toml')
+    >>> [line for line in text.splitlines() if line.startswith('buy_limit')]
+    ['buy_limit = "none"']
+    >>> Ruleset.from_dict(tomllib.loads(text)) == load_ruleset('british-nobuy')
+    True
+    """
+    data = ruleset.to_dict()
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "toml":
+        for deal in data["deals"]:
+            deal["contract"] = ", ".join(deal["contract"])
+        return tomli_w.dumps({key: NONE if value is None else value for key, value in data.items()})
+    raise ValueError(f"unknown ruleset format {fmt!r}; expected json or toml")
+
+
+# -- describing ------------------------------------------------------------------------------------
+
+FIELD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Seats and decks",
+        ("name", "title", "min_players", "max_players", "decks", "partnerships", "first_dealer", "cut_bonus"),
+    ),
+    ("Deals", ("deals", "final_deal")),
+    (
+        "Melds",
+        (
+            "aces_low",
+            "aces_high",
+            "longer_melds",
+            "set_distinct_ranks",
+            "set_distinct_suits",
+            "set_max_length",
+            "run_distinct_suits",
+            "no_joinable_runs",
+        ),
+    ),
+    ("Jokers", ("set_min_naturals", "run_min_naturals", "run_joker_spacing", "joker_swap", "joker_swap_from_sets")),
+    (
+        "Drawing and discarding",
+        (
+            "upcard",
+            "dig_discard_pile",
+            "no_discard_taken_card",
+            "discard_optional",
+            "stock_out",
+            "max_reshuffles",
+        ),
+    ),
+    (
+        "Buying (May I?)",
+        (
+            "buying",
+            "buy_precedence",
+            "buy_penalty_cards",
+            "buy_limit",
+            "final_deal_buy_limit",
+            "buy_blocks_next_player",
+        ),
+    ),
+    ("Going out and scoring", ("discard_call", "empty_hand", "announce_at", "card_values", "ties")),
+    ("Notes", ("notes",)),
+)
+"""The fields of a ruleset by topic, in the order ``rules show`` and ``docs/rulesets.md`` give them."""
+
+
+def grouped_fields() -> Iterator[tuple[str, tuple[str, ...]]]:
+    """:data:`FIELD_GROUPS`, then any field no group lists (under "Other"), so every field is shown.
+
+    >>> sorted(f for _, fields in grouped_fields() for f in fields) == sorted(field_docs())
+    True
+    """
+    yield from FIELD_GROUPS
+    listed = {name for _, fields in FIELD_GROUPS for name in fields}
+    rest = tuple(name for name in field_docs() if name not in listed)
+    if rest:
+        yield "Other", rest
+
+
+def format_value(ruleset: Ruleset, name: str) -> str:
+    """One field of ``ruleset`` in words, written as a house-rules file would write it where it can.
+
+    >>> r = load_ruleset('contract')
+    >>> [format_value(r, f) for f in ('set_max_length', 'buy_limit', 'upcard', 'empty_hand', 'decks')]
+    ['4', 'none', 'true', 'goes_out', '3 players: 1 deck, 1 joker; 4-5 players: 2 decks, 2 jokers']
+    """
+    value = getattr(ruleset, name)
+    if name == "decks":
+        return describe_decks(ruleset)
+    if name == "deals":
+        return "; ".join(f"{describe_contract(d.contract)} ({d.hand_size} cards)" for d in ruleset.deals)
+    if name == "card_values":
+        return ruleset.describe_card_values()
+    if name == "notes":
+        return f"{len(value)} notes"
+    if value is None:
+        return NONE
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, StrEnum):
+        return value.value
+    return str(value)
+
+
+def describe_decks(ruleset: Ruleset, seats: str = " players") -> str:
+    """The decks and jokers for each table size of ``ruleset``, ``seats`` naming the table sizes."""
+    parts = []
+    low = ruleset.min_players
+    for rule in ruleset.decks:
+        high = min(rule.max_players, ruleset.max_players)
+        if high >= low:
+            size = f"{low}" if low == high else f"{low}-{high}"
+            parts.append(f"{size}{seats}: {plural(rule.decks, 'deck')}, {plural(rule.jokers, 'joker')}")
+        low = max(low, high + 1)
+    return "; ".join(parts)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def describe_contract(contract: tuple[MeldRule, ...]) -> str:
+    """A contract as a table says it.
+
+    >>> describe_contract(load_ruleset('british').contract(6))
+    '1 run of 7'
+    >>> describe_contract(load_ruleset('may-i').contract(4))
+    '2 sets of 3 + 1 run of 4'
+    """
+    counts: dict[MeldRule, int] = {}
+    for meld in contract:
+        counts[meld] = counts.get(meld, 0) + 1
+    return " + ".join(f"{plural(n, meld.kind.value)} of {meld.length}" for meld, n in counts.items())
+
+
+def min_cards(deal: DealRule) -> int:
+    """The fewest cards that make the contract of ``deal``."""
+    return sum(meld.length for meld in deal.contract)
