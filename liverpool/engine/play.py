@@ -38,6 +38,23 @@ def choose_first_dealer(rules: Ruleset, seats: int, rng: random.Random) -> int:
     return min(range(seats), key=lambda s: (drawn[s].rank, s))
 
 
+class SeededChance:
+    """Chance that depends only on (seed, deal, reshuffle number), not on how the game was played.
+
+    Duplicate deals rest on this: the same seed deals the same decks whatever the seats do, and a
+    reshuffle in one deal never shifts the decks of later deals.
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+
+    def __call__(self, state: GameState) -> Shuffle | Reshuffle:
+        return chance_action(state, random.Random(f"{self.seed}:{state.deal}:{state.reshuffles}"))
+
+    def first_dealer(self, rules: Ruleset, seats: int) -> int:
+        return choose_first_dealer(rules, seats, random.Random(f"{self.seed}:first-dealer"))
+
+
 def chance_action(state: GameState, rng: random.Random) -> Shuffle | Reshuffle:
     """Draw the outcome of the pending chance node from ``rng``."""
     if state.phase is Phase.DEAL:
@@ -54,14 +71,21 @@ def chance_action(state: GameState, rng: random.Random) -> Shuffle | Reshuffle:
 Hook = Callable[[GameState, Action], None]
 
 
-def step(state: GameState, agents: Sequence[Agent], rng: random.Random, before: Hook | None = None) -> Action | None:
+def step(
+    state: GameState,
+    agents: Sequence[Agent],
+    rng: random.Random,
+    before: Hook | None = None,
+    chance: SeededChance | None = None,
+) -> Action | None:
     """Advance by one action: chance, or the first seat that acts, asked in precedence order.
 
     Out-of-turn seats are asked first (nearest after the current player first), then the seat whose
-    turn it is. ``before`` sees the state and the action just before it is applied.
+    turn it is. ``before`` sees the state and the action just before it is applied. Chance comes
+    from ``chance`` when given, else from ``rng``.
     """
     if is_chance(state):
-        action: Action = chance_action(state, rng)
+        action: Action = chance(state) if chance is not None else chance_action(state, rng)
         return _do(state, action, before)
     order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
     for seat in order:
@@ -91,14 +115,19 @@ def run_game(
     rng: random.Random,
     *,
     before: Hook | None = None,
+    chance: SeededChance | None = None,
     max_steps: int = 200_000,
 ) -> GameState:
-    """Play a whole game; ``before`` sees each action with the state just before it."""
+    """Play a whole game; ``before`` sees each action with the state just before it.
+
+    Agents draw from ``rng``; chance too, unless ``chance`` is given (see :class:`SeededChance`).
+    """
     seats = len(agents)
-    state = new_game(rules, seats, choose_first_dealer(rules, seats, rng))
+    dealer = chance.first_dealer(rules, seats) if chance is not None else choose_first_dealer(rules, seats, rng)
+    state = new_game(rules, seats, dealer)
     for _ in range(max_steps):
         if state.is_over:
             return state
-        if step(state, agents, rng, before) is None:
+        if step(state, agents, rng, before, chance) is None:
             raise RuntimeError(f"nobody could act ({state.situation()})")
     raise RuntimeError(f"the game did not end within {max_steps} steps ({state.situation()})")
