@@ -1,0 +1,81 @@
+"""The pure Liverpool Rummy rules engine: no imports from the rest of the package or third parties.
+
+>>> import random
+>>> from liverpool.engine import find_preset, new_game, apply, legal_actions, chance_action, observe
+>>> state = new_game(find_preset('liverpool'), seats=4)
+>>> _ = apply(state, chance_action(state, random.Random(1)))
+>>> [repr(a) for a in legal_actions(state)][:2]
+['DrawStock(seat=1)', 'DrawDiscard(seat=1, depth=1)']
+>>> len(observe(state, 1).hand), observe(state, None).hand
+(10, ())
+"""
+
+from .actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    EndTurn,
+    GoDown,
+    LayOff,
+    Pass,
+    Reshuffle,
+    Shuffle,
+    SwapJoker,
+)
+from .cards import Card, format_cards, make_shoe, parse_cards
+from .errors import IllegalAction
+from .game import apply, is_legal, new_game
+from .legal import is_chance, legal_actions
+from .melds import Meld
+from .observe import Observation, observe
+from .play import SeededChance, chance_action, live_rng, run_game
+from .presets import PRESETS, find_preset
+from .record import GameRecord, replay
+from .rules import Ruleset
+from .search import can_meet, find_arrangements
+from .state import GameState, Phase
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "Buy",
+    "Call",
+    "Card",
+    "Discard",
+    "DrawDiscard",
+    "DrawStock",
+    "EndTurn",
+    "GameRecord",
+    "GameState",
+    "GoDown",
+    "IllegalAction",
+    "LayOff",
+    "Meld",
+    "Observation",
+    "Pass",
+    "Phase",
+    "Reshuffle",
+    "Ruleset",
+    "SeededChance",
+    "Shuffle",
+    "SwapJoker",
+    "apply",
+    "can_meet",
+    "chance_action",
+    "find_arrangements",
+    "find_preset",
+    "format_cards",
+    "is_chance",
+    "is_legal",
+    "legal_actions",
+    "live_rng",
+    "make_shoe",
+    "new_game",
+    "observe",
+    "parse_cards",
+    "replay",
+    "run_game",
+]

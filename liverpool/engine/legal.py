@@ -23,6 +23,7 @@ from .actions import (
 )
 from .cards import Card
 from .game import dig_is_playable, is_legal
+from .melds import card_stands_as, stands_for
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
 
@@ -130,7 +131,10 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
         for joker in meld.cards:
             if not joker.is_joker:
                 continue
+            wanted = stands_for(meld, meld.cards.index(joker))
             for card in naturals:
+                if card_stands_as(card, meld) != wanted:
+                    continue
                 action = SwapJoker(me, card, index, joker)
                 if is_legal(state, action):
                     out.append(action)

@@ -119,6 +119,11 @@ def stands_for(meld: Meld, index: int) -> str:
     return rank_text(rank) + meld.suit
 
 
+def card_stands_as(card: Card, meld: Meld) -> str:
+    """How a natural card would read in ``meld``: its rank in a set, its rank and suit in a run."""
+    return rank_text(card.rank) if meld.kind is MeldKind.SET else rank_text(card.rank) + card.suit
+
+
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
     cards = meld.cards
@@ -241,6 +246,10 @@ def _natural_end(meld: Meld, card: Card) -> End:
 
 def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
     """Every way ``card`` can be laid off on ``meld`` (``[None]`` for a set, the ends for a run)."""
+    if not card.is_joker and (
+        (meld.kind is MeldKind.SET and card.rank != meld.low) or (meld.kind is MeldKind.RUN and card.suit != meld.suit)
+    ):
+        return []
     if meld.kind is MeldKind.SET:
         ends: list[End | None] = [None]
     else:
@@ -267,8 +276,7 @@ def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
         raise ValueError("a joker can only be swapped for a natural card")
     index = meld.cards.index(joker)
     want = stands_for(meld, index)
-    got = rank_text(natural.rank) if meld.kind is MeldKind.SET else rank_text(natural.rank) + natural.suit
-    if got != want:
+    if card_stands_as(natural, meld) != want:
         raise ValueError(f"the joker stands for {want}, not {natural}")
     swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
     problem = meld_problem(swapped, rules)

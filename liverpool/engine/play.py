@@ -88,8 +88,11 @@ def step(
         action: Action = chance(state) if chance is not None else chance_action(state, rng)
         return _do(state, action, before)
     order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    by_seat: dict[int | None, list[Action]] = {}
+    for option in legal_actions(state):
+        by_seat.setdefault(option.seat, []).append(option)
     for seat in order:
-        options = legal_actions(state, seat)
+        options = by_seat.get(seat)
         if not options:
             continue
         must_act = seat == state.current or state.phase is Phase.BUY

@@ -7,9 +7,10 @@ first), and arrangements that would differ only by copies are one. A run's joker
 so ``JK 5H 6H 7H`` and ``5H 6H 7H JK`` are two arrangements.
 
 How: :mod:`.search_candidates` lists every set and run the hand could lay (by faces, once per hand); a
-depth-first search fills the contract's slots from those lists, most valuable first, and cuts a branch as
-soon as the points it could still shed (the best candidate left for each open slot) cannot beat the
-arrangements already found.
+depth-first search fills the contract's slots from those lists, most points first, and cuts a branch as
+soon as what it could still shed cannot beat the arrangements already found. What a branch could still
+shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
+naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
@@ -32,16 +33,17 @@ from dataclasses import dataclass
 from .cards import JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import Candidate, CandidatePool
-
-_FEASIBLE, _BEST, _TOP = range(3)
-_KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
+from .search_candidates import Candidate, CandidatePool, Family
 
 Arrangement = tuple[Meld, ...]
 
+_FEASIBLE, _BEST, _TOP = range(3)
+_KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
+_SCAN = 6
+
 
 class _Stop(Exception):
-    """Ends the search early: a feasible arrangement, or one that sheds everything that can be shed."""
+    """Ends the search early: a feasible arrangement, or one that sheds all that can be shed."""
 
 
 def find_arrangements(
@@ -56,9 +58,10 @@ def find_arrangements(
 ) -> list[Arrangement]:
     """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first.
 
-    Ties in penalty are broken by a fixed order of the candidate melds (higher-scoring, then longer melds
-    first), so the answer depends only on the faces in hand. ``whole_hand``: every card must be melded.
-    ``keep``: at least this many cards stay in hand. ``must_include``: this card must be melded.
+    ``whole_hand``: every card must be melded. ``keep``: at least this many cards stay in hand.
+    ``must_include``: this card must be melded. Ties in penalty go to the arrangement whose melds come
+    first in a fixed order of candidate melds (more points, then more cards, then suit or rank and place),
+    so the answer depends only on the faces in hand. The list holds the ``limit`` best arrangements of all.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
@@ -77,7 +80,7 @@ def can_meet(
     keep: int = 0,
     must_include: Card | None = None,
 ) -> bool:
-    """Whether ``hand`` can meet ``contract`` (same options as :func:`find_arrangements`)."""
+    """Whether ``hand`` can meet ``contract`` (the options are those of :func:`find_arrangements`)."""
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     return search is not None and bool(search.run(_FEASIBLE, 1))
 
@@ -91,7 +94,7 @@ def best_leftover(
     keep: int = 0,
     must_include: Card | None = None,
 ) -> int | None:
-    """The least penalty left in hand after meeting ``contract``, or ``None`` when it cannot be met."""
+    """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return None
@@ -101,63 +104,40 @@ def best_leftover(
     return 0 if whole_hand else search.total - found[0][0]
 
 
-def leftover(hand: Sequence[Card], arrangement: Arrangement, rules: Ruleset) -> int:
-    """Penalty points of the cards of ``hand`` that ``arrangement`` does not meld."""
-    used = {card for meld in arrangement for card in meld.cards}
-    return sum(rules.value(card) for card in hand if card not in used)
-
-
 @dataclass(frozen=True, slots=True)
 class _Slot:
-    """One meld of the contract, in search order: its kind, length, place in the contract and candidates
-    as ``(score, size, use, tag, block, index)`` (``index`` into the pool's list of that kind)."""
+    """One meld of the contract, in search order: its kind and place in the contract, whether the slot
+    before it is of the same kind, and its candidates as ``(score, size, use, tag, block, index)``, where
+    ``index`` is the candidate's place in the pool's list of its kind."""
 
     kind: MeldKind
-    length: int
     position: int
     chained: bool
     candidates: list[tuple[int, int, int, int, int, int]]
 
 
 @dataclass(frozen=True, slots=True)
-class _Family:
-    """The candidates of one suit (runs) or rank (sets) for the bound, as ``(natural score, use, tag)``,
-    most natural points first; ``bit`` is the family's group bit when the contract wants distinct ones.
-    ``fewest_jokers`` and ``naturals`` (the points of the family's naturals in hand) hold for the whole hand,
-    so they stay valid as cards are melded."""
-
-    bit: int
-    fewest_jokers: int
-    naturals: int
-    candidates: list[tuple[int, int, int]]
-
-
-@dataclass(frozen=True, slots=True)
 class _Open:
-    """Open slots of one kind after some depth, for the bound: how many, whether they need distinct
-    groups (suits or ranks), the candidates that fit the shortest of them as ``(score, use, tag, group)``,
-    and the same candidates by family."""
+    """The open slots of one kind below some depth: how many, whether their suits or ranks must differ,
+    and the families of candidates that fit the shortest of them."""
 
     slots: int
     distinct: bool
-    candidates: list[tuple[int, int, int, int]]
-    families: list[_Family]
+    families: list[Family]
 
 
 @dataclass(slots=True)
 class _Search:
+    """One question about one hand: its candidates, the contract's slots in search order, and the limits."""
+
     hand: tuple[Card, ...]
     pool: CandidatePool
     slots: list[_Slot]
-    open_after: list[list[_Open]]
+    open_below: list[list[_Open]]
     total: int
     base_need: int
     max_used: int
     must_include: Card | None
-
-    @property
-    def must_face(self) -> int | None:
-        return None if self.must_include is None else self.must_include.face
 
     @classmethod
     def prepare(
@@ -180,100 +160,89 @@ class _Search:
         n = len(cards)
         if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
             return None
-        weights = [1] * (JOKER_FACE + 1) if whole_hand else None
-        pool = CandidatePool.build(cards, contract, rules, weights)
+        pool = CandidatePool.build(cards, contract, rules, whole_hand)
         order = sorted(range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i))
+        entries = {kind: [(c.score, c.size, c.use, c.tag, c.block, i) for i, c in enumerate(cands)]
+                   for kind, cands in pool.by_kind.items()}  # fmt: skip
+        shortest = {kind: min((r.length for r in contract if r.kind is kind), default=0) for kind in _KIND_ORDER}
         slots: list[_Slot] = []
-        for depth, position in enumerate(order):
+        for position in order:
             rule = contract[position]
-            slots.append(
-                _Slot(
-                    rule.kind,
-                    rule.length,
-                    position,
-                    depth > 0 and slots[-1].kind is rule.kind,
-                    [
-                        (c.score, c.size, c.use, c.tag, c.block, i)
-                        for i, c in enumerate(pool.by_kind[rule.kind])
-                        if (c.size >= rule.length if rules.longer_melds else c.size == rule.length)
-                    ],
-                )
-            )
-        open_after = [_open_slots(contract, order[depth:], pool, rules) for depth in range(len(order) + 1)]
+            fitting = entries[rule.kind]
+            if rule.length > shortest[rule.kind] or not rules.longer_melds:
+                fitting = [e for e in fitting if (e[1] >= rule.length if rules.longer_melds else e[1] == rule.length)]
+            slots.append(_Slot(rule.kind, position, bool(slots) and slots[-1].kind is rule.kind, fitting))
+        families = pool.families
+        open_below = []
+        for depth in range(len(order) + 1):
+            below = [contract[p].kind for p in order[depth:]]
+            open_below.append([_Open(below.count(k), _distinct(k, rules), families[k]) for k in _KIND_ORDER if k in below])
         total = n if whole_hand else sum(rules.value(c) for c in cards)
-        return cls(
-            cards,
-            pool,
-            slots,
-            open_after,
-            total,
-            n if whole_hand else 0,
-            n - keep,
-            None if must_include is None else Card(must_include),
-        )
+        base_need = n if whole_hand else 0
+        return cls(cards, pool, slots, open_below, total, base_need, n - keep, None if must_include is None else Card(must_include))
 
     def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
-        """``(score, key)`` of the arrangements found, best first: the first feasible one (``_FEASIBLE``),
-        one of least penalty (``_BEST``) or the ``limit`` best (``_TOP``)."""
-        slots, open_after = self.slots, self.open_after
-        guard = self.pool.packing.guard
-        width = self.pool.packing.width
-        depth_count = len(slots)
-        max_used = self.max_used
-        must_shift = -1 if self.must_face is None else self.must_face * width
-        must_have = 0 if self.must_face is None else self.pool.counts[self.must_face]
+        """``(score, key)`` of what was found, best first: the first feasible arrangement (``_FEASIBLE``), one of
+        least penalty (``_BEST``) or the ``limit`` best (``_TOP``); a key lists each slot's candidate index."""
+        packing = self.pool.packing
+        guard, width = packing.guard, packing.width
         field = (1 << (width - 1)) - 1
         joker_shift = JOKER_FACE * width
         joker_weight = self.pool.weights[JOKER_FACE]
+        open_below = self.open_below
+        max_used = self.max_used
+        must_shift = -1 if self.must_include is None else self.must_include.face * width
+        must_have = 0 if self.must_include is None else self.pool.counts[self.must_include.face]
+        lists = [self._ordered(slot.candidates, mode) for slot in self.slots]
+        chains = [slot.chained for slot in self.slots]
+        last = len(self.slots) - 1
         found: list[tuple[int, tuple[int, ...]]] = []
         need = self.base_need
         worst_key: tuple[int, ...] | None = None
 
         def bound(depth: int, left: int, blocked: int) -> int:
-            """The most points the open slots after ``depth`` could still shed, or -1 if they cannot be filled:
-            the least of (a) the best candidate for each slot and (b) the best natural points for each
-            slot plus every joker left, provided the jokers left cover the fewest each slot needs."""
-            first = naturals = needed = 0
-            for group in open_after[depth]:
+            """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled."""
+            best = naturals = needed = most = 0
+            for group in open_below[depth]:
                 wanted, distinct = group.slots, group.distinct
-                taken = seen = 0
-                for score, use, tag, kin in group.candidates:
-                    if tag & blocked or kin & seen or (left - use) & guard != guard:
-                        continue
-                    if not distinct:
-                        first += wanted * score
-                        taken = wanted
-                        break
-                    seen |= kin
-                    first += score
-                    taken += 1
-                    if taken == wanted:
-                        break
-                if taken < wanted:
-                    return -1
+                scores: list[int] = []
                 gains: list[int] = []
                 fewest: list[int] = []
+                mosts: list[int] = []
                 for family in group.families:
                     if family.bit & blocked:
                         continue
-                    for nat, use, tag in family.candidates:
-                        if not tag & blocked and (left - use) & guard == guard:
-                            break
-                    else:
+                    score = _first_fit(family.by_score, left, blocked, guard)
+                    if score < 0:
                         continue
+                    nat = _first_fit(family.by_naturals, left, blocked, guard)
+                    scores.append(score)
                     fewest.append(family.fewest_jokers)
+                    mosts.append(family.most_jokers)
                     if distinct:
                         gains.append(nat)
                     else:
-                        gains += [min(k * nat, family.naturals) - min((k - 1) * nat, family.naturals) for k in range(1, wanted + 1)]
+                        cap = family.naturals
+                        gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
+                if len(scores) < (wanted if distinct else 1):
+                    return -1
                 gains.sort(reverse=True)
-                fewest.sort()
                 naturals += sum(gains[:wanted])
-                needed += sum(fewest[:wanted]) if distinct else wanted * fewest[0]
+                if distinct:
+                    scores.sort(reverse=True)
+                    fewest.sort()
+                    mosts.sort(reverse=True)
+                    best += sum(scores[:wanted])
+                    needed += sum(fewest[:wanted])
+                    most += sum(mosts[:wanted])
+                else:
+                    best += wanted * max(scores)
+                    needed += wanted * min(fewest)
+                    most += wanted * max(mosts)
             jokers_left = (left >> joker_shift) & field
             if needed > jokers_left:
                 return -1
-            return min(first, naturals + joker_weight * jokers_left)
+            return min(best, naturals + joker_weight * min(jokers_left, most))
 
         def accept(left: int, score: int, key: tuple[int, ...]) -> None:
             nonlocal need, worst_key
@@ -295,18 +264,19 @@ class _Search:
                 need, worst_key = found[-1]
 
         def visit(depth: int, left: int, score: int, used: int, blocked: int, size_before: int, index_before: int,
-                  path: tuple[int, ...]) -> None:
-            if depth:
-                reach = bound(depth, left, blocked)
-                if reach < 0 or score + reach < need:
+                  path: tuple[int, ...]) -> None:  # fmt: skip
+            if depth == last:
+                rest = 0
+            else:
+                if depth:
+                    reach = bound(depth, left, blocked)
+                    if reach < 0 or score + reach < need:
+                        return
+                rest = bound(depth + 1, left, blocked)
+                if rest < 0:
                     return
-            slot = slots[depth]
-            last = depth + 1 == depth_count
-            rest = 0 if last else bound(depth + 1, left, blocked)
-            if rest < 0:
-                return
-            chained = slot.chained
-            for c_score, size, use, tag, block, index in slot.candidates:
+            chained = chains[depth]
+            for c_score, size, use, tag, block, index in lists[depth]:
                 reach = score + c_score + rest
                 if reach < need:
                     break
@@ -319,23 +289,40 @@ class _Search:
                 after = left - use
                 if after & guard != guard or used + size > max_used:
                     continue
-                if last:
+                if depth == last:
                     accept(after, score + c_score, (*path, index))
                 else:
                     visit(depth + 1, after, score + c_score, used + size, blocked | block, size, index, (*path, index))
 
-        start = self.pool.packing.pack(self.pool.counts) | guard
+        start = packing.pack(self.pool.counts) | guard
         ceiling = bound(0, start, 0)
         if ceiling < need:
             return []
-        if not slots:
-            accept(start, 0, ())
-            return found
         try:
-            visit(0, start, 0, 0, 0, 0, 0, ())
+            if self.slots:
+                visit(0, start, 0, 0, 0, 0, 0, ())
+            else:
+                accept(start, 0, ())
         except _Stop:
             pass
         return found
+
+    def _ordered(
+        self, candidates: list[tuple[int, int, int, int, int, int]], mode: int
+    ) -> list[tuple[int, int, int, int, int, int]]:
+        """The candidates of a slot as the mode searches them. Only ``_TOP`` needs every candidate: the
+        others keep one of each ``(use, tag, block)``, and ``_FEASIBLE`` tries the sparest first."""
+        if mode == _TOP:
+            return candidates
+        seen: set[tuple[int, int, int]] = set()
+        unique = []
+        for entry in candidates:
+            if entry[2:5] not in seen:
+                seen.add(entry[2:5])
+                unique.append(entry)
+        if mode == _FEASIBLE and not self.base_need:
+            unique.sort(key=lambda e: (e[2] >> (JOKER_FACE * self.pool.packing.width), e[1], e[5]))
+        return unique
 
     def arrangement(self, key: tuple[int, ...]) -> Arrangement:
         """The melds of a search key, in contract order, with the lowest copies of each face."""
@@ -348,38 +335,21 @@ class _Search:
         melds: list[Meld] = []
         for candidate in chosen:
             assert candidate is not None
-            laid = tuple(copies[face].pop(0) for face in candidate.faces)
+            laid = tuple(copies[face].pop(0) for face in candidate.faces())
             melds.append(Meld(candidate.kind, laid, candidate.low))
         return tuple(melds)
 
 
-def _open_slots(contract: Sequence[MeldRule], positions: Sequence[int], pool: CandidatePool, rules: Ruleset) -> list[_Open]:
-    joker_weight = pool.weights[JOKER_FACE]
-    out: list[_Open] = []
-    for kind in _KIND_ORDER:
-        lengths = [contract[p].length for p in positions if contract[p].kind is kind]
-        if not lengths:
-            continue
-        shortest = min(lengths)
-        distinct = rules.run_distinct_suits if kind is MeldKind.RUN else rules.set_distinct_ranks
-        fitting = [c for c in pool.by_kind[kind] if (c.size >= shortest if rules.longer_melds else c.size in lengths)]
-        by_family: dict[int, list[Candidate]] = {}
-        for c in fitting:
-            by_family.setdefault(c.family, []).append(c)
-        families = [
-            _Family(
-                members[0].group,
-                min(c.jokers for c in members),
-                sum(pool.counts[f] * pool.weights[f] for f in _family_faces(kind, family)),
-                sorted(((c.score - c.jokers * joker_weight, c.use, c.tag) for c in members), key=lambda e: -e[0]),
-            )
-            for family, members in by_family.items()
-        ]
-        out.append(_Open(len(lengths), distinct, [(c.score, c.use, c.tag, c.group) for c in fitting], families))
-    return out
+def _first_fit(entries: list[tuple[int, int, int]], left: int, blocked: int, guard: int) -> int:
+    """The score of the first entry that fits, -1 if none does; past ``_SCAN`` entries, the score of the
+    next one (a bound, as the entries are best first)."""
+    for i, (score, use, tag) in enumerate(entries):
+        if i == _SCAN:
+            return score
+        if not tag & blocked and (left - use) & guard == guard:
+            return score
+    return -1
 
 
-def _family_faces(kind: MeldKind, family: int) -> range:
-    if kind is MeldKind.RUN:
-        return range(family * 13, family * 13 + 13)
-    return range(family - 1, JOKER_FACE, 13)
+def _distinct(kind: MeldKind, rules: Ruleset) -> bool:
+    return rules.run_distinct_suits if kind is MeldKind.RUN else rules.set_distinct_ranks

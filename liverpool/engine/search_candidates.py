@@ -39,14 +39,16 @@ _SUIT_BITS = 8
 class Candidate(NamedTuple):
     """One meld a hand could lay, by faces.
 
-    ``score`` is what laying it sheds (the weights of its faces) and ``use`` its packed face counts.
-    ``tag`` and ``block`` carry the contract's constraints between melds: a candidate whose ``tag`` meets
-    the ``block`` of one already chosen may not join it (same suit, same rank, or a run that could be
+    ``order`` sorts the candidates of a kind: more points first, then more cards, then by suit or rank, low
+    end and shape. ``score`` is what laying it sheds (the weights of its faces) and ``use`` its packed face
+    counts. ``tag`` and ``block`` carry the contract's constraints between melds: a candidate whose ``tag``
+    meets the ``block`` of one already chosen may not join it (same suit, same rank, or a run that could be
     joined end to end). ``group`` is the suit or rank bit that must differ between the melds of a contract
     (0 when nothing must differ); ``family`` is the suit (0..3) of a run or the rank of a set. ``shape`` is
     a run's joker mask over ranks ``low .. low + size - 1``, or a set's naturals per suit, 8 bits each.
     """
 
+    order: int
     score: int
     size: int
     use: int
@@ -74,6 +76,30 @@ class Candidate(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind.value}: {' '.join(face_text(f) for f in self.faces())}"
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed:
+    ``by_score`` as ``(score, use, tag)`` and ``by_naturals`` as ``(points of the naturals, use, tag)``, best
+    first. ``bit`` is the family's group bit; the joker counts and ``naturals`` (the points of the family's
+    naturals in hand) hold for the whole hand, so they stay valid bounds as cards are melded."""
+
+    bit: int
+    fewest_jokers: int
+    most_jokers: int
+    naturals: int
+    by_score: list[tuple[int, int, int]]
+    by_naturals: list[tuple[int, int, int]]
+
+    @classmethod
+    def of(cls, candidates: list[Candidate], naturals: int, joker_weight: int) -> Family:
+        """The family of ``candidates`` (sorted, all of one suit or rank)."""
+        jokers = [c.jokers for c in candidates]
+        by_naturals = sorted(((c.score - c.jokers * joker_weight, c.use, c.tag) for c in candidates), reverse=True)
+        return cls(
+            candidates[0].group, min(jokers), max(jokers), naturals, [(c.score, c.use, c.tag) for c in candidates], by_naturals
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +150,13 @@ def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, .
 
 @dataclass(frozen=True, slots=True)
 class CandidatePool:
-    """The hand as face counts and every candidate meld of each kind, best score first."""
+    """The hand as face counts, and every candidate meld of each kind, sorted by ``order``, also by family."""
 
     counts: tuple[int, ...]
     weights: tuple[int, ...]
     packing: Packing
     by_kind: dict[MeldKind, list[Candidate]]
+    families: dict[MeldKind, list[Family]]
 
     @classmethod
     def build(cls, hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> CandidatePool:
@@ -140,44 +167,67 @@ class CandidatePool:
             counts[card & 63] += 1
         weights = face_weights(rules.card_values, whole_hand)
         packing = Packing.for_counts(counts)
-        by_kind = {
-            MeldKind.RUN: _runs(counts, lengths_allowed(contract, MeldKind.RUN, rules), rules, weights, packing.width),
-            MeldKind.SET: _sets(counts, lengths_allowed(contract, MeldKind.SET, rules), rules, weights, packing.width),
-        }
-        return cls(tuple(counts), weights, packing, by_kind)
+        by_kind: dict[MeldKind, list[Candidate]] = {}
+        families: dict[MeldKind, list[Family]] = {}
+        for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
+            lengths = lengths_allowed(contract, kind, rules)
+            members = make(counts, lengths, rules, weights, packing.width) if lengths else []
+            joker_weight = weights[JOKER_FACE]
+            families[kind] = [Family.of(m, _naturals(kind, m[0].family, counts, weights), joker_weight) for m in members]
+            by_kind[kind] = sorted(c for m in members for c in m)
+        return cls(tuple(counts), weights, packing, by_kind, families)
 
 
-def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Candidate]:
-    if not lengths:
-        return []
+def _naturals(kind: MeldKind, family: int, counts: list[int], weights: tuple[int, ...]) -> int:
+    faces = range(family * 13, family * 13 + 13) if kind is MeldKind.RUN else range(family - 1, JOKER_FACE, 13)
+    return sum(counts[f] * weights[f] for f in faces)
+
+
+def _order(score: int, size: int, family: int, low: int, shape: int) -> int:
+    """Sorts by score (descending), size (descending), family, low end and shape (``shape < 2**40``)."""
+    return (((-score << 8 | (255 - size)) << 4 | family) << 4 | low) << 40 | shape
+
+
+def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[list[Candidate]]:
+    """The runs of each suit that has some, sorted."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
-    keyed: list[tuple[tuple[int, int, int, int, int], Candidate]] = []
+    out = []
     for suit in range(4):
         base = suit * 13
         present = 0
-        for rank in range(1, ACE_HIGH + 1):
-            if counts[base + (rank - 1) % 13]:
+        for rank in range(1, 14):
+            if counts[base + rank - 1]:
                 present |= 1 << rank
+        if present & 2:
+            present |= 1 << ACE_HIGH
         templates = _run_templates(
             present, jokers, width, weights[base : base + 13], lengths,
             rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
         )  # fmt: skip
+        if not templates:
+            continue
         suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
         shift = base * width
+        joinable = rules.no_joinable_runs
+        family = []
         for natural_score, size, natural_use, joker_count, low, mask in templates:
             score = natural_score + joker_count * joker_weight
-            use = (natural_use << shift) + joker_count * joker_unit
             tag = block = suit_tag
-            if rules.no_joinable_runs:
+            if joinable:
                 high = low + size - 1
                 tag |= 1 << (suit * 16 + low) | 1 << (64 + suit * 16 + high)
                 block |= 1 << (suit * 16 + high + 1) | 1 << (64 + suit * 16 + low - 1)
-            candidate = Candidate(score, size, use, tag, block, suit_tag, joker_count, suit, MeldKind.RUN, low, mask)
-            keyed.append(((-score, -size, suit, low, mask), candidate))
-    keyed.sort()
-    return [c for _, c in keyed]
+            family.append(
+                Candidate(
+                    _order(score, size, suit, low, mask), score, size, (natural_use << shift) + joker_count * joker_unit,
+                    tag, block, suit_tag, joker_count, suit, MeldKind.RUN, low, mask,
+                )  # fmt: skip
+            )
+        family.sort()
+        out.append(family)
+    return out
 
 
 @lru_cache(maxsize=8192)
@@ -185,14 +235,18 @@ def _run_templates(
     present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
     min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
 ) -> tuple[tuple[int, int, int, int, int, int], ...]:  # fmt: skip
-    """Runs of one suit as ``(natural score, size, natural use in the clubs' fields, jokers, low, joker_mask)``."""
+    """The runs of one suit as ``(natural score, size, natural use in the clubs' fields, jokers, low,
+    joker mask)``; see :func:`run_shapes`."""
     out = []
     for low, size, mask in run_shapes(present, jokers, lengths, min_naturals, spacing, aces_low, aces_high):
         natural_score = natural_use = 0
-        for rank in range(low, low + size):
-            if not mask >> rank & 1:
-                natural_score += rank_weights[(rank - 1) % 13]
-                natural_use += 1 << ((rank - 1) % 13 * width)
+        naturals = ((1 << (low + size)) - (1 << low)) & ~mask
+        while naturals:
+            bit = naturals & -naturals
+            naturals ^= bit
+            rank = (bit.bit_length() - 2) % 13
+            natural_score += rank_weights[rank]
+            natural_use += 1 << (rank * width)
         out.append((natural_score, size, natural_use, mask.bit_count(), low, mask))
     return tuple(out)
 
@@ -204,8 +258,10 @@ def run_shapes(
     """Every valid run over ranks ``present`` (bits 1..14, the ace in both 1 and 14) with at most ``jokers``
     jokers, as ``(low, size, joker_mask)``: ranks in ``joker_mask`` are jokers, the others naturals.
 
+    With 4, 5 and 6 of a suit and one joker, runs of exactly 4 with 3 naturals: ``JK 4 5 6``, ``4 5 6 JK``.
+
     >>> run_shapes(0b1110000, 1, 1 << 4, 3, 0, True, True)
-    ((3, 4, 8), (4, 4, 128), (4, 4, 16), (4, 4, 32), (4, 4, 64))
+    ((3, 4, 8), (4, 4, 128))
     """
     if (present & ~(1 << ACE_HIGH)).bit_count() < min_naturals:
         return ()
@@ -243,34 +299,39 @@ def _spaced(mask: int, spacing: int) -> bool:
     return all(mask & (mask >> gap) == 0 for gap in range(1, spacing))
 
 
-def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Candidate]:
-    if not lengths:
-        return []
+def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[list[Candidate]]:
+    """The sets of each rank that has some, sorted."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
     longest = rules.set_max_length if rules.set_max_length is not None else ACE_HIGH * 16
     if rules.set_distinct_suits:
         longest = min(longest, 4)
-    keyed: list[tuple[tuple[int, int, int, int, int], Candidate]] = []
+    out = []
     for rank in range(1, 14):
         have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
         if sum(have) < rules.set_min_naturals:
             continue
         templates = _set_templates(have, jokers, width, lengths, rules.set_min_naturals, longest, rules.set_distinct_suits)
+        if not templates:
+            continue
         rank_tag = (1 << (_SET_RANK_BIT + rank)) if rules.set_distinct_ranks else 0
         shift = (rank - 1) * width
         rank_weight = weights[rank - 1]
+        family = []
         for naturals, natural_use, joker_count, shape in templates:
             score = naturals * rank_weight + joker_count * joker_weight
-            use = (natural_use << shift) + joker_count * joker_unit
             size = naturals + joker_count
-            candidate = Candidate(
-                score, size, use, rank_tag, rank_tag, rank_tag, joker_count, rank, MeldKind.SET, rank, shape
+            family.append(
+                Candidate(
+                    _order(score, size, rank, 0, shape << 8 | joker_count), score, size,
+                    (natural_use << shift) + joker_count * joker_unit,
+                    rank_tag, rank_tag, rank_tag, joker_count, rank, MeldKind.SET, rank, shape,
+                )  # fmt: skip
             )
-            keyed.append(((-score, -size, rank, shape, joker_count), candidate))
-    keyed.sort()
-    return [c for _, c in keyed]
+        family.sort()
+        out.append(family)
+    return out
 
 
 @lru_cache(maxsize=8192)
@@ -294,7 +355,7 @@ def set_shapes(
     ``(naturals per suit, jokers)``.
 
     >>> set_shapes((1, 0, 2, 0), 1, 1 << 3, 2, 99, False)
-    ((((0, 0, 2, 0), 1), ((1, 0, 1, 0), 1), ((1, 0, 2, 0), 0)))
+    (((0, 0, 2, 0), 1), ((1, 0, 1, 0), 1), ((1, 0, 2, 0), 0))
     """
     caps = [min(n, 1) if distinct_suits else n for n in have]
     if sum(caps) < min_naturals:

@@ -1,0 +1,106 @@
+"""`liverpool play` and `liverpool replay` (issue: game records)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from liverpool.cli import app
+from liverpool.engine.record import GameRecord, replay
+
+runner = CliRunner()
+
+
+def _play(tmp_path: Path, name: str, seed: int = 5, preset: str = "liverpool", seats: int = 3) -> Path:
+    out = tmp_path / name
+    result = runner.invoke(app, ["play", "--preset", preset, "--seats", str(seats), "--seed", str(seed), "--quiet", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_same_seed_gives_the_same_record_byte_for_byte(tmp_path: Path) -> None:
+    first = _play(tmp_path, "a.json").read_bytes()
+    second = _play(tmp_path, "b.json").read_bytes()
+    other = _play(tmp_path, "c.json", seed=6).read_bytes()
+    assert first == second
+    assert first != other
+
+
+def test_play_prints_a_readable_log_and_final_scores() -> None:
+    result = runner.invoke(app, ["play", "--seed", "3", "--seats", "4"])
+    assert result.exit_code == 0, result.output
+    assert "Deal 1: set 3, set 3; 10 cards each" in result.output
+    assert "draws from the stock" in result.output
+    assert "Winner:" in result.output
+
+
+def test_replay_prints_each_deal_and_the_totals(tmp_path: Path) -> None:
+    path = _play(tmp_path, "g.json", preset="may-i", seats=4)
+    state = replay(GameRecord.from_json(path.read_text()))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    for deal in range(1, 8):
+        assert f"Deal {deal}:" in result.output
+    assert "total" in result.output
+    for total in state.totals:
+        assert str(total) in result.output
+
+
+def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
+    path = _play(tmp_path, "g.json")
+    data = json.loads(path.read_text())
+    index = next(i for i, a in enumerate(data["actions"]) if a["type"] == "discard")
+    bad = dict(data["actions"][index])
+    bad["seat"] = (bad["seat"] + 1) % 3
+    data["actions"][index] = bad
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert f"action {index}" in result.output
+    assert "Discard(seat=" in result.output
+    assert "turn" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_reports_malformed_files_with_their_location(tmp_path: Path) -> None:
+    path = _play(tmp_path, "g.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text(path.read_text()[:-40])
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 2
+    assert "line" in result.output and "column" in result.output
+
+    data = json.loads(path.read_text())
+    data["actions"][3] = {"type": "discard", "seat": 0, "card": "11Q"}
+    broken.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 2
+    assert "$.actions[3]" in result.output and "11Q" in result.output
+
+    data = json.loads(path.read_text())
+    data["ruleset"]["buying"] = "sometimes"
+    broken.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 2
+    assert "buying" in result.output
+
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2
+    assert "missing.json" in result.output
+
+
+def test_replay_runs_as_a_real_command(tmp_path: Path) -> None:
+    path = _play(tmp_path, "g.json")
+    exe = Path(sys.executable).parent / "liverpool"
+    done = subprocess.run([str(exe), "replay", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Winner:" in done.stdout
+    path.write_text("{}")
+    done = subprocess.run([str(exe), "replay", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "$.format" in done.stderr
+    assert "Traceback" not in done.stderr
