@@ -39,7 +39,6 @@ Arrangement = tuple[Meld, ...]
 
 _FEASIBLE, _BEST, _TOP = range(3)
 _KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
-_SCAN = 6
 
 
 class _Stop(Exception):
@@ -190,6 +189,7 @@ class _Search:
         joker_shift = JOKER_FACE * width
         joker_weight = self.pool.weights[JOKER_FACE]
         open_below = self.open_below
+        single = [len(groups) == 1 and groups[0].slots == 1 for groups in open_below]
         max_used = self.max_used
         must_shift = -1 if self.must_include is None else self.must_include.face * width
         must_have = 0 if self.must_include is None else self.pool.counts[self.must_include.face]
@@ -202,8 +202,22 @@ class _Search:
 
         def bound(depth: int, left: int, blocked: int) -> int:
             """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled."""
+            groups = open_below[depth]
+            if single[depth]:
+                top = -1
+                for family in groups[0].families:
+                    if family.bit & blocked:
+                        continue
+                    for score, use, tag in family.head:
+                        if not tag & blocked and (left - use) & guard == guard:
+                            break
+                    else:
+                        score = family.beyond
+                    if score > top:
+                        top = score
+                return top
             best = naturals = needed = most = 0
-            for group in open_below[depth]:
+            for group in groups:
                 wanted, distinct = group.slots, group.distinct
                 scores: list[int] = []
                 gains: list[int] = []
@@ -212,10 +226,18 @@ class _Search:
                 for family in group.families:
                     if family.bit & blocked:
                         continue
-                    score = _first_fit(family.by_score, left, blocked, guard)
-                    if score < 0:
-                        continue
-                    nat = _first_fit(family.by_naturals, left, blocked, guard)
+                    for score, use, tag in family.head:
+                        if not tag & blocked and (left - use) & guard == guard:
+                            break
+                    else:
+                        score = family.beyond
+                        if score < 0:
+                            continue
+                    for nat, use, tag in family.naturals_head:
+                        if not tag & blocked and (left - use) & guard == guard:
+                            break
+                    else:
+                        nat = family.naturals_beyond
                     scores.append(score)
                     fewest.append(family.fewest_jokers)
                     mosts.append(family.most_jokers)
@@ -226,6 +248,12 @@ class _Search:
                         gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
                 if len(scores) < (wanted if distinct else 1):
                     return -1
+                if wanted == 1:
+                    best += max(scores)
+                    naturals += max(gains)
+                    needed += min(fewest)
+                    most += max(mosts)
+                    continue
                 gains.sort(reverse=True)
                 naturals += sum(gains[:wanted])
                 if distinct:
@@ -294,7 +322,7 @@ class _Search:
                 else:
                     visit(depth + 1, after, score + c_score, used + size, blocked | block, size, index, (*path, index))
 
-        start = packing.pack(self.pool.counts) | guard
+        start = self.pool.start | guard
         ceiling = bound(0, start, 0)
         if ceiling < need:
             return []
@@ -338,17 +366,6 @@ class _Search:
             laid = tuple(copies[face].pop(0) for face in candidate.faces())
             melds.append(Meld(candidate.kind, laid, candidate.low))
         return tuple(melds)
-
-
-def _first_fit(entries: list[tuple[int, int, int]], left: int, blocked: int, guard: int) -> int:
-    """The score of the first entry that fits, -1 if none does; past ``_SCAN`` entries, the score of the
-    next one (a bound, as the entries are best first)."""
-    for i, (score, use, tag) in enumerate(entries):
-        if i == _SCAN:
-            return score
-        if not tag & blocked and (left - use) & guard == guard:
-            return score
-    return -1
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

@@ -34,6 +34,7 @@ _ANY_LENGTH = (1 << 256) - 1
 _RUN_SUIT_BIT = 128
 _SET_RANK_BIT = 132
 _SUIT_BITS = 8
+SCAN = 6
 
 
 class Candidate(NamedTuple):
@@ -80,26 +81,35 @@ class Candidate(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Family:
-    """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed:
-    ``by_score`` as ``(score, use, tag)`` and ``by_naturals`` as ``(points of the naturals, use, tag)``, best
-    first. ``bit`` is the family's group bit; the joker counts and ``naturals`` (the points of the family's
-    naturals in hand) hold for the whole hand, so they stay valid bounds as cards are melded."""
+    """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed.
+
+    ``head`` holds the first :data:`SCAN` candidates by score as ``(score, use, tag)``, and ``beyond`` the
+    score of the next one (-1 if none), which bounds all the others; ``naturals_head`` and
+    ``naturals_beyond`` are the same by the points of the candidates' naturals. ``bit`` is the family's
+    group bit. The joker counts and ``naturals`` (the points of the family's naturals in hand) hold for
+    the whole hand, so they stay valid bounds as cards are melded.
+    """
 
     bit: int
     fewest_jokers: int
     most_jokers: int
     naturals: int
-    by_score: list[tuple[int, int, int]]
-    by_naturals: list[tuple[int, int, int]]
+    head: list[tuple[int, int, int]]
+    beyond: int
+    naturals_head: list[tuple[int, int, int]]
+    naturals_beyond: int
 
     @classmethod
     def of(cls, candidates: list[Candidate], naturals: int, joker_weight: int) -> Family:
         """The family of ``candidates`` (sorted, all of one suit or rank)."""
         jokers = [c.jokers for c in candidates]
+        by_score = [(c.score, c.use, c.tag) for c in candidates[: SCAN + 1]]
         by_naturals = sorted(((c.score - c.jokers * joker_weight, c.use, c.tag) for c in candidates), reverse=True)
         return cls(
-            candidates[0].group, min(jokers), max(jokers), naturals, [(c.score, c.use, c.tag) for c in candidates], by_naturals
-        )
+            candidates[0].group, min(jokers), max(jokers), naturals,
+            by_score[:SCAN], by_score[SCAN][0] if len(by_score) > SCAN else -1,
+            by_naturals[:SCAN], by_naturals[SCAN][0] if len(by_naturals) > SCAN else -1,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +120,10 @@ class Packing:
     guard: int
 
     @classmethod
-    def for_counts(cls, counts: Sequence[int]) -> Packing:
-        width = max(1, *counts).bit_length() + 1
+    def for_largest(cls, largest: int) -> Packing:
+        """The packing for counts up to ``largest``."""
+        width = max(1, largest).bit_length() + 1
         return cls(width, _guard(width))
-
-    def pack(self, counts: Sequence[int]) -> int:
-        return sum(n << (f * self.width) for f, n in enumerate(counts))
 
     def count(self, packed: int, face: int) -> int:
         return (packed >> (face * self.width)) & ((1 << (self.width - 1)) - 1)
@@ -150,11 +158,13 @@ def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, .
 
 @dataclass(frozen=True, slots=True)
 class CandidatePool:
-    """The hand as face counts, and every candidate meld of each kind, sorted by ``order``, also by family."""
+    """The hand as face counts (also packed, in ``start``), and every candidate meld of each kind, sorted by
+    ``order``, also by family."""
 
     counts: tuple[int, ...]
     weights: tuple[int, ...]
     packing: Packing
+    start: int
     by_kind: dict[MeldKind, list[Candidate]]
     families: dict[MeldKind, list[Family]]
 
@@ -166,16 +176,21 @@ class CandidatePool:
         for card in hand:
             counts[card & 63] += 1
         weights = face_weights(rules.card_values, whole_hand)
-        packing = Packing.for_counts(counts)
+        packing = Packing.for_largest(max(counts))
+        width = packing.width
+        start = 0
+        for face, n in enumerate(counts):
+            if n:
+                start += n << (face * width)
         by_kind: dict[MeldKind, list[Candidate]] = {}
         families: dict[MeldKind, list[Family]] = {}
+        joker_weight = weights[JOKER_FACE]
         for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
             lengths = lengths_allowed(contract, kind, rules)
-            members = make(counts, lengths, rules, weights, packing.width) if lengths else []
-            joker_weight = weights[JOKER_FACE]
+            members = make(counts, lengths, rules, weights, width) if lengths else []
             families[kind] = [Family.of(m, _naturals(kind, m[0].family, counts, weights), joker_weight) for m in members]
-            by_kind[kind] = sorted(c for m in members for c in m)
-        return cls(tuple(counts), weights, packing, by_kind, families)
+            by_kind[kind] = sorted(c for m in members for c in m) if len(members) > 1 else [c for m in members for c in m]
+        return cls(tuple(counts), weights, packing, start, by_kind, families)
 
 
 def _naturals(kind: MeldKind, family: int, counts: list[int], weights: tuple[int, ...]) -> int:
@@ -197,9 +212,11 @@ def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
     for suit in range(4):
         base = suit * 13
         present = 0
-        for rank in range(1, 14):
-            if counts[base + rank - 1]:
+        for rank, n in enumerate(counts[base : base + 13], 1):
+            if n:
                 present |= 1 << rank
+        if present.bit_count() < rules.run_min_naturals:
+            continue
         if present & 2:
             present |= 1 << ACE_HIGH
         templates = _run_templates(
@@ -308,11 +325,12 @@ def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
     if rules.set_distinct_suits:
         longest = min(longest, 4)
     out = []
+    min_naturals = rules.set_min_naturals
     for rank in range(1, 14):
         have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
-        if sum(have) < rules.set_min_naturals:
+        if have[0] + have[1] + have[2] + have[3] < min_naturals:
             continue
-        templates = _set_templates(have, jokers, width, lengths, rules.set_min_naturals, longest, rules.set_distinct_suits)
+        templates = _set_templates(have, jokers, width, lengths, min_naturals, longest, rules.set_distinct_suits)
         if not templates:
             continue
         rank_tag = (1 << (_SET_RANK_BIT + rank)) if rules.set_distinct_ranks else 0

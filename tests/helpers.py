@@ -1,0 +1,185 @@
+"""Exact situations for engine tests, built through the public API only.
+
+:func:`deal` builds the deck order of a :class:`Shuffle` so that each seat is dealt the hand asked for,
+the upcard is the card asked for and the stock starts with the cards asked for (top first); every other
+card comes from the shoe, in shoe order. The engine deals one card at a time starting left of the
+dealer, then turns the upcard (if the ruleset has one), and the rest is the stock, its first card on top.
+
+>>> from liverpool.engine.presets import find_preset
+>>> state = deal(find_preset('liverpool'), 3, hands=['7H 7S 7D 8C 8D 8S 2C 5D 9H KS', None, None], upcard='KD',
+...              stock_top=['2H', 'QS'])
+>>> ' '.join(map(str, state.hands[0])), str(state.discard_pile[-1]), str(state.stock[-1]), state.current
+('7H 7S 7D 8C 8D 8S 2C 5D 9H KS', 'KD', '2H', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+from liverpool.engine.actions import (
+    Action,
+    Discard,
+    DrawStock,
+    EndTurn,
+    GoDown,
+    Pass,
+    Reshuffle,
+    Shuffle,
+)
+from liverpool.engine.cards import Card, parse_cards
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.game import apply, new_game, shoe
+from liverpool.engine.melds import Meld
+from liverpool.engine.record import snapshot
+from liverpool.engine.rules import Ruleset
+from liverpool.engine.state import GameState, Phase
+
+Cards = str | Sequence[str] | None
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+def melds(*texts: str) -> tuple[Meld, ...]:
+    """``melds('set: 7H 7S 7D', 'run: 4C 5C 6C 7C')``."""
+    return tuple(Meld.parse(text) for text in texts)
+
+
+def go_down(seat: int, *texts: str) -> GoDown:
+    return GoDown(seat, melds(*texts))
+
+
+def _as_cards(value: Cards) -> list[Card]:
+    if value is None:
+        return []
+    return list(parse_cards(value))
+
+
+def shuffle_for(
+    state: GameState,
+    hands: Sequence[Cards] = (),
+    upcard: str | None = None,
+    stock_top: Cards = None,
+    cut: int = 0,
+) -> Shuffle:
+    """The :class:`Shuffle` that deals ``hands`` (by seat; ``None`` or a short hand is filled from the shoe),
+    ``upcard`` and ``stock_top`` (top first) in the deal ``state`` is waiting for."""
+    rules, n = state.rules, state.seats
+    size = state.deal_rule.hand_size
+    wanted = [_as_cards(hands[s] if s < len(hands) else None) for s in range(n)]
+    up = [Card.parse(upcard)] if upcard is not None else []
+    top = _as_cards(stock_top)
+    if up and not rules.upcard:
+        raise ValueError(f"{rules.name} turns no upcard")
+    named = [c for hand in wanted for c in hand] + up + top
+    all_cards = shoe(state)
+    if len(set(named)) != len(named):
+        raise ValueError(f"a card is named twice: {sorted(c for c in named if named.count(c) > 1)}")
+    missing = [c for c in named if c not in all_cards]
+    if missing:
+        raise ValueError(f"not in this shoe: {' '.join(map(str, missing))}")
+    for seat, hand in enumerate(wanted):
+        if len(hand) > size:
+            raise ValueError(f"seat {seat} is dealt {size} cards, not {len(hand)}")
+    named_set = set(named)
+    filler = [c for c in all_cards if c not in named_set]
+    for hand in wanted:
+        while len(hand) < size:
+            hand.append(filler.pop(0))
+    if rules.upcard and not up:
+        up = [filler.pop(0)]
+    deck: list[Card] = []
+    for i in range(size):
+        for k in range(1, n + 1):
+            deck.append(wanted[(state.dealer + k) % n][i])
+    deck += up + top + filler
+    return Shuffle(tuple(deck), cut)
+
+
+def start(rules: Ruleset, seats: int, dealer: int = 0, deal_no: int = 0) -> GameState:
+    """A game waiting for the Shuffle of deal ``deal_no`` (0-based) with ``dealer`` dealing it; earlier
+    deals are played out with nobody going down (see :func:`play_out_deal`)."""
+    state = new_game(rules, seats, first_dealer=(dealer - deal_no) % seats)
+    while state.deal < deal_no:
+        play_out_deal(state)
+    assert state.phase is Phase.DEAL and state.dealer == dealer
+    return state
+
+
+def deal(
+    rules: Ruleset,
+    seats: int,
+    hands: Sequence[Cards] = (),
+    upcard: str | None = None,
+    stock_top: Cards = None,
+    dealer: int = 0,
+    deal_no: int = 0,
+    cut: int = 0,
+) -> GameState:
+    """A game in deal ``deal_no`` right after the Shuffle that deals exactly these cards."""
+    state = start(rules, seats, dealer, deal_no)
+    return apply(state, shuffle_for(state, hands, upcard, stock_top, cut))
+
+
+def deal_next(state: GameState, hands: Sequence[Cards] = (), upcard: str | None = None,
+              stock_top: Cards = None, cut: int = 0) -> GameState:
+    """Deal the next deal of ``state`` (waiting in the deal phase) with these cards."""
+    return apply(state, shuffle_for(state, hands, upcard, stock_top, cut))
+
+
+def stall_action(state: GameState) -> Action:
+    """One action of a deal in which nobody goes down: draw from the stock, discard what was drawn."""
+    match state.phase:
+        case Phase.DEAL:
+            return shuffle_for(state)
+        case Phase.RESHUFFLE:
+            return Reshuffle(tuple(state.discard_pile[:-1]))
+        case Phase.BUY:
+            return Pass(next(s for s in state.window if s not in state.window_answers))
+        case Phase.DRAW:
+            return DrawStock(state.current)
+        case Phase.PLAY:
+            hand = state.hands[state.current]
+            return Discard(state.current, hand[-1]) if hand else EndTurn(state.current)
+    raise AssertionError(f"nothing to do: {state.situation()}")
+
+
+def play_out_deal(state: GameState) -> GameState:
+    """Play the current deal (dealing it first if needed) to its end by stalling: the stock runs out."""
+    number = state.deal
+    while state.deal == number and not state.is_over:
+        apply(state, stall_action(state))
+    return state
+
+
+def play(state: GameState, *actions: Action) -> GameState:
+    for action in actions:
+        apply(state, action)
+    return state
+
+
+def refused(state: GameState, action: Action, error: type[IllegalAction], match: str | None = None) -> IllegalAction:
+    """``action`` is refused with ``error`` (its reason too) and the state is left exactly as it was."""
+    before = snapshot(state)
+    history = len(state.history)
+    with pytest.raises(error, match=match) as caught:
+        apply(state, action)
+    assert type(caught.value) is error, f"{type(caught.value).__name__}: {caught.value}"
+    assert snapshot(state) == before, f"refusing {action!r} changed the state"
+    assert len(state.history) == history
+    return caught.value
+
+
+def discard_pile(state: GameState) -> str:
+    return " ".join(map(str, state.discard_pile))
+
+
+def hand(state: GameState, seat: int) -> str:
+    return " ".join(map(str, state.hands[seat]))
