@@ -2,7 +2,7 @@
 
 :func:`deal` builds the deck order of a :class:`Shuffle` so that each seat is dealt the hand asked for,
 the upcard is the card asked for and the stock starts with the cards asked for (top first); every other
-card comes from the shoe, in shoe order. The engine deals one card at a time starting left of the
+card comes from the shoe, in an order in which ten cards in a row hold no set and no run. The engine deals one card at a time starting left of the
 dealer, then turns the upcard (if the ruleset has one), and the rest is the stock, its first card on top.
 
 >>> from liverpool.engine.presets import find_preset
@@ -32,11 +32,12 @@ from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.game import apply, new_game, shoe
 from liverpool.engine.melds import Meld
-from liverpool.engine.record import snapshot
+from liverpool.engine.record import GameRecord, replay, snapshot
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 Cards = str | Sequence[str] | None
+STARTED: list[GameState] = []  # every game built here, for checks after a test (see :func:`check_started`)
 
 
 def card(text: str) -> Card:
@@ -60,6 +61,11 @@ def _as_cards(value: Cards) -> list[Card]:
     if value is None:
         return []
     return list(parse_cards(value))
+
+
+def _filler_key(c: Card) -> tuple[bool, int, int]:
+    # Faces in steps of 5 (21 is 5's inverse mod 52): ten cards in a row hold no set and no run.
+    return (c.is_joker, c.copy, (c.face * 21) % 52)
 
 
 def shuffle_for(
@@ -89,7 +95,7 @@ def shuffle_for(
         if len(hand) > size:
             raise ValueError(f"seat {seat} is dealt {size} cards, not {len(hand)}")
     named_set = set(named)
-    filler = [c for c in all_cards if c not in named_set]
+    filler = sorted((c for c in all_cards if c not in named_set), key=_filler_key)
     for hand in wanted:
         while len(hand) < size:
             hand.append(filler.pop(0))
@@ -107,6 +113,7 @@ def start(rules: Ruleset, seats: int, dealer: int = 0, deal_no: int = 0) -> Game
     """A game waiting for the Shuffle of deal ``deal_no`` (0-based) with ``dealer`` dealing it; earlier
     deals are played out with nobody going down (see :func:`play_out_deal`)."""
     state = new_game(rules, seats, first_dealer=(dealer - deal_no) % seats)
+    STARTED.append(state)
     while state.deal < deal_no:
         play_out_deal(state)
     assert state.phase is Phase.DEAL and state.dealer == dealer
@@ -183,3 +190,13 @@ def discard_pile(state: GameState) -> str:
 
 def hand(state: GameState, seat: int) -> str:
     return " ".join(map(str, state.hands[seat]))
+
+
+def check_started() -> None:
+    """Every game built since the last call keeps every card once, and its record replays to the same state."""
+    while STARTED:
+        state = STARTED.pop()
+        if state.hands and state.phase not in (Phase.DEAL, Phase.GAME_OVER):
+            assert sorted(state.all_cards()) == sorted(shoe(state)), "a card is missing or in two places"
+        again = replay(GameRecord.from_json(GameRecord.of(state).to_json()))
+        assert snapshot(again) == snapshot(state), "the record does not replay to the same state"

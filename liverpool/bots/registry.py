@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from liverpool.engine.play import Agent
 
+from .easy import EasyBot
+from .medium import MediumBot
 from .random_bot import random_bot
 
 
@@ -15,6 +17,8 @@ def _random() -> Agent:
 
 FACTORIES: dict[str, Callable[[], Agent]] = {
     "random": _random,
+    "easy": EasyBot,
+    "medium": MediumBot,
 }
 
 

@@ -99,7 +99,7 @@ def buy_problem(state: GameState, seat: int) -> str | None:
         return "the player about to draw takes the discard by drawing it, not by buying"
     if seat == state.discarder:
         return "you cannot buy your own discard"
-    limit = rules.buy_limit_for(state.deal)
+    limit = rules.buy_limit_for(min(state.deal, len(rules.deals) - 1))  # a replayed final deal is final too
     if limit is not None and state.buys[seat] >= limit:
         return f"you have used all {limit} buys of this deal"
     if len(state.stock) < rules.buy_penalty_cards + 1:

@@ -114,6 +114,8 @@ def _verify(state: GameState, action: Action) -> None:
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
         case LayOff():
+            if action.end not in (None, "low", "high"):
+                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {action.end!r}", where)
             _play_turn(state, action.seat, name, where)
             _verify_lay_off(state, action, name, where)
         case SwapJoker():
@@ -199,8 +201,10 @@ def _verify_buy(state: GameState, seat: int, name: str, where: str) -> None:
     if rules.buying is Buying.AFTER_NEXT_DECLINES:
         if state.phase is not Phase.BUY:
             raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
-        if seat not in state.window or seat in state.window_answers:
-            raise CannotBuy(name, "you have no open buy offer", where)
+        if seat in state.window_answers:
+            raise CannotBuy(name, "you have already answered this buy offer", where)
+        if seat not in state.window:
+            raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
     if rules.buying is Buying.BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
         raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
@@ -574,12 +578,17 @@ def _end_deal(state: GameState, went_out: int | None) -> None:
     state.phase = Phase.GAME_OVER
 
 
+def _team_sums(state: GameState, scores: list[int]) -> list[int]:
+    """Each seat's score, or its team's sum with partnerships."""
+    if state.rules.partnerships:
+        return [scores[s] + scores[(s + 2) % 4] for s in range(4)]
+    return scores
+
+
 def _leaders(state: GameState) -> list[int]:
     """Seats with the lowest total after the scheduled deals (teams' sums with partnerships)."""
     scheduled = len(state.rules.deals)
-    totals = [sum(r.scores[s] for r in state.results[:scheduled]) for s in range(state.seats)]
-    if state.rules.partnerships:
-        totals = [totals[s] + totals[(s + 2) % 4] for s in range(4)]
+    totals = _team_sums(state, [sum(r.scores[s] for r in state.results[:scheduled]) for s in range(state.seats)])
     best = min(totals)
     return [s for s in range(state.seats) if totals[s] == best]
 
@@ -589,5 +598,6 @@ def _break_tie(state: GameState, contenders: list[int]) -> tuple[int, ...]:
     if len(contenders) == 1 or rules.ties is Ties.SHARE:
         return tuple(contenders)
     decider = state.results[-1] if rules.ties is Ties.REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
-    best = min(decider.scores[s] for s in contenders)
-    return tuple(s for s in contenders if decider.scores[s] == best)
+    scores = _team_sums(state, list(decider.scores))
+    best = min(scores[s] for s in contenders)
+    return tuple(s for s in contenders if scores[s] == best)

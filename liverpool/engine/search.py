@@ -27,17 +27,19 @@ False
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import Candidate, CandidatePool, Family
+from .search_candidates import CandidatePool, Entry, Family, decode
 
 Arrangement = tuple[Meld, ...]
 
 _FEASIBLE, _BEST, _TOP = range(3)
+_FREE, _BY_ORDER, _BY_SIZE = range(3)
 _KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
 
 
@@ -105,14 +107,13 @@ def best_leftover(
 
 @dataclass(frozen=True, slots=True)
 class _Slot:
-    """One meld of the contract, in search order: its kind and place in the contract, whether the slot
-    before it is of the same kind, and its candidates as ``(score, size, use, tag, block, index)``, where
-    ``index`` is the candidate's place in the pool's list of its kind."""
+    """One meld of the contract, in search order: its kind, length and place in the contract, and whether
+    the slot before it is of the same kind."""
 
     kind: MeldKind
+    length: int
     position: int
     chained: bool
-    candidates: list[tuple[int, int, int, int, int, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +134,7 @@ class _Search:
     pool: CandidatePool
     slots: list[_Slot]
     open_below: list[list[_Open]]
+    longer_melds: bool
     total: int
     base_need: int
     max_used: int
@@ -149,40 +151,37 @@ class _Search:
         must_include: Card | None,
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
-        cards = tuple(Card(c) for c in hand)
+        cards = tuple(hand)
         if len(set(cards)) != len(cards):
             raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
         if keep < 0:
             raise ValueError(f"keep must not be negative, not {keep}")
         if must_include is not None and must_include not in cards:
-            raise ValueError(f"{Card(must_include)} is not in the hand")
+            raise ValueError(f"{must_include} is not in the hand")
         n = len(cards)
         if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
             return None
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
-        order = sorted(range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i))
-        entries = {kind: [(c.score, c.size, c.use, c.tag, c.block, i) for i, c in enumerate(cands)]
-                   for kind, cands in pool.by_kind.items()}  # fmt: skip
-        shortest = {kind: min((r.length for r in contract if r.kind is kind), default=0) for kind in _KIND_ORDER}
+        order = sorted(
+            range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i)
+        )
         slots: list[_Slot] = []
         for position in order:
             rule = contract[position]
-            fitting = entries[rule.kind]
-            if rule.length > shortest[rule.kind] or not rules.longer_melds:
-                fitting = [e for e in fitting if (e[1] >= rule.length if rules.longer_melds else e[1] == rule.length)]
-            slots.append(_Slot(rule.kind, position, bool(slots) and slots[-1].kind is rule.kind, fitting))
-        families = pool.families
+            slots.append(_Slot(rule.kind, rule.length, position, bool(slots) and slots[-1].kind is rule.kind))
         open_below = []
         for depth in range(len(order) + 1):
-            below = [contract[p].kind for p in order[depth:]]
-            open_below.append([_Open(below.count(k), _distinct(k, rules), families[k]) for k in _KIND_ORDER if k in below])
+            below = [slot.kind for slot in slots[depth:]]
+            open_below.append(
+                [_Open(below.count(k), _distinct(k, rules), pool.families[k]) for k in _KIND_ORDER if k in below]
+            )
         total = n if whole_hand else sum(rules.value(c) for c in cards)
         base_need = n if whole_hand else 0
-        return cls(cards, pool, slots, open_below, total, base_need, n - keep, None if must_include is None else Card(must_include))
+        return cls(cards, pool, slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include)
 
     def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, key)`` of what was found, best first: the first feasible arrangement (``_FEASIBLE``), one of
-        least penalty (``_BEST``) or the ``limit`` best (``_TOP``); a key lists each slot's candidate index."""
+        least penalty (``_BEST``) or the ``limit`` best (``_TOP``); a key lists each slot's candidate order."""
         packing = self.pool.packing
         guard, width = packing.guard, packing.width
         field = (1 << (width - 1)) - 1
@@ -193,26 +192,29 @@ class _Search:
         max_used = self.max_used
         must_shift = -1 if self.must_include is None else self.must_include.face * width
         must_have = 0 if self.must_include is None else self.pool.counts[self.must_include.face]
-        lists = [self._ordered(slot.candidates, mode) for slot in self.slots]
-        chains = [slot.chained for slot in self.slots]
+        lists = self._lists(mode)
+        chains = [self._chain(depth) for depth in range(len(self.slots))]
+        by_order = mode != _FEASIBLE or bool(self.base_need)
         last = len(self.slots) - 1
         found: list[tuple[int, tuple[int, ...]]] = []
         need = self.base_need
         worst_key: tuple[int, ...] | None = None
 
         def bound(depth: int, left: int, blocked: int) -> int:
-            """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled."""
+            """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled: the
+            least of the best candidate that fits for each slot, and the best naturals for each slot plus
+            the jokers left; and -1 when the open slots need more jokers than are left."""
             groups = open_below[depth]
             if single[depth]:
                 top = -1
                 for family in groups[0].families:
                     if family.bit & blocked:
                         continue
-                    for score, use, tag in family.head:
-                        if not tag & blocked and (left - use) & guard == guard:
+                    score = family.beyond
+                    for entry in family.head:
+                        if not entry[3] & blocked and (left - entry[2]) & guard == guard:
+                            score = entry[0]
                             break
-                    else:
-                        score = family.beyond
                     if score > top:
                         top = score
                 return top
@@ -226,21 +228,17 @@ class _Search:
                 for family in group.families:
                     if family.bit & blocked:
                         continue
-                    for score, use, tag in family.head:
-                        if not tag & blocked and (left - use) & guard == guard:
+                    score = family.beyond
+                    for entry in family.head:
+                        if not entry[3] & blocked and (left - entry[2]) & guard == guard:
+                            score = entry[0]
                             break
-                    else:
-                        score = family.beyond
-                        if score < 0:
-                            continue
-                    for nat, use, tag in family.naturals_head:
-                        if not tag & blocked and (left - use) & guard == guard:
-                            break
-                    else:
-                        nat = family.naturals_beyond
+                    if score < 0:
+                        continue
                     scores.append(score)
                     fewest.append(family.fewest_jokers)
                     mosts.append(family.most_jokers)
+                    nat = family.best_naturals
                     if distinct:
                         gains.append(nat)
                     else:
@@ -291,7 +289,7 @@ class _Search:
             if len(found) == limit:
                 need, worst_key = found[-1]
 
-        def visit(depth: int, left: int, score: int, used: int, blocked: int, size_before: int, index_before: int,
+        def visit(depth: int, left: int, score: int, used: int, blocked: int, size_before: int, order_before: int,
                   path: tuple[int, ...]) -> None:  # fmt: skip
             if depth == last:
                 rest = 0
@@ -303,24 +301,34 @@ class _Search:
                 rest = bound(depth + 1, left, blocked)
                 if rest < 0:
                     return
-            chained = chains[depth]
-            for c_score, size, use, tag, block, index in lists[depth]:
-                reach = score + c_score + rest
-                if reach < need:
-                    break
-                if reach == need and worst_key is not None and (*path, index) > worst_key[: depth + 1]:
-                    break
-                if chained and (size > size_before or (size == size_before and index < index_before)):
+            chain = chains[depth]
+            for bit, entries, orders in lists[depth]:
+                if bit & blocked:
                     continue
-                if tag & blocked:
-                    continue
-                after = left - use
-                if after & guard != guard or used + size > max_used:
-                    continue
-                if depth == last:
-                    accept(after, score + c_score, (*path, index))
-                else:
-                    visit(depth + 1, after, score + c_score, used + size, blocked | block, size, index, (*path, index))
+                begin = bisect.bisect_left(orders, order_before) if chain == _BY_ORDER and by_order else 0
+                for c_score, size, use, tag, block, order in itertools.islice(entries, begin, None):
+                    reach = score + c_score + rest
+                    if reach < need:
+                        break
+                    if reach == need and worst_key is not None and (*path, order) > worst_key[: depth + 1]:
+                        break
+                    if chain and (
+                        order < order_before
+                        if chain == _BY_ORDER
+                        else size > size_before or (size == size_before and order < order_before)
+                    ):
+                        continue
+                    if tag & blocked:
+                        continue
+                    after = left - use
+                    if after & guard != guard or used + size > max_used:
+                        continue
+                    if depth == last:
+                        accept(after, score + c_score, (*path, order))
+                    else:
+                        visit(
+                            depth + 1, after, score + c_score, used + size, blocked | block, size, order, (*path, order)
+                        )
 
         start = self.pool.start | guard
         ceiling = bound(0, start, 0)
@@ -335,37 +343,53 @@ class _Search:
             pass
         return found
 
-    def _ordered(
-        self, candidates: list[tuple[int, int, int, int, int, int]], mode: int
-    ) -> list[tuple[int, int, int, int, int, int]]:
-        """The candidates of a slot as the mode searches them. Only ``_TOP`` needs every candidate: the
-        others keep one of each ``(use, tag, block)``, and ``_FEASIBLE`` tries the sparest first."""
-        if mode == _TOP:
-            return candidates
-        seen: set[tuple[int, int, int]] = set()
-        unique = []
-        for entry in candidates:
-            if entry[2:5] not in seen:
-                seen.add(entry[2:5])
-                unique.append(entry)
-        if mode == _FEASIBLE and not self.base_need:
-            unique.sort(key=lambda e: (e[2] >> (JOKER_FACE * self.pool.packing.width), e[1], e[5]))
-        return unique
+    def _chain(self, depth: int) -> int:
+        """How the candidate at ``depth`` must follow the one before, so that each set of melds is tried
+        once: not at all (another kind, or exact lengths that differ), in order (slots of one length), or
+        by size then order (slots of one kind and several lengths, filled longest first)."""
+        slot = self.slots[depth]
+        if not slot.chained:
+            return _FREE
+        if not self.longer_melds:
+            return _BY_ORDER if self.slots[depth - 1].length == slot.length else _FREE
+        if any(s.kind is slot.kind and s.length != slot.length for s in self.slots):
+            return _BY_SIZE
+        return _BY_ORDER
+
+    def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
+        """Each slot's candidates as ``mode`` searches them, by family: ``(group bit, entries, their orders)``.
+        Only ``_TOP`` needs every candidate: the others keep one of each ``(use, tag, block)``, and
+        ``_FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go."""
+        joker_shift = JOKER_FACE * self.pool.packing.width
+        lists = []
+        for slot in self.slots:
+            shortest = min(s.length for s in self.slots if s.kind is slot.kind)
+            families = []
+            for family in self.pool.families[slot.kind]:
+                entries = family.entries
+                if not self.longer_melds:
+                    entries = [e for e in entries if e[1] == slot.length]
+                elif slot.length > shortest:
+                    entries = [e for e in entries if e[1] >= slot.length]
+                if mode != _TOP and slot.kind is MeldKind.RUN and self.pool.counts[JOKER_FACE]:
+                    entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
+                if mode == _FEASIBLE and not self.base_need:
+                    entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
+                if entries:
+                    families.append((family.bit, entries, [e[5] for e in entries]))
+            lists.append(families)
+        return lists
 
     def arrangement(self, key: tuple[int, ...]) -> Arrangement:
         """The melds of a search key, in contract order, with the lowest copies of each face."""
-        chosen: list[Candidate | None] = [None] * len(self.slots)
-        for slot, index in zip(self.slots, key, strict=True):
-            chosen[slot.position] = self.pool.by_kind[slot.kind][index]
         copies: dict[int, list[Card]] = {}
         for card in sorted(self.hand, key=lambda c: (c != self.must_include, c.copy)):
             copies.setdefault(card.face, []).append(card)
-        melds: list[Meld] = []
-        for candidate in chosen:
-            assert candidate is not None
-            laid = tuple(copies[face].pop(0) for face in candidate.faces())
-            melds.append(Meld(candidate.kind, laid, candidate.low))
-        return tuple(melds)
+        melds: list[Meld | None] = [None] * len(self.slots)
+        for slot, order in sorted(zip(self.slots, key, strict=True), key=lambda pair: pair[0].position):
+            low, faces = decode(slot.kind, order)
+            melds[slot.position] = Meld(slot.kind, tuple(copies[face].pop(0) for face in faces), low)
+        return tuple(m for m in melds if m is not None)
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -42,15 +42,15 @@ class Run:
         return self.groups * self.setup.seats
 
 
-def schedule(setup: Setup, groups: int) -> list[tuple[int, int]]:
-    """Every (group, rotation) of the tournament, group by group.
+def schedule(seats: int, groups: int) -> list[tuple[int, int]]:
+    """Every (group, rotation) of a tournament, group by group.
 
-    >>> schedule(Setup(None, ('random',) * 3, 1), 2)  # type: ignore[arg-type]
+    >>> schedule(seats=3, groups=2)
     [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
     """
     if groups < 1:
-        raise TournamentError(f"a tournament plays at least 1 game (duplicate group), not {groups}")
-    return [(group, rotation) for group in range(groups) for rotation in range(setup.seats)]
+        raise TournamentError(f"--games must be at least 1 (one duplicate group), not {groups}")
+    return [(group, rotation) for group in range(groups) for rotation in range(seats)]
 
 
 def run_tournament(
@@ -62,9 +62,10 @@ def run_tournament(
     on_result: OnResult | None = None,
 ) -> Run:
     """Play ``groups`` duplicate groups: here (``workers`` 1), in local processes, or as Ray tasks."""
-    jobs = schedule(setup, groups)
+    jobs = schedule(setup.seats, groups)
     if workers < 1:
         raise TournamentError(f"--workers must be at least 1, not {workers}")
+    source: Generator[GameResult]
     if ray_address is not None:
         source = _ray_results(setup, jobs, ray_address)
     elif workers > 1:
@@ -91,7 +92,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) -> Iterator[GameResult]:
+def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) -> Generator[GameResult]:
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts) as pool:
         futures: list[Future[GameResult]] = [pool.submit(play_game, setup, group, rotation) for group, rotation in jobs]
@@ -103,7 +104,7 @@ def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) ->
                 future.cancel()
 
 
-def _ray_results(setup: Setup, jobs: list[tuple[int, int]], address: str) -> Iterator[GameResult]:
+def _ray_results(setup: Setup, jobs: list[tuple[int, int]], address: str) -> Generator[GameResult]:
     ray = _import_ray()
     started = not ray.is_initialized()
     if started:

@@ -1,0 +1,111 @@
+"""Whole games of random or bot play, timed: our engine, RLCard's gin rummy and OpenSpiel's gin rummy.
+
+What is counted, the same way for all three:
+
+* a *turn* is one draw by the player whose turn it is (from the stock, or the discard pile or upcard):
+  one draw-then-discard cycle (a cycle that ends in going out, a knock or gin counts too);
+* a *decision step* is one action chosen by a player, every action that is not chance. Ours: every
+  action of the game's history but ``Shuffle`` and ``Reshuffle`` (declining a May I or a call is not an
+  action and is not counted, though the bot is asked). RLCard: every action stepped (its forced
+  score-keeping actions and dead-hand declarations included: RLCard deals and scores inside them).
+  OpenSpiel: every action at a non-chance node (the deal and each card drawn from the stock are its
+  chance nodes and are not counted, but their time is);
+* the clock runs over whole games: dealing, legal-action generation, the agents' choices and applying
+  the actions; nothing is encoded for learning (no observation tensors).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from liverpool.bots.registry import bot_names, make_bot
+from liverpool.engine.actions import DrawDiscard, DrawStock, Reshuffle, Shuffle
+from liverpool.engine.play import run_game
+from liverpool.engine.presets import PRESETS
+
+
+def _rates(games: int, turns: int, decisions: int, elapsed: float, **extra: Any) -> dict[str, Any]:
+    return {
+        "games": games,
+        "turns": turns,
+        "decision_steps": decisions,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "turns_per_s": turns / elapsed,
+        "decision_steps_per_s": decisions / elapsed,
+        **extra,
+    }
+
+
+def engine_bot(wanted: str) -> tuple[str, str | None]:
+    """The bot to play our games with, and a note when ``wanted`` is not registered."""
+    if wanted in bot_names():
+        return wanted, None
+    return "random", f"bot {wanted!r} is not registered (bots: {', '.join(bot_names())}); 'random' played instead"
+
+
+def engine_games(preset: str, seats: int, bot: str, games: int, seed: int) -> dict[str, Any]:
+    """``games`` whole games of ``preset`` with ``seats`` bots named ``bot``, seeds ``seed ..``."""
+    rules = PRESETS[preset]
+    played, note = engine_bot(bot)
+    turns = decisions = 0
+    elapsed = 0.0
+    for game in range(seed, seed + games):
+        agents = [make_bot(played) for _ in range(seats)]
+        start = time.perf_counter()
+        state = run_game(rules, agents, random.Random(game))
+        elapsed += time.perf_counter() - start
+        turns += sum(1 for a in state.history if isinstance(a, DrawStock | DrawDiscard))
+        decisions += sum(1 for a in state.history if not isinstance(a, Shuffle | Reshuffle))
+    return _rates(games, turns, decisions, elapsed, preset=preset, seats=seats, bot=played, note=note)
+
+
+def rlcard_games(games: int, seed: int) -> dict[str, Any]:
+    """RLCard's core gin-rummy game (no environment, no encoding), uniform over its judge's legal actions."""
+    import numpy as np
+    from rlcard.games.gin_rummy.game import GinRummyGame
+    from rlcard.games.gin_rummy.utils.action_event import DrawCardAction, PickUpDiscardAction
+
+    turns = decisions = 0
+    elapsed = 0.0
+    for game_seed in range(seed, seed + games):
+        rng = random.Random(game_seed)
+        start = time.perf_counter()
+        game = GinRummyGame()
+        game.np_random = np.random.RandomState(game_seed)
+        game.init_game()
+        while not game.is_over():
+            action = rng.choice(game.judge.get_legal_actions())
+            turns += isinstance(action, DrawCardAction | PickUpDiscardAction)
+            decisions += 1
+            game.step(action)
+        elapsed += time.perf_counter() - start
+    return _rates(games, turns, decisions, elapsed)
+
+
+def openspiel_games(games: int, seed: int) -> dict[str, Any]:
+    """OpenSpiel's ``gin_rummy`` (C++ via pyspiel): uniform legal actions, chance by its outcome weights."""
+    import pyspiel
+
+    draw_upcard, draw_stock = 52, 53  # open_spiel/games/gin_rummy: kDrawUpcardAction, kDrawStockAction
+    game = pyspiel.load_game("gin_rummy")
+    turns = decisions = chance = 0
+    elapsed = 0.0
+    for game_seed in range(seed, seed + games):
+        rng = random.Random(game_seed)
+        start = time.perf_counter()
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                action = rng.choices(outcomes, weights)[0]
+                chance += 1
+            else:
+                action = rng.choice(state.legal_actions())
+                turns += action in (draw_upcard, draw_stock)
+                decisions += 1
+            state.apply_action(action)
+        elapsed += time.perf_counter() - start
+    return _rates(games, turns, decisions, elapsed, chance_steps=chance)

@@ -1,0 +1,427 @@
+"""Performance side by side (issue 4): our engine against RLCard's and OpenSpiel's gin rummy, the contract
+search against an integer-programming oracle, memory, and bot decision time.
+
+    make bench                                   # = bash scripts/bench.sh: venv, one core, full run
+    bash scripts/bench.sh --quick                # a smaller corpus and fewer games, for development
+    .venv-bench/bin/python benchmarks/peers.py --quick --out /tmp/results.json
+
+Each measurement runs in a process of its own (this script with ``--one``), so none inherits another's
+warm caches or memory; ``scripts/bench.sh`` pins the whole run to one core. Seeds are fixed. The
+figures go to ``benchmarks/results.json`` (``results-quick.json`` for ``--quick``); what each counts is
+in ``docs/performance.md`` and in the docstrings of ``games.py``, ``contracts.py`` and ``memory.py``.
+
+Exits 1 when the oracle and the search disagree on any hand (each disagreement is printed), or the oracle's
+own melds fail the engine's ``contract_problem``; 2 when a measurement failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import inspect
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ENGINE_SEATS = (4, 6)
+PEER_PACKAGES = ("liverpool", "rlcard", "open_spiel", "ortools", "numpy", "pyinstrument")
+
+
+# -- one measurement (a child process) ------------------------------------------------------------
+
+
+def _load_sibling(name: str) -> Any | None:
+    """``benchmarks/<name>.py`` owned by another engineer, if it exists."""
+    path = HERE / f"{name}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _call_measure(module: Any, values: dict[str, Any]) -> Any:
+    """``module.measure`` called with those of ``values`` that it names as parameters."""
+    parameters = inspect.signature(module.measure).parameters
+    known = {name: values[name] for name in parameters if name in values}
+    return module.measure(**known)
+
+
+def _search_answers(kind: str, hands: int, seed: int, answers: str) -> dict[str, Any]:
+    import contracts
+
+    cases = contracts.corpus(hands, seed)
+    if kind == "search":
+        rows = [[penalty, ns, None] for penalty, ns in contracts.run_ours(cases)]
+    else:
+        rows = [[penalty, ns, problem] for penalty, ns, problem in contracts.run_oracle(cases)]
+    Path(answers).write_text(json.dumps(rows))
+    out: dict[str, Any] = contracts.summary([ns for _, ns, _ in rows])
+    if kind == "search":
+        out["corpus"] = contracts.describe(cases, [penalty for penalty, _, _ in rows])
+    return out
+
+
+def _arrangements(hands: int, seed: int) -> dict[str, Any]:
+    """The same corpus through ``find_arrangements`` (up to 8, as ``legal_actions`` lists going down)."""
+    import contracts
+
+    from liverpool.engine.search import find_arrangements
+
+    times = []
+    for case in contracts.corpus(hands, seed):
+        rules = case.rules
+        contract = rules.contract(case.deal)
+        start = time.perf_counter_ns()
+        find_arrangements(case.hand, contract, rules, whole_hand=case.whole_hand, keep=case.keep, limit=8)
+        times.append(time.perf_counter_ns() - start)
+    return contracts.summary(times)
+
+
+def _bots(games: int, seed: int, budget_s: float, quick: bool) -> dict[str, Any]:
+    module = _load_sibling("bots")
+    if module is not None and hasattr(module, "measure"):
+        values = {"games": games, "n_games": games, "seed": seed, "budget_s": budget_s, "quick": quick}
+        return {"source": "benchmarks/bots.py", "figures": _call_measure(module, values)}
+    import decisions
+
+    return {
+        "source": "benchmarks/decisions.py (benchmarks/bots.py is missing)",
+        "figures": decisions.measure_all(games, seed, budget_s),
+    }
+
+
+def _search_bench(hands: int, seed: int) -> dict[str, Any]:
+    module = _load_sibling("search")
+    if module is None:
+        return {"note": "benchmarks/search.py is missing"}
+    return {"figures": module.measure(hands, seed)}
+
+
+def run_one(spec: dict[str, Any]) -> dict[str, Any]:
+    """One measurement, in this process."""
+    kind = spec.pop("kind")
+    if kind == "engine":
+        import games
+
+        return games.engine_games(**spec)
+    if kind == "rlcard":
+        import games
+
+        return games.rlcard_games(**spec)
+    if kind == "openspiel":
+        import games
+
+        return games.openspiel_games(**spec)
+    if kind in ("search", "oracle"):
+        return _search_answers(kind, **spec)
+    if kind == "arrangements":
+        return _arrangements(**spec)
+    if kind == "search-bench":
+        return _search_bench(**spec)
+    if kind == "memory":
+        import memory
+
+        return {"state": memory.measure_state(**spec), "server": memory.measure_server_table(**spec)}
+    if kind == "bots":
+        return _bots(**spec)
+    raise ValueError(f"no measurement of kind {kind!r}")
+
+
+# -- the whole run (the parent process) -------------------------------------------------------------
+
+
+def plan(quick: bool, seed: int, answers: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Every measurement of a run, as ``(label, spec)``."""
+    import games
+
+    from liverpool.engine.presets import PRESETS
+
+    bot, note = games.engine_bot("easy")
+    n_games = 2 if quick else 10
+    hands = 1000 if quick else 10_000
+    jobs: list[tuple[str, dict[str, Any]]] = []
+    bots = [bot] if note else [bot, "random"]
+    for played in bots:
+        for preset, rules in PRESETS.items():
+            for seats in ENGINE_SEATS:
+                if rules.min_players <= seats <= rules.max_players:
+                    spec = {
+                        "kind": "engine",
+                        "preset": preset,
+                        "seats": seats,
+                        "bot": played,
+                        "games": n_games,
+                        "seed": seed,
+                    }
+                    jobs.append((f"engine {preset} {seats} seats {played}", spec))
+    peer_games = 200 if quick else 2000
+    jobs.append(("rlcard gin rummy", {"kind": "rlcard", "games": peer_games, "seed": seed}))
+    jobs.append(("openspiel gin rummy", {"kind": "openspiel", "games": peer_games, "seed": seed}))
+    for kind in ("search", "oracle"):
+        jobs.append((f"{kind} corpus", {"kind": kind, "hands": hands, "seed": seed, "answers": str(answers / kind)}))
+    jobs.append(("find_arrangements corpus", {"kind": "arrangements", "hands": hands, "seed": seed}))
+    jobs.append(("benchmarks/search.py", {"kind": "search-bench", "hands": hands, "seed": seed}))
+    jobs.append(("memory", {"kind": "memory", "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
+    budget = 10.0 if quick else 60.0
+    jobs.append(
+        (
+            "bot decisions",
+            {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": budget, "quick": quick},
+        )
+    )
+    return jobs
+
+
+def run_child(spec: dict[str, Any]) -> dict[str, Any]:
+    """One measurement in a fresh process, with its wall time and the machine's load when it ended."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}",
+                "stderr": done.stderr[-4000:]}  # fmt: skip
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["wall_s"] = time.perf_counter() - start
+    result["load_1min_after"] = os.getloadavg()[0]
+    return result
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor()
+    versions = {}
+    for package in PEER_PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False, cwd=HERE
+    )
+    dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, check=False, cwd=HERE)
+    return {
+        "cpu": model or platform.machine(),
+        "cores": os.cpu_count(),
+        "pinned_to_cores": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "os": platform.platform(),
+        "packages": versions,
+        "load_average_at_start": os.getloadavg(),
+        "git_commit": commit.stdout.strip() or None,
+        "git_dirty": bool(dirty.stdout.strip()),
+    }
+
+
+def _total_rate(results: list[dict[str, Any]], key: str) -> float | None:
+    seconds = sum(r["seconds"] for r in results)
+    return sum(r[key] for r in results) / seconds if results and seconds else None
+
+
+def compare_answers(answers: Path, seed: int, hands: int) -> tuple[int, int, list[str]]:
+    """(disagreements, certificate problems, lines describing them)."""
+    import contracts
+
+    ours = json.loads((answers / "search").read_text())
+    theirs = json.loads((answers / "oracle").read_text())
+    cases = contracts.corpus(hands, seed)
+    lines = []
+    disagree = problems = 0
+    for i, (case, mine, oracle) in enumerate(zip(cases, ours, theirs, strict=True)):
+        if mine[0] != oracle[0]:
+            disagree += 1
+            lines.append(f"hand {i} ({case.preset} deal {case.deal + 1}, whole_hand={case.whole_hand}, keep={case.keep}): "
+                         f"{' '.join(map(str, case.hand))}: search {mine[0]}, oracle {oracle[0]}")  # fmt: skip
+        if oracle[2]:
+            problems += 1
+            lines.append(
+                f"hand {i} ({case.preset} deal {case.deal + 1}): the oracle's own melds are wrong: {oracle[2]}"
+            )
+    return disagree, problems, lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a 1,000-hand corpus and fewer games")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--out", type=Path, help="results file (default benchmarks/results.json, or results-quick.json)"
+    )
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(run_one(json.loads(args.one))))
+        return 0
+
+    out = args.out or HERE / ("results-quick.json" if args.quick else "results.json")
+    started = datetime.datetime.now(datetime.UTC)
+    info = machine()
+    print(
+        f"machine: {info['cpu']}, {info['cores']} cores (pinned to {info['pinned_to_cores']}), Python {info['python']}, "
+        f"load average {info['load_average_at_start'][0]:.2f}"
+    )
+    results: dict[str, dict[str, Any]] = {}
+    failed = []
+    with tempfile.TemporaryDirectory(prefix="liverpool-bench-") as tmp:
+        jobs = plan(args.quick, args.seed, Path(tmp))
+        hands = next(spec["hands"] for _, spec in jobs if spec["kind"] == "search")
+        for label, spec in jobs:
+            print(f"  {label} ...", end="", flush=True)
+            result = run_child(dict(spec))
+            results[label] = {"spec": spec, **result}
+            if "error" in result:
+                failed.append(label)
+                print(f" FAILED: {result['error']}")
+            else:
+                print(" " + _brief(spec["kind"], result))
+        agreement = None
+        if "error" not in results["search corpus"] and "error" not in results["oracle corpus"]:
+            agreement = compare_answers(Path(tmp), args.seed, hands)
+
+    info["load_average_at_end"] = os.getloadavg()
+    report = assemble(results, info, started, args.quick, agreement)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print_summary(report)
+    print(f"written: {out}")
+    if agreement is not None and (agreement[0] or agreement[1]):
+        print(f"{agreement[0]} disagreements and {agreement[1]} wrong oracle arrangements:")
+        for line in agreement[2]:
+            print("  " + line)
+        return 1
+    if failed:
+        print("failed measurements: " + ", ".join(failed))
+        return 2
+    return 0
+
+
+def _brief(kind: str, result: dict[str, Any]) -> str:
+    if kind in ("engine", "rlcard", "openspiel"):
+        return (f"{result['turns_per_s']:,.0f} turns/s, {result['decision_steps_per_s']:,.0f} steps/s, "
+                f"{result['games_per_s']:,.2f} games/s")  # fmt: skip
+    if kind in ("search", "oracle", "arrangements"):
+        return f"median {result['median_us']:,.1f} us, p99 {result['p99_us']:,.1f} us"
+    return "done"
+
+
+def assemble(
+    results: dict[str, dict[str, Any]],
+    info: dict[str, Any],
+    started: datetime.datetime,
+    quick: bool,
+    agreement: tuple[int, int, list[str]] | None,
+) -> dict[str, Any]:
+    engine = [r for r in results.values() if r["spec"]["kind"] == "engine" and "error" not in r]
+    headline_bot = engine[0]["bot"] if engine else None
+    mine = [r for r in engine if r["bot"] == headline_bot]
+    randoms = [r for r in engine if r["bot"] == "random"]
+    notes = sorted({r["note"] for r in engine if r.get("note")})
+    rlcard = results["rlcard gin rummy"]
+    openspiel = results["openspiel gin rummy"]
+    search = results["search corpus"]
+    oracle = results["oracle corpus"]
+    bots = results["bot decisions"]
+    memory = results["memory"]
+    figures = bots.get("figures", {}) if isinstance(bots.get("figures"), dict) else {}
+    hard = figures.get("hard") if isinstance(figures.get("hard"), dict) else None
+
+    def get(result: dict[str, Any], key: str) -> Any:
+        return result.get(key) if "error" not in result else None
+
+    engine_turns = _total_rate(mine, "turns")
+    random_turns = _total_rate(randoms, "turns")
+    rl_turns, os_turns = get(rlcard, "turns_per_s"), get(openspiel, "turns_per_s")
+    return {
+        "date": started.isoformat(timespec="seconds"),
+        "quick": quick,
+        "machine": info,
+        "engine_bot": headline_bot,
+        "engine_notes": notes,
+        "engine_turns_per_s": engine_turns,
+        "engine_games_per_s": _total_rate(mine, "games"),
+        "engine_decision_steps_per_s": _total_rate(mine, "decision_steps"),
+        "engine_random_turns_per_s": random_turns,
+        "engine_random_decision_steps_per_s": _total_rate(randoms, "decision_steps"),
+        "rlcard_gin_turns_per_s": rl_turns,
+        "rlcard_gin_decision_steps_per_s": get(rlcard, "decision_steps_per_s"),
+        "openspiel_gin_turns_per_s": os_turns,
+        "openspiel_gin_decision_steps_per_s": get(openspiel, "decision_steps_per_s"),
+        "ratio_engine_to_rlcard_turns": engine_turns / rl_turns if engine_turns and rl_turns else None,
+        "ratio_engine_to_openspiel_turns": engine_turns / os_turns if engine_turns and os_turns else None,
+        "ratio_engine_random_to_rlcard_turns": random_turns / rl_turns if random_turns and rl_turns else None,
+        "ratio_engine_random_to_openspiel_turns": random_turns / os_turns if random_turns and os_turns else None,
+        "contract_search_median_us": get(search, "median_us"),
+        "contract_search_p99_us": get(search, "p99_us"),
+        "oracle_median_us": get(oracle, "median_us"),
+        "oracle_p99_us": get(oracle, "p99_us"),
+        "oracle_speedup": (oracle["median_us"] / search["median_us"])
+        if "error" not in oracle and "error" not in search
+        else None,
+        "oracle_disagreements": agreement[0] if agreement else None,
+        "oracle_wrong_arrangements": agreement[1] if agreement else None,
+        "corpus": search.get("corpus"),
+        "find_arrangements": {k: v for k, v in results["find_arrangements corpus"].items() if k != "spec"},
+        "hard_bot_p99_s": hard.get("p99_s") if hard else None,
+        "hard_bot_note": None if hard else "no 'hard' bot is registered yet",
+        "bots": {k: v for k, v in bots.items() if k != "spec"},
+        "memory": {k: v for k, v in memory.items() if k != "spec"},
+        "search_bench": {k: v for k, v in results["benchmarks/search.py"].items() if k != "spec"},
+        "engine": [{k: v for k, v in r.items() if k != "spec"} for r in engine],
+        "peers": {
+            "rlcard_gin": {k: v for k, v in rlcard.items() if k != "spec"},
+            "openspiel_gin": {k: v for k, v in openspiel.items() if k != "spec"},
+        },
+        "failed": sorted(label for label, r in results.items() if "error" in r),
+    }
+
+
+def print_summary(report: dict[str, Any]) -> None:
+    def num(value: Any, fmt: str = ",.0f") -> str:
+        return "n/a" if value is None else format(value, fmt)
+
+    print()
+    print(f"our engine ({report['engine_bot']} bots): {num(report['engine_turns_per_s'])} turns/s, "
+          f"{num(report['engine_decision_steps_per_s'])} decision steps/s, {num(report['engine_games_per_s'], ',.2f')} games/s")  # fmt: skip
+    for note in report["engine_notes"]:
+        print(f"  note: {note}")
+    if report["engine_bot"] != "random":
+        print(f"our engine (random bots): {num(report['engine_random_turns_per_s'])} turns/s")
+    print(f"RLCard gin rummy:    {num(report['rlcard_gin_turns_per_s'])} turns/s, "
+          f"{num(report['rlcard_gin_decision_steps_per_s'])} decision steps/s")  # fmt: skip
+    print(f"OpenSpiel gin rummy: {num(report['openspiel_gin_turns_per_s'])} turns/s, "
+          f"{num(report['openspiel_gin_decision_steps_per_s'])} decision steps/s")  # fmt: skip
+    print(f"ratio ours / RLCard: {num(report['ratio_engine_to_rlcard_turns'], '.2f')}, "
+          f"ours / OpenSpiel: {num(report['ratio_engine_to_openspiel_turns'], '.2f')} (turns per second)")  # fmt: skip
+    print(f"contract search: median {num(report['contract_search_median_us'], ',.1f')} us, "
+          f"p99 {num(report['contract_search_p99_us'], ',.1f')} us; oracle median {num(report['oracle_median_us'], ',.1f')} us "
+          f"(search is {num(report['oracle_speedup'], ',.1f')}x faster); disagreements: {report['oracle_disagreements']}")  # fmt: skip
+    state = report["memory"].get("state") or {}
+    server = report["memory"].get("server") or {}
+    print(f"memory: game state {num(state.get('state_bytes'))} B, observation {num(state.get('observation_bytes'))} B, "
+          f"server table {num(server.get('table_bytes'))} B {server.get('note') or ''}")  # fmt: skip
+    print(f"hard bot p99 decision: {num(report['hard_bot_p99_s'], '.4f')} s {report['hard_bot_note'] or ''}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""``easy``: a greedy bot, and the decision skeleton the other heuristic bots refine.
+
+It goes down as soon as it can (the best arrangement listed), lays off everything it can (keeping one
+card to go out by discarding it), takes the discard or buys only when the card lowers the cards its
+contract still needs (:mod:`.plan`), and discards the costliest card its plan does not use.
+
+Every decision goes through :meth:`EasyBot.rank`, which orders the legal options best first, with
+``None`` (decline) among them when the seat may decline. Subclasses override the hooks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from liverpool.engine.actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    EndTurn,
+    GoDown,
+    LayOff,
+    Pass,
+    SwapJoker,
+)
+from liverpool.engine.cards import Card
+from liverpool.engine.observe import Observation
+from liverpool.engine.state import Phase
+
+from .plan import Plan
+from .table import fits_table, keeps_last_card, me, plan_of
+
+Choice = Action | None
+
+
+@dataclass(slots=True)
+class Options:
+    """The legal options of one seat, by kind (in the order they were listed)."""
+
+    draw_stock: list[DrawStock] = field(default_factory=list)
+    draw_discard: list[DrawDiscard] = field(default_factory=list)
+    buys: list[Buy] = field(default_factory=list)
+    passes: list[Pass] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    go_downs: list[GoDown] = field(default_factory=list)
+    lay_offs: list[LayOff] = field(default_factory=list)
+    swaps: list[SwapJoker] = field(default_factory=list)
+    discards: list[Discard] = field(default_factory=list)
+    end_turns: list[EndTurn] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, options: Sequence[Action]) -> Options:
+        """Sort ``options`` by kind."""
+        out = cls()
+        for a in options:
+            match a:
+                case DrawStock():
+                    out.draw_stock.append(a)
+                case DrawDiscard():
+                    out.draw_discard.append(a)
+                case Buy():
+                    out.buys.append(a)
+                case Pass():
+                    out.passes.append(a)
+                case Call():
+                    out.calls.append(a)
+                case GoDown():
+                    out.go_downs.append(a)
+                case LayOff():
+                    out.lay_offs.append(a)
+                case SwapJoker():
+                    out.swaps.append(a)
+                case Discard():
+                    out.discards.append(a)
+                case EndTurn():
+                    out.end_turns.append(a)
+        return out
+
+
+def must_act(observation: Observation) -> bool:
+    """The seat must return an action (its own turn, or an open buy window), not ``None``."""
+    return observation.phase is Phase.BUY or observation.current == me(observation)
+
+
+def _unique(choices: list[Choice], must: bool) -> list[Choice]:
+    out: list[Choice] = []
+    for c in choices:
+        if c not in out and not (must and c is None):
+            out.append(c)
+    return out
+
+
+def without(hand: Sequence[Card], card: Card) -> list[Card]:
+    """``hand`` less one card."""
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+class EasyBot:
+    """The greedy bot (see the module docstring)."""
+
+    def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
+        if len(options) == 1 and must_act(observation):
+            return options[0]
+        return self.rank(observation, options)[0]
+
+    # -- the skeleton -----------------------------------------------------------------------------
+
+    def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
+        """Every option (and ``None`` when declining is allowed), best first."""
+        g = Options.of(options)
+        must = must_act(observation)
+        ordered: list[Choice] = []
+        if observation.phase is Phase.BUY:
+            ordered = [*g.buys, *g.passes] if self.wants_buy(observation) else [*g.passes, *g.buys]
+        else:
+            call = self.choose_call(observation, g.calls) if g.calls else None
+            if call is not None:
+                ordered.append(call)
+            if not must:
+                ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
+            elif observation.phase is Phase.DRAW:
+                ordered += self.rank_draws(observation, g)
+            else:
+                ordered += self.rank_play(observation, g)
+        return _unique([*ordered, *options], must)
+
+    def rank_play(self, observation: Observation, g: Options) -> list[Choice]:
+        """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn."""
+        if observation.must_place is not None:
+            return [*self.rank_go_downs(observation, g.go_downs), *g.lay_offs]
+        first: list[Choice] = []
+        if g.go_downs:
+            ranked = self.rank_go_downs(observation, g.go_downs)
+            swap = self.swap_to_go_down(observation, g)
+            if swap is not None:
+                first.append(swap)
+            if self.go_down_now(observation, ranked[0]):
+                first += ranked
+        elif g.swaps and not self.is_down(observation):
+            first.append(self.swap_to_go_down(observation, g) or g.swaps[0])
+        lay_off = self.choose_lay_off(observation, g)
+        if lay_off is not None:
+            first.append(lay_off)
+        swap = self.choose_swap(observation, g)
+        if swap is not None:
+            first.append(swap)
+        return first + self.rank_discards(observation, g)
+
+    # -- hooks ------------------------------------------------------------------------------------
+
+    def is_down(self, observation: Observation) -> bool:
+        return observation.seats[me(observation)].down
+
+    def plan(self, observation: Observation, hand: Sequence[Card]) -> Plan:
+        """The plan of a hand for this deal's contract."""
+        return plan_of(observation, hand)
+
+    def helps(self, observation: Observation, card: Card) -> bool:
+        """Whether adding ``card`` to the hand lowers the cards the contract still needs."""
+        hand = observation.hand
+        return self.plan(observation, [*hand, card]).need < self.plan(observation, hand).need
+
+    def wants_buy(self, observation: Observation) -> bool:
+        """Buy the top discard (penalty card and all)?"""
+        top = observation.top_discard
+        return top is not None and not self.is_down(observation) and self.helps(observation, top)
+
+    def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
+        """A call on a playable discard, or None. Calls shed a card (Liverpool) or punish the discarder."""
+        plain = [c for c in calls if c.card is None]
+        if plain:
+            return plain[0]
+        by_card = {c.card: c for c in calls if c.card is not None}
+        ranked = self.rank_cards_to_shed(observation, list(by_card))
+        return by_card[ranked[0]] if ranked else None
+
+    def rank_draws(self, observation: Observation, g: Options) -> list[Choice]:
+        top = observation.top_discard
+        takes = [d for d in g.draw_discard if d.depth == 1]
+        digs = sorted((d for d in g.draw_discard if d.depth > 1), key=lambda d: d.depth)
+        first: list[Choice] = []
+        if self.is_down(observation):
+            if takes and top is not None and observation.hand and fits_table(observation.melds, top, observation.rules):
+                first = [takes[0]]
+        elif digs:
+            first = [digs[0]]
+        elif takes and top is not None and self.helps(observation, top):
+            first = [takes[0]]
+        return [*first, *g.draw_stock]
+
+    def rank_go_downs(self, observation: Observation, go_downs: list[GoDown]) -> list[Choice]:
+        """Going down: the engine lists the arrangements least penalty left first."""
+        return list(go_downs)
+
+    def go_down_now(self, observation: Observation, best: Choice) -> bool:
+        return True
+
+    def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:
+        """A joker swap to make before going down (only when the plain going-down is not possible)."""
+        if g.go_downs or self.is_down(observation) or not g.swaps:
+            return None
+        return max(g.swaps, key=lambda s: observation.rules.value(s.card))
+
+    def choose_lay_off(self, observation: Observation, g: Options) -> LayOff | None:
+        """Lay off the costliest card (the card just taken first), keeping a last card to go out with."""
+        if not g.lay_offs:
+            return None
+        hand = observation.hand
+        rules = observation.rules
+        if len(hand) == 1 and keeps_last_card(rules) and any(d.card == hand[0] for d in g.discards):
+            return None
+        return max(g.lay_offs, key=lambda a: (a.card == observation.taken, rules.value(a.card)))
+
+    def choose_swap(self, observation: Observation, g: Options) -> SwapJoker | None:
+        """Once down: a swap sheds a natural and the joker goes back on the table."""
+        if not g.swaps or not self.is_down(observation):
+            return None
+        if len(observation.hand) == 1 and keeps_last_card(observation.rules):
+            return None
+        return max(g.swaps, key=lambda s: observation.rules.value(s.card))
+
+    def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
+        cards = self.rank_cards_to_shed(observation, [d.card for d in g.discards])
+        by_card = {d.card: d for d in g.discards}
+        return [*(by_card[c] for c in cards), *g.end_turns]
+
+    def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
+        """Cards to give up, best first: the costliest of those the plan does not use."""
+        rules = observation.rules
+        hand = observation.hand
+        if self.is_down(observation):
+            melds = observation.melds
+            return sorted(cards, key=lambda c: (fits_table(melds, c, rules), c.is_joker, -rules.value(c)))
+        plan = self.plan(observation, hand)
+        spare = list(hand)
+        for face in plan.used_faces():
+            match = next((c for c in spare if c.face == face), None)
+            if match is not None:
+                spare.remove(match)
+        unused = {c for c in spare}
+        if any(c in unused and not c.is_joker for c in cards):
+            return sorted(cards, key=lambda c: (c not in unused, c.is_joker, -rules.value(c)))
+        base = plan.need
+        return sorted(cards, key=lambda c: (self.plan(observation, without(hand, c)).need - base, c.is_joker, -rules.value(c)))

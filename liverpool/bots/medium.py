@@ -1,0 +1,240 @@
+"""``medium``: the greedy skeleton of :mod:`.easy` with card counting and tuned weights.
+
+What it adds to ``easy``:
+
+* it counts the cards it has seen (its hand, the discard pile, the melds, cards others took face up)
+  against the shoe, so its plans prefer partial melds whose missing cards are still out;
+* a buy is weighed: the cards of need it saves against the expected penalty of the extra cards, more
+  so when opponents are down (the deal may end soon);
+* a discard is scored: how much the hand needs the card, minus its penalty points, plus how much it
+  would feed an opponent (a card they could lay off, or one matching what they picked up);
+* it goes down with the arrangement that leaves the least penalty it cannot lay off at once, may swap a
+  joker first when that leaves less, and holds jokers until it is down;
+* with an optional discard (``norsk``) it ends the turn without discarding when every card is worth
+  keeping.
+
+The weights live in :class:`Weights`; ``liverpool.bots.tune`` picks them from seeded games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from liverpool.engine.actions import Action, Discard, GoDown, SwapJoker
+from liverpool.engine.cards import Card
+from liverpool.engine.observe import Observation
+from liverpool.engine.rules import EmptyHand
+from liverpool.engine.search import best_leftover
+from liverpool.engine.state import TableMeld
+
+from .easy import Choice, EasyBot, Options, without
+from .plan import Plan
+from .table import fits_table, is_final_deal, live_counts, me, plan_of, unseen_value
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The knobs of ``medium`` (points-like units: a card's penalty counts ``value`` per point)."""
+
+    value: float = 1.0
+    used: float = 14.0
+    joker: float = 40.0
+    pair: float = 4.0
+    neighbour: float = 3.0
+    near_table: float = 3.0
+    feed_table: float = 12.0
+    feed_known: float = 5.0
+    dead: float = 0.5
+    outs: float = 0.05
+    take_margin: float = 0.5
+    buy_gain: float = 12.0
+    buy_base: float = 0.0
+    buy_min_gain: float = 0.5
+    buy_cost: float = 1.0
+    buy_risk: float = 0.0
+    hold: float = 8.0
+    wait_left: int = 99
+
+
+class MediumBot(EasyBot):
+    """The tuned heuristic bot (see the module docstring)."""
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.weights = weights if weights is not None else Weights()
+        self._live: list[int] | None = None
+
+    def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
+        self._live = live_counts(observation)
+        try:
+            return super().rank(observation, options)
+        finally:
+            self._live = None
+
+    def live(self, observation: Observation) -> list[int]:
+        return self._live if self._live is not None else live_counts(observation)
+
+    def plan(self, observation: Observation, hand: Sequence[Card]) -> Plan:
+        return plan_of(observation, hand, self.live(observation))
+
+    def hand_score(self, plan: Plan) -> float:
+        """How far a plan is from the contract (lower is better): its need, dead partials and outs."""
+        w = self.weights
+        return plan.need + w.dead * plan.dead - w.outs * plan.outs
+
+    def gain(self, observation: Observation, card: Card) -> float:
+        """How much adding ``card`` improves the hand's plan."""
+        hand = observation.hand
+        return self.hand_score(self.plan(observation, hand)) - self.hand_score(self.plan(observation, [*hand, card]))
+
+    def helps(self, observation: Observation, card: Card) -> bool:
+        return self.gain(observation, card) >= self.weights.take_margin
+
+    # -- buying -----------------------------------------------------------------------------------
+
+    def wants_buy(self, observation: Observation) -> bool:
+        top = observation.top_discard
+        if top is None or self.is_down(observation):
+            return False
+        w = self.weights
+        gain = self.gain(observation, top)
+        if gain < w.buy_min_gain:
+            return False
+        seat = me(observation)
+        others = [s for s in observation.seats if s.seat != seat]
+        danger = sum(s.down for s in others) / max(1, len(others))
+        penalty = observation.rules.buy_penalty_cards * unseen_value(observation, self.live(observation))
+        return w.buy_gain * gain + w.buy_base > w.buy_cost * penalty * (1 + w.buy_risk * 4 * danger)
+
+    # -- going down -------------------------------------------------------------------------------
+
+    def rank_go_downs(self, observation: Observation, go_downs: list[GoDown]) -> list[Choice]:
+        """The arrangement that leaves the least penalty it could not lay off at once, first."""
+        return sorted(go_downs, key=lambda g: self._stuck_after(observation, g))
+
+    def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
+        rules = observation.rules
+        seat = me(observation)
+        table = [*observation.melds, *(TableMeld(seat, m) for m in go_down.melds)]
+        used = {c for m in go_down.melds for c in m.cards}
+        return sum(rules.value(c) for c in observation.hand if c not in used and not fits_table(table, c, rules))
+
+    def go_down_now(self, observation: Observation, best: Choice) -> bool:
+        if not isinstance(best, GoDown) or is_final_deal(observation):
+            return True
+        seat = me(observation)
+        if any(s.down for s in observation.seats if s.seat != seat):
+            return True
+        used = {c for m in best.melds for c in m.cards}
+        return len(observation.hand) - len(used) < self.weights.wait_left
+
+    def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:
+        if self.is_down(observation) or not g.swaps:
+            return None
+        if not g.go_downs:
+            return super().swap_to_go_down(observation, g)
+        if is_final_deal(observation):
+            return None
+        rules = observation.rules
+        keep = 1 if rules.empty_hand is EmptyHand.MUST_DISCARD else 0
+        now = self._stuck_after(observation, g.go_downs[0])
+        best: tuple[int, SwapJoker] | None = None
+        for swap in g.swaps:
+            hand = [*without(observation.hand, swap.card), swap.joker]
+            left = best_leftover(hand, observation.contract, rules, keep=keep, must_include=swap.joker)
+            if left is not None and left < now and (best is None or left < best[0]):
+                best = (left, swap)
+        return None if best is None else best[1]
+
+    # -- discarding -------------------------------------------------------------------------------
+
+    def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
+        ranked = super().rank_discards(observation, g)
+        first = ranked[0] if ranked else None
+        if not g.end_turns or not isinstance(first, Discard) or self.is_down(observation):
+            return ranked
+        if self.shed_scores(observation, [first.card])[first.card] > self.weights.hold:
+            return [*g.end_turns, *ranked]
+        return ranked
+
+    def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
+        scores = self.shed_scores(observation, cards)
+        return sorted(cards, key=lambda c: (scores[c], -observation.rules.value(c)))
+
+    def shed_scores(self, observation: Observation, cards: list[Card]) -> dict[Card, float]:
+        """How bad giving up each card is (lower: shed it first)."""
+        w = self.weights
+        rules = observation.rules
+        hand = observation.hand
+        down = self.is_down(observation)
+        used: list[int] = [] if down else self.plan(observation, hand).used_faces()
+        out: dict[Card, float] = {}
+        for card in cards:
+            if down:
+                keep = w.near_table * self._near_table(observation, card)
+            elif card.is_joker:
+                keep = w.joker
+            elif card.face in used:
+                keep = w.used
+            else:
+                keep = self._potential(observation, card)
+            out[card] = keep - w.value * rules.value(card) + self._feed(observation, card)
+        return out
+
+    def _potential(self, observation: Observation, card: Card) -> float:
+        """Keeping an unplanned natural: pairs toward sets, neighbours toward runs, if still live."""
+        w = self.weights
+        live = self.live(observation)
+        kinds = {r.kind.value for r in observation.contract}
+        score = 0.0
+        others = [c for c in observation.hand if c != card and not c.is_joker]
+        if "set" in kinds:
+            same = sum(1 for c in others if c.rank == card.rank)
+            rank_live = sum(live[s * 13 + card.rank - 1] for s in range(4))
+            score += w.pair * min(same, 2) * (1.0 if rank_live else 0.3)
+        if "run" in kinds:
+            near = sum(1 for c in others if c.suit == card.suit and 0 < _gap(c.rank, card.rank) <= 2)
+            score += w.neighbour * min(near, 3)
+        return score
+
+    def _near_table(self, observation: Observation, card: Card) -> int:
+        """1 when one more card would make ``card`` fit a run on the table."""
+        if card.is_joker:
+            return 0
+        for tm in observation.melds:
+            m = tm.meld
+            if m.kind.value == "run" and m.suit == card.suit and card.rank in (m.low - 2, m.high + 2):
+                return 1
+        return 0
+
+    def _feed(self, observation: Observation, card: Card) -> float:
+        """How much discarding ``card`` would help an opponent."""
+        w = self.weights
+        seat = me(observation)
+        nxt = (seat + 1) % observation.seat_count
+        score = 0.0
+        downs = [s for s in observation.seats if s.seat != seat and s.down]
+        if downs and fits_table(observation.melds, card, observation.rules):
+            score += w.feed_table * (1.0 if observation.seats[nxt].down else 0.3)
+            if self.is_down(observation):
+                score += w.feed_table
+        if card.is_joker:
+            return score + w.feed_known
+        for s in observation.seats:
+            if s.seat == seat or s.down:
+                continue
+            factor = 1.0 if s.seat == nxt else 0.5
+            for k in s.known:
+                if k.is_joker:
+                    continue
+                if k.rank == card.rank or (k.suit == card.suit and _gap(k.rank, card.rank) <= 2):
+                    score += w.feed_known * factor
+        return score
+
+
+def _gap(a: int, b: int) -> int:
+    """Distance between two ranks, the ace counting low or high."""
+    d = abs(a - b)
+    if a == 1 or b == 1:
+        d = min(d, abs((14 if a == 1 else a) - (14 if b == 1 else b)))
+    return d

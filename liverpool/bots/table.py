@@ -1,0 +1,114 @@
+"""What bots read off an observation: lay-off spots, cards seen and still out, and the deal's contract mode.
+
+Everything here is a function of an :class:`~liverpool.engine.observe.Observation` (or of public table
+melds), never of a game state, so a bot built on it cannot see hidden cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liverpool.engine.cards import JOKER_FACE, Card
+from liverpool.engine.melds import End, lay_off_ends
+from liverpool.engine.observe import Observation
+from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
+from liverpool.engine.state import TableMeld
+
+from .plan import FACES, Plan, plan_hand
+
+
+def me(observation: Observation) -> int:
+    """The viewing seat (bots always have one)."""
+    if observation.viewer is None:
+        raise ValueError("bots play from a seat's observation, not the public view")
+    return observation.viewer
+
+
+def may_fit(meld: TableMeld, card: Card) -> bool:
+    """A quick test that ``card`` could go on ``meld`` (jokers: maybe); :func:`lay_off_spots` confirms."""
+    if card.is_joker:
+        return True
+    m = meld.meld
+    if m.kind is MeldKind.SET:
+        return card.rank == m.low
+    if card.suit != m.suit:
+        return False
+    rank = card.rank
+    return rank == m.low - 1 or rank == m.high + 1 or (rank == 1 and m.high == 13) or (rank == 1 and m.low == 2)
+
+
+def lay_off_spots(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> list[tuple[int, End | None]]:
+    """Every ``(meld index, end)`` where ``card`` can be laid off on the table."""
+    out: list[tuple[int, End | None]] = []
+    for index, table_meld in enumerate(melds):
+        if may_fit(table_meld, card):
+            out += [(index, end) for end in lay_off_ends(table_meld.meld, card, rules)]
+    return out
+
+
+def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
+    """Whether ``card`` can be laid off somewhere on the table."""
+    return any(may_fit(tm, card) and lay_off_ends(tm.meld, card, rules) for tm in melds)
+
+
+def shoe_counts(observation: Observation) -> list[int]:
+    """Copies of each face in the shoe of this table."""
+    deck = observation.rules.deck_for(observation.seat_count)
+    return [deck.decks] * JOKER_FACE + [deck.jokers]
+
+
+def seen_counts(observation: Observation) -> list[int]:
+    """Copies of each face this seat can see: its hand, the discard pile, the melds and others' known cards."""
+    counts = [0] * FACES
+    for card in observation.hand:
+        counts[card & 63] += 1
+    for card in observation.discard_pile:
+        counts[card & 63] += 1
+    for tm in observation.melds:
+        for card in tm.meld.cards:
+            counts[card & 63] += 1
+    viewer = observation.viewer
+    for seat in observation.seats:
+        if seat.seat != viewer:
+            for card in seat.known:
+                counts[card & 63] += 1
+    return counts
+
+
+def live_counts(observation: Observation) -> list[int]:
+    """Copies of each face still unseen by this seat (in the stock or in hidden hands)."""
+    return [max(0, s - n) for s, n in zip(shoe_counts(observation), seen_counts(observation), strict=True)]
+
+
+def is_final_deal(observation: Observation) -> bool:
+    return observation.deal >= len(observation.rules.deals) - 1
+
+
+def whole_hand(observation: Observation) -> bool:
+    """This deal's contract must use the whole hand (the final deal of may-i, liverpool, norsk)."""
+    return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
+
+
+def min_cards(contract: Sequence[MeldRule]) -> int:
+    """Fewest cards that meet ``contract``."""
+    return sum(rule.length for rule in contract)
+
+
+def plan_of(observation: Observation, hand: Sequence[int], live: Sequence[int] | None = None) -> Plan:
+    """The plan of ``hand`` for this deal's contract."""
+    return plan_hand(hand, observation.contract, observation.rules, live=live, whole_hand=whole_hand(observation))
+
+
+def keeps_last_card(rules: Ruleset) -> bool:
+    """A seat that is down should keep a card to discard rather than meld its last one (it goes out by
+    discarding; melding the last card only floats, or is not allowed)."""
+    return rules.empty_hand is not EmptyHand.GOES_OUT
+
+
+def unseen_value(observation: Observation, live: Sequence[int]) -> float:
+    """The mean penalty of a card still unseen (what a penalty card from the stock is expected to cost)."""
+    total = sum(live)
+    if not total:
+        return 0.0
+    rules = observation.rules
+    return sum(n * rules.value(face) for face, n in enumerate(live)) / total

@@ -1,0 +1,519 @@
+"""One actor per table: an asyncio task that handles the table's messages one at a time, in order.
+
+Client actions, joins, bot moves and timeouts all arrive on the actor's queue. An action is applied
+through the engine (which validates it), stored in the database, and only then broadcast. Chance
+(shuffles) comes from :func:`~liverpool.engine.play.live_rng`. Bots are asked as
+:func:`liverpool.engine.play.step` asks seats: out-of-turn seats first, nearest after the current
+player first, then the seat whose turn it is, each after the table's bot pace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from anyio import to_thread
+
+from liverpool.bots.registry import bot_names, make_bot
+from liverpool.engine.actions import Action, Pass, Reshuffle, Shuffle, action_from_dict, action_to_dict
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.game import apply, new_game
+from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.observe import observe
+from liverpool.engine.play import Agent, chance_action, choose_first_dealer, live_rng
+from liverpool.engine.record import GameRecord, replay
+from liverpool.engine.rules import Ruleset
+from liverpool.engine.state import GameState, Phase
+from liverpool.narrate import describe
+
+from .errors import Refused
+from .schemas import TableOptions
+from .storage import OVER, PLAYING, WAITING, NewSeat, Storage, TableInfo
+
+log = logging.getLogger(__name__)
+
+AWAY_BOT = "medium" if "medium" in bot_names() else "random"
+BACKLOG = 50
+OUTBOX_LIMIT = 1000
+SLOW_CLIENT = 1013
+T = TypeVar("T")
+
+
+def bot_name(seat: int, difficulty: str) -> str:
+    return f"bot {seat} ({difficulty})"
+
+
+def error(reason: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "reason": reason, "message": message}
+
+
+@dataclass(eq=False)
+class Client:
+    """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
+    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
+
+    seat: int | None
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    close_code: int = 1000
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(SLOW_CLIENT)
+
+    def close(self, code: int) -> None:
+        self.close_code = code
+        while True:
+            try:
+                self.outbox.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Attach:
+    client: Client
+
+
+@dataclass
+class Detach:
+    client: Client
+
+
+@dataclass
+class Submit:
+    client: Client
+    action: dict[str, Any]
+
+
+@dataclass
+class Call:
+    """A request from the lobby, run inside the actor; its answer goes to ``future``."""
+
+    run: Callable[[], Awaitable[Any]]
+    future: asyncio.Future[Any]
+
+
+@dataclass
+class BotTurn:
+    seq: int
+
+
+@dataclass
+class BuyDeadline:
+    window: int
+
+
+@dataclass
+class AwayTimeout:
+    seat: int
+
+
+Message = Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout
+
+
+# -- the actor ------------------------------------------------------------------------------------
+
+
+class TableActor:
+    def __init__(self, storage: Storage, info: TableInfo, actions: list[dict[str, Any]]) -> None:
+        self.storage = storage
+        self.id = info.id
+        self.info = info
+        self.rules = Ruleset.from_dict(info.ruleset)
+        self.options = TableOptions.model_validate(info.options)
+        self.status = info.status
+        self.names: list[str | None] = [s.name for s in info.seats]
+        self.bots: list[str | None] = [s.bot for s in info.seats]
+        self.claimed = [s.bot is not None or s.token is not None for s in info.seats]
+        self.rematch_id = info.rematch_id
+        self.rng = live_rng()
+        self.agents: dict[int, Agent] = {s: make_bot(b) for s, b in enumerate(self.bots) if b is not None}
+        self.clients: set[Client] = set()
+        self.away: set[int] = set()
+        self.backlog: list[dict[str, Any]] = []
+        self.state: GameState | None = None if info.status == WAITING else self._rebuild(actions)
+        self.queue: asyncio.Queue[Message] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._legal: tuple[int, list[Action]] = (-1, [])
+        self._asked: tuple[int, set[int]] = (-1, set())
+        self._bot_timer: tuple[int, asyncio.TimerHandle] | None = None
+        self._window: tuple[int, float, asyncio.TimerHandle] | None = None
+        self._away_timers: dict[int, asyncio.TimerHandle] = {}
+
+    def _rebuild(self, actions: list[dict[str, Any]]) -> GameState:
+        """The game as stored: every action replayed through the engine; the last few narrated."""
+        names = self.display_names()
+        parsed = [action_from_dict(a) for a in actions]
+        start = max(0, len(parsed) - BACKLOG)
+        state = replay(GameRecord(self.rules, names, self.info.first_dealer, parsed[:start]))
+        for seq, action in enumerate(parsed[start:], start):
+            before = state.clone()
+            apply(state, action)
+            self.backlog.append({"type": "event", "seq": seq, "text": describe(before, action, names)})
+        return state
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        self.task = asyncio.create_task(self._run(), name=f"table {self.id}")
+        return self.task
+
+    async def _run(self) -> None:
+        await self._settle()
+        while True:
+            message = await self.queue.get()
+            await self._handle(message)
+            await self._settle()
+
+    def stop(self, close_code: int = 1001, reason: BaseException | None = None) -> None:
+        """Cancel every timer, close every client and fail every pending request."""
+        for handle in self._timer_handles():
+            handle.cancel()
+        for client in self.clients:
+            client.close(close_code)
+        self.clients.clear()
+        while not self.queue.empty():
+            message = self.queue.get_nowait()
+            if isinstance(message, Call) and not message.future.done():
+                message.future.set_exception(Refused(503, "table_restarting", f"table {self.id} is restarting") if reason is None else reason)
+
+    def _timer_handles(self) -> list[asyncio.TimerHandle]:
+        handles = list(self._away_timers.values())
+        if self._bot_timer is not None:
+            handles.append(self._bot_timer[1])
+        if self._window is not None:
+            handles.append(self._window[2])
+        return handles
+
+    def _post(self, message: Message) -> None:
+        if self.task is None or self.task.done():
+            raise Refused(503, "table_restarting", f"table {self.id} is restarting; try again")
+        self.queue.put_nowait(message)
+
+    # -- what the lobby and the websockets call -------------------------------------------------
+
+    def attach(self, client: Client) -> None:
+        self._post(Attach(client))
+
+    def detach(self, client: Client) -> None:
+        if self.task is not None and not self.task.done():
+            self.queue.put_nowait(Detach(client))
+
+    def submit(self, client: Client, action: dict[str, Any]) -> None:
+        self._post(Submit(client, action))
+
+    async def call(self, run: Callable[[], Awaitable[T]]) -> T:
+        """Run ``run`` inside the actor (in turn with everything else) and return its result."""
+        future: asyncio.Future[T] = self._loop.create_future()
+        self._post(Call(run, future))
+        return await future
+
+    async def join(self, seat: int, name: str) -> str:
+        return await self.call(partial(self._join, seat, name))
+
+    async def claim_reserved(self, seat: int) -> str:
+        return await self.call(partial(self._claim_reserved, seat))
+
+    async def rematch(self) -> str:
+        return await self.call(self._rematch)
+
+    def display_names(self) -> list[str]:
+        return [self._name(s) for s in range(len(self.names))]
+
+    def _name(self, seat: int) -> str:
+        name, bot = self.names[seat], self.bots[seat]
+        if name is not None:
+            return name
+        return bot_name(seat, bot) if bot is not None else f"seat {seat}"
+
+    # -- handling --------------------------------------------------------------------------------
+
+    async def _handle(self, message: Message) -> None:
+        match message:
+            case Attach(client=client):
+                self.clients.add(client)
+                if client.seat is not None:
+                    self._cancel_away(client.seat)
+                    self.away.discard(client.seat)
+                for event in self.backlog:
+                    client.send(event)
+                client.send({**self.view(client.seat), "rules": self.info.ruleset})
+                self._broadcast_state(skip=client)
+            case Detach(client=client):
+                self.clients.discard(client)
+                self._broadcast_state()
+            case Submit(client=client, action=raw):
+                await self._submit(client, raw)
+            case Call(run=run, future=future):
+                await self._answer(run, future)
+            case BotTurn(seq=seq):
+                await self._bot_turn(seq)
+            case BuyDeadline(window=window):
+                await self._buy_deadline(window)
+            case AwayTimeout(seat=seat):
+                self._away_timers.pop(seat, None)
+                if self.status == PLAYING and not self._connected(seat) and self.bots[seat] is None:
+                    self.away.add(seat)
+                    self._broadcast_state()
+
+    async def _answer(self, run: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
+        try:
+            result = await run()
+        except Refused as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        except BaseException as exc:  # the actor fails too: the caller hears why
+            if not future.done():
+                future.set_exception(exc)
+            raise
+        if not future.done():
+            future.set_result(result)
+
+    async def _submit(self, client: Client, raw: dict[str, Any]) -> None:
+        seat = client.seat
+        if seat is None:
+            client.send(error("spectator", "spectators watch; they do not act"))
+            return
+        if raw.get("seat", seat) != seat:
+            client.send(error("not_your_seat", f"you sit at seat {seat}, not {raw.get('seat')!r}"))
+            return
+        try:
+            action = action_from_dict({**raw, "seat": seat})
+        except ValueError as exc:
+            client.send(error("malformed", str(exc)))
+            return
+        if isinstance(action, Shuffle | Reshuffle):
+            client.send(error("malformed", "chance (shuffle, reshuffle) is the server's, not a seat's"))
+            return
+        if self.state is None:
+            client.send(error("not_started", "the game starts when every seat is filled"))
+            return
+        await self._commit(action, client)
+
+    async def _commit(self, action: Action, client: Client | None = None) -> bool:
+        """Apply, store, then broadcast ``action``; an illegal one is answered to ``client`` only."""
+        state = self.state
+        assert state is not None
+        before = state.clone()
+        try:
+            apply(state, action)
+        except IllegalAction as exc:
+            if client is None:
+                raise
+            client.send(error(exc.reason, str(exc)))
+            return False
+        seq = len(state.history) - 1
+        status = OVER if state.is_over else None
+        await to_thread.run_sync(partial(self.storage.append, self.id, seq, action_to_dict(action), status))
+        if status is not None:
+            self.status = status
+        event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
+        self.backlog = [*self.backlog[-(BACKLOG - 1) :], event]
+        for each in self.clients:
+            each.send(event)
+        self._broadcast_state()
+        return True
+
+    async def _settle(self) -> None:
+        """Start the game once every seat is filled, deal chance, then set the timers for what comes next."""
+        if self.state is None and all(self.claimed):
+            self.state = new_game(self.rules, len(self.names), self.info.first_dealer)
+            await to_thread.run_sync(partial(self.storage.set_status, self.id, PLAYING))
+            self.status = PLAYING
+            self._broadcast_state()
+        state = self.state
+        if state is None:
+            return
+        while is_chance(state):
+            await self._commit(chance_action(state, self.rng))
+        if state.is_over:
+            for handle in self._timer_handles():
+                handle.cancel()
+            self._bot_timer = self._window = None
+            self._away_timers.clear()
+            return
+        self._schedule(state)
+
+    # -- timers ----------------------------------------------------------------------------------
+
+    def _schedule(self, state: GameState) -> None:
+        seq = len(state.history)
+        asked = self._asked_now(seq)
+        acting = {a.seat for a in self._legal_now(state) if a.seat is not None}
+        if any(self._bot_plays(s) and s not in asked for s in acting) and (self._bot_timer is None or self._bot_timer[0] != seq):
+            if self._bot_timer is not None:
+                self._bot_timer[1].cancel()
+            delay = self.options.bot_pace_ms / 1000
+            self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
+        if state.phase is Phase.BUY and self._window is None:
+            delay = self.options.buy_timeout_s
+            handle = self._loop.call_later(delay, self.queue.put_nowait, BuyDeadline(seq))
+            self._window = (seq, self._loop.time() + delay, handle)
+        elif state.phase is not Phase.BUY and self._window is not None:
+            self._window[2].cancel()
+            self._window = None
+        if self.options.away_timeout_s > 0:
+            for seat, bot in enumerate(self.bots):
+                if bot is None and seat not in self.away and seat not in self._away_timers and not self._connected(seat):
+                    self._away_timers[seat] = self._loop.call_later(
+                        self.options.away_timeout_s, self.queue.put_nowait, AwayTimeout(seat)
+                    )
+
+    def _cancel_away(self, seat: int) -> None:
+        handle = self._away_timers.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _asked_now(self, seq: int) -> set[int]:
+        if self._asked[0] != seq:
+            self._asked = (seq, set())
+        return self._asked[1]
+
+    def _legal_now(self, state: GameState) -> list[Action]:
+        seq = len(state.history)
+        if self._legal[0] != seq:
+            self._legal = (seq, legal_actions(state))
+        return self._legal[1]
+
+    def _connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
+    def _bot_plays(self, seat: int) -> bool:
+        return self.bots[seat] is not None or seat in self.away
+
+    def _agent(self, seat: int) -> Agent:
+        if seat not in self.agents:
+            self.agents[seat] = make_bot(AWAY_BOT)
+        return self.agents[seat]
+
+    async def _bot_turn(self, seq: int) -> None:
+        state = self.state
+        if state is None or len(state.history) != seq or self._bot_timer is None or self._bot_timer[0] != seq:
+            return
+        self._bot_timer = None
+        asked = self._asked_now(seq)
+        by_seat: dict[int, list[Action]] = {}
+        for option in self._legal_now(state):
+            if option.seat is not None:
+                by_seat.setdefault(option.seat, []).append(option)
+        order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+        for seat in order:
+            options = by_seat.get(seat)
+            if not options or not self._bot_plays(seat) or seat in asked:
+                continue
+            asked.add(seat)
+            must_act = seat == state.current or state.phase is Phase.BUY
+            agent = self._agent(seat)
+            choice = await to_thread.run_sync(agent, observe(state, seat), options, self.rng)
+            if choice is None and not must_act:
+                continue
+            if choice is not None:
+                try:
+                    await self._commit(choice)
+                    return
+                except IllegalAction as exc:
+                    log.error("table %s: the bot of seat %d played an illegal action: %s", self.id, seat, exc)
+            fallback = Pass(seat) if state.phase is Phase.BUY else options[0]
+            log.error("table %s: the bot of seat %d answered %r in %s; playing %r", self.id, seat, choice, state.situation(), fallback)
+            await self._commit(fallback)
+            return
+
+    async def _buy_deadline(self, window: int) -> None:
+        """Everyone in the buy window who is still silent passes (bots answer on their own)."""
+        state = self.state
+        while (
+            state is not None
+            and state.phase is Phase.BUY
+            and self._window is not None
+            and self._window[0] == window
+        ):
+            silent = [s for s in state.window if s not in state.window_answers and not self._bot_plays(s)]
+            if not silent:
+                return
+            await self._commit(Pass(silent[0]))
+
+    # -- the lobby's requests (run inside the actor) ---------------------------------------------
+
+    async def _join(self, seat: int, name: str) -> str:
+        if not 0 <= seat < len(self.names):
+            raise Refused(422, "no_such_seat", f"this table has seats 0 to {len(self.names) - 1}")
+        if self.names[seat] is not None or self.bots[seat] is not None:
+            raise Refused(409, "seat_taken", f"seat {seat} is taken")
+        if name.casefold() in {n.casefold() for n in self.display_names()}:
+            raise Refused(409, "name_taken", f"someone at this table is already called {name!r}")
+        token = await to_thread.run_sync(self.storage.claim_seat, self.id, seat, name)
+        self.names[seat] = name
+        self.claimed[seat] = True
+        self._broadcast_state()
+        return token
+
+    async def _claim_reserved(self, seat: int) -> str:
+        if not 0 <= seat < len(self.names) or self.bots[seat] is not None or self.names[seat] is None:
+            raise Refused(409, "seat_taken", f"seat {seat} of table {self.id} is not kept for you")
+        token = await to_thread.run_sync(self.storage.claim_reserved, self.id, seat)
+        self.claimed[seat] = True
+        self._broadcast_state()
+        return token
+
+    async def _rematch(self) -> str:
+        if self.state is None or not self.state.is_over:
+            raise Refused(409, "not_over", "a rematch is made once the game is over")
+        if self.rematch_id is None:
+            seats = [NewSeat(name=None if b is not None else n, bot=b) for n, b in zip(self.names, self.bots, strict=True)]
+            dealer = choose_first_dealer(self.rules, len(seats), self.rng)
+            info = await to_thread.run_sync(
+                partial(self.storage.create_table, self.info.ruleset, dealer, self.info.options, seats, rematch_of=self.id)
+            )
+            self.rematch_id = info.id
+            self._broadcast_state()
+        return self.rematch_id
+
+    # -- what clients see ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for one seat (or a spectator, ``seat`` None)."""
+        state = self.state
+        observation = None if state is None else observe(state, seat).to_dict()
+        legal: list[dict[str, Any]] = []
+        deadline = None
+        if state is not None and seat is not None:
+            legal = [action_to_dict(a) for a in self._legal_now(state) if a.seat == seat]
+            window = self._window
+            if window is not None and seat in state.window and seat not in state.window_answers and not self._bot_plays(seat):
+                deadline = round(max(0.0, window[1] - self._loop.time()), 1)
+        return {
+            "type": "state",
+            "table_id": self.id,
+            "status": self.status,
+            "seq": 0 if state is None else len(state.history),
+            "seat": seat,
+            "names": self.names,
+            "bots": self.bots,
+            "away": sorted(self.away),
+            "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
+            "observation": observation,
+            "legal": legal,
+            "deadline": deadline,
+            "rematch": self.rematch_id is not None,
+        }
+
+    def _broadcast_state(self, skip: Client | None = None) -> None:
+        views: dict[int | None, dict[str, Any]] = {}
+        for client in self.clients:
+            if client is skip:
+                continue
+            if client.seat not in views:
+                views[client.seat] = self.view(client.seat)
+            client.send(views[client.seat])

@@ -1,0 +1,230 @@
+"""The lobby over HTTP (``/api/...``): presets, tables, invites and seats, rematches, records, saved rules.
+
+Every answer is JSON; a refusal is ``{"reason", "message"}`` (and ``field`` for a bad ruleset field)
+with a 4xx status, and nothing is changed. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Annotated, Any
+
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from liverpool.bots.registry import bot_names
+from liverpool.engine.actions import action_from_dict
+from liverpool.engine.game import new_game
+from liverpool.engine.play import choose_first_dealer, live_rng
+from liverpool.engine.presets import ALIASES, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.record import GameRecord
+from liverpool.engine.rules import Ruleset, RulesetError, field_docs
+
+from .actor import TableActor, bot_name
+from .errors import Refused
+from .hub import Hub
+from .schemas import CreateTable, Join, SaveRuleset
+from .storage import OVER, Conflict, NewSeat, Storage, TableInfo
+
+MAX_TOKENS = 50
+
+
+@dataclass
+class Server:
+    storage: Storage
+    hub: Hub
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+Srv = Annotated[Server, Depends(_server)]
+router = APIRouter(prefix="/api")
+
+
+def seat_url(token: str) -> str:
+    return f"/play/{token}"
+
+
+def display_names(info: TableInfo) -> list[str | None]:
+    return [s.name if s.bot is None else bot_name(s.seat, s.bot) for s in info.seats]
+
+
+async def _actor(server: Server, table_id: str) -> TableActor:
+    actor = await server.hub.actor(table_id)
+    if actor is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    return actor
+
+
+# -- presets and rulesets ---------------------------------------------------------------------------
+
+
+@router.get("/presets")
+async def presets() -> dict[str, Any]:
+    """Every preset with its full rules, each ruleset field's meaning, and the bot difficulties."""
+    aliases: dict[str, list[str]] = {}
+    for alias, name in ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    return {
+        "presets": [
+            {"name": r.name, "title": r.title, "aliases": aliases.get(r.name, []), "rules": r.to_dict()} for r in PRESETS.values()
+        ],
+        "fields": field_docs(),
+        "bots": bot_names(),
+    }
+
+
+def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:
+    """A preset, changed by ``overrides`` (which may name another preset as ``base``)."""
+    try:
+        base = find_preset(preset)
+    except UnknownPreset as exc:
+        raise Refused(422, "unknown_preset", str(exc), "preset") from exc
+    if not overrides:
+        return base
+    try:
+        return Ruleset.from_dict(overrides) if "base" in overrides else Ruleset.from_dict(overrides, base=base)
+    except RulesetError as exc:
+        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}") from exc
+
+
+@router.get("/rulesets")
+async def rulesets(server: Srv) -> dict[str, Any]:
+    saved = await to_thread.run_sync(server.storage.rulesets)
+    return {"rulesets": [{"name": name, "rules": rules, "created": created.isoformat()} for name, rules, created in saved]}
+
+
+@router.post("/rulesets", status_code=201)
+async def save_ruleset(body: SaveRuleset, server: Srv) -> dict[str, Any]:
+    try:
+        rules = Ruleset.from_dict(body.rules)
+    except RulesetError as exc:
+        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}") from exc
+    try:
+        await to_thread.run_sync(server.storage.save_ruleset, body.name, rules.to_dict())
+    except Conflict as exc:
+        raise Refused(409, exc.reason, str(exc), "name") from exc
+    return {"name": body.name, "rules": rules.to_dict()}
+
+
+# -- tables -----------------------------------------------------------------------------------------
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
+    rules = house_rules(body.preset, body.rules)
+    try:
+        new_game(rules, body.seats)
+    except ValueError as exc:
+        raise Refused(422, "bad_seats", str(exc), "seats") from exc
+    known = bot_names()
+    bots: dict[int, str] = {}
+    for seat, name in body.bots.items():
+        key = name.strip().lower()
+        if seat >= body.seats:
+            raise Refused(422, "no_such_seat", f"a bot for seat {seat} at a table of {body.seats} seats (0 to {body.seats - 1})", "bots")
+        if key not in known:
+            raise Refused(422, "unknown_bot", f"no bot named {name!r}; bots: {', '.join(known)}", "bots")
+        bots[seat] = key
+    dealer = choose_first_dealer(rules, body.seats, live_rng())
+    seats = [NewSeat(bot=bots.get(s)) for s in range(body.seats)]
+    info = await to_thread.run_sync(server.storage.create_table, rules.to_dict(), dealer, body.options().model_dump(), seats)
+    if len(bots) == body.seats:
+        await _actor(server, info.id)
+    return {
+        "table_id": info.id,
+        "invite": info.invite,
+        "invite_url": f"/join/{info.invite}",
+        "spectator": info.spectator,
+        "spectator_url": f"/watch/{info.spectator}",
+    }
+
+
+@router.get("/invite/{invite}")
+async def invite(invite: str, server: Srv) -> dict[str, Any]:
+    info = await to_thread.run_sync(server.storage.table_by_invite, invite)
+    if info is None:
+        raise Refused(404, "no_such_invite", "this invitation does not exist")
+    names = display_names(info)
+    return {
+        "table_id": info.id,
+        "ruleset": info.ruleset,
+        "options": info.options,
+        "seats": [{"seat": s.seat, "name": names[s.seat], "bot": s.bot, "free": s.free} for s in info.seats],
+        "status": info.status,
+        "spectator_url": f"/watch/{info.spectator}",
+    }
+
+
+@router.post("/invite/{invite}/join")
+async def join(invite: str, body: Join, server: Srv) -> dict[str, Any]:
+    info = await to_thread.run_sync(server.storage.table_by_invite, invite)
+    if info is None:
+        raise Refused(404, "no_such_invite", "this invitation does not exist")
+    token = await (await _actor(server, info.id)).join(body.seat, body.name)
+    return {"seat_token": token, "seat_url": seat_url(token), "table_id": info.id, "seat": body.seat}
+
+
+@router.get("/my-tables")
+async def my_tables(server: Srv, tokens: Annotated[str, Query(max_length=MAX_TOKENS * 65)] = "") -> dict[str, Any]:
+    wanted = [t for t in tokens.split(",") if t][:MAX_TOKENS]
+    found = await to_thread.run_sync(server.storage.seats_by_tokens, wanted)
+    tables = []
+    for info, seat in found:
+        token = info.seats[seat].token
+        assert token is not None
+        rules = info.ruleset
+        tables.append(
+            {
+                "table_id": info.id,
+                "seat": seat,
+                "seat_token": token,
+                "seat_url": seat_url(token),
+                "status": info.status,
+                "ruleset": rules.get("name"),
+                "title": rules.get("title"),
+                "names": display_names(info),
+                "created": info.created.isoformat(),
+                "rematch": info.rematch_id is not None,
+            }
+        )
+    return {"tables": tables}
+
+
+@router.post("/seat/{token}/rematch")
+async def rematch(token: str, server: Srv) -> dict[str, Any]:
+    found = await to_thread.run_sync(server.storage.seat_by_token, token)
+    if found is None:
+        raise Refused(404, "no_such_seat", "this seat link does not exist")
+    info, seat = found
+    new_id = await (await _actor(server, info.id)).rematch()
+    new_token = await (await _actor(server, new_id)).claim_reserved(seat)
+    return {"seat_token": new_token, "seat_url": seat_url(new_token), "table_id": new_id}
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, server: Srv) -> Response:
+    """The game record, once the game is over (before, it would show the deck order)."""
+    info = await to_thread.run_sync(server.storage.table, table_id)
+    if info is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    if info.status != OVER:
+        raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
+    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
+    names = [n or f"seat {s}" for s, n in enumerate(display_names(info))]
+    game = GameRecord(
+        Ruleset.from_dict(info.ruleset),
+        names,
+        info.first_dealer,
+        [action_from_dict(a) for a in actions],
+        {"table_id": info.id, "created": info.created.isoformat()},
+    )
+    return Response(
+        game.to_json(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="liverpool-{info.id}.json"'},
+    )

@@ -1,0 +1,67 @@
+"""The database tables (SQLAlchemy 2.0 declarative). The schema itself is made by the migrations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+TOKEN_LENGTH = 64
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A table: its ruleset (every field), seats, options, public tokens and how far it has got."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(TOKEN_LENGTH), primary_key=True)
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    invite_token: Mapped[str] = mapped_column(String(TOKEN_LENGTH), unique=True)
+    spectator_token: Mapped[str] = mapped_column(String(TOKEN_LENGTH), unique=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rematch_of: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+
+
+class SeatRow(Base):
+    """One seat: a bot (``bot`` is its difficulty), a human (``token`` is the secret seat token), a
+    seat reserved for a rematch (a name, no token yet), or a free seat (no name)."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), unique=True, nullable=True)
+
+
+class ActionRow(Base):
+    """One action of a table's game, in the record's notation; ``seq`` counts from 0 per table and
+    (table_id, seq) is the primary key, so no table has two actions at one place in its log."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class SavedRuleset(Base):
+    """House rules saved under a name, as a full ruleset dict."""
+
+    __tablename__ = "rulesets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

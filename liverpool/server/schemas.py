@@ -1,0 +1,71 @@
+"""What clients may send, validated with pydantic: lobby request bodies and websocket messages.
+
+>>> read_client_message('{"type": "ping"}')
+Ping(type='ping')
+>>> read_client_message('{"type": "action", "action": {"type": "draw_stock"}}').action
+{'type': 'draw_stock'}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+MAX_MESSAGE_BYTES = 64 * 1024
+MIN_SEATS = 3
+MAX_SEATS = 8
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+RulesetName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TableOptions(Strict):
+    """How a table is run (stored with it)."""
+
+    away_timeout_s: int = Field(60, ge=0, le=86_400, description="A player away this long is played by a bot; 0 = never.")
+    bot_pace_ms: int = Field(800, ge=0, le=60_000, description="Pause before each bot move; 0 = full speed.")
+    buy_timeout_s: int = Field(20, ge=1, le=600, description="A player in a buy window who has not answered by then passes.")
+
+
+class CreateTable(TableOptions):
+    preset: str = Field("liverpool", max_length=64)
+    rules: dict[str, Any] | None = Field(None, description="Ruleset fields that change the preset (house rules).")
+    seats: int = Field(4, ge=MIN_SEATS, le=MAX_SEATS)
+    bots: dict[Seat, Annotated[str, Field(max_length=32)]] = Field(default_factory=dict, description="Seat -> bot difficulty.")
+
+    def options(self) -> TableOptions:
+        return TableOptions(away_timeout_s=self.away_timeout_s, bot_pace_ms=self.bot_pace_ms, buy_timeout_s=self.buy_timeout_s)
+
+
+class Join(Strict):
+    seat: Seat
+    name: Name
+
+
+class SaveRuleset(Strict):
+    name: RulesetName
+    rules: dict[str, Any]
+
+
+class ActionMessage(Strict):
+    type: Literal["action"]
+    action: dict[str, Any]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMessage | Ping, Field(discriminator="type")]
+_client_message: TypeAdapter[ActionMessage | Ping] = TypeAdapter(ClientMessage)
+
+
+def read_client_message(text: str | bytes) -> ActionMessage | Ping:
+    """Parse one websocket message; :class:`pydantic.ValidationError` says what is wrong."""
+    return _client_message.validate_json(text)

@@ -1,0 +1,121 @@
+// HTTP helpers, the seat tokens this browser keeps, and the page links (docs/protocol.md).
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+function errorText(status, body) {
+  if (body && typeof body === "object") {
+    const detail = body.detail ?? body.message ?? body.error;
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail)) return detail.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
+    if (detail) return JSON.stringify(detail);
+  }
+  return `request failed (${status})`;
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) throw new ApiError(response.status, errorText(response.status, data), data);
+  return data;
+}
+
+export const getJSON = (path) => request("GET", path);
+export const postJSON = (path, body = {}) => request("POST", path, body);
+
+// -- seat tokens kept in localStorage -------------------------------------------------------------
+
+const SEATS_KEY = "liverpool.seats";
+
+/** Every seat this browser holds: [{token, table_id, seat, name, url, joined}] newest first. */
+export function mySeats() {
+  try {
+    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) ?? "[]");
+    return Array.isArray(seats) ? seats.filter((s) => s && typeof s.token === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberSeat(entry) {
+  const others = mySeats().filter((s) => s.token !== entry.token);
+  const previous = mySeats().find((s) => s.token === entry.token) ?? {};
+  const merged = { ...previous, ...entry, joined: previous.joined ?? Date.now() };
+  localStorage.setItem(SEATS_KEY, JSON.stringify([merged, ...others]));
+}
+
+export function seatEntry(token) {
+  return mySeats().find((s) => s.token === token) ?? null;
+}
+
+export function forgetSeat(token) {
+  localStorage.setItem(SEATS_KEY, JSON.stringify(mySeats().filter((s) => s.token !== token)));
+}
+
+// -- links ----------------------------------------------------------------------------------------
+
+export const links = {
+  lobby: () => "/",
+  join: (invite) => `/join/${encodeURIComponent(invite)}`,
+  play: (seatToken) => `/play/${encodeURIComponent(seatToken)}`,
+  watch: (spectatorToken) => `/watch/${encodeURIComponent(spectatorToken)}`,
+  replay: (tableId) => `/replay/${encodeURIComponent(tableId)}`,
+  record: (tableId) => `/api/tables/${encodeURIComponent(tableId)}/record`,
+};
+
+/** An absolute URL for a path on this server (for sharing). */
+export function absolute(path) {
+  return new URL(path, window.location.origin).href;
+}
+
+/**
+ * The token a page was opened with: the path segment after `prefix` (`/play/TOKEN`), or the query
+ * parameter `param` when the page is opened as a static file (`table.html?seat=TOKEN`).
+ */
+export function tokenFromLocation(prefix, param) {
+  const parts = window.location.pathname.split("/").filter(Boolean);
+  const at = parts.indexOf(prefix);
+  if (at >= 0 && parts[at + 1]) return decodeURIComponent(parts[at + 1]);
+  return new URLSearchParams(window.location.search).get(param);
+}
+
+/** The websocket URL for a path on this server. */
+export function socketUrl(path) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${path}`;
+}
+
+/** A short element builder: el("div", {class: "x", dataset: {testid: "y"}}, child, "text"). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}

@@ -1,0 +1,100 @@
+// Cards in the record notation ("7H", "10S", "QD#1", "JK#2") and their rendering.
+
+export const SUITS = ["C", "D", "H", "S"];
+export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_BY_TEXT = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
+const RANK_NAMES = { 1: "A", 11: "J", 12: "Q", 13: "K", 14: "A" };
+
+/** {id, rank (1..13, 0 for a joker), suit ("" for a joker), joker, copy} of a card's notation. */
+export function parseCard(id) {
+  const [body, copyText] = id.toUpperCase().split("#");
+  const copy = copyText === undefined ? 0 : Number(copyText);
+  if (body === "JK") return { id, rank: 0, suit: "", joker: true, copy };
+  const suit = body.slice(-1);
+  const rankText = body.slice(0, -1);
+  const rank = RANK_BY_TEXT[rankText] ?? Number(rankText);
+  if (!SUITS.includes(suit) || !(rank >= 1 && rank <= 13)) throw new Error(`${id} is not a card`);
+  return { id, rank, suit, joker: false, copy };
+}
+
+export function rankText(rank) {
+  return RANK_NAMES[rank] ?? String(rank);
+}
+
+/** "7♥", "Q♦", "Joker" (copies are not shown). */
+export function pretty(id) {
+  const card = parseCard(id);
+  return card.joker ? "Joker" : rankText(card.rank) + SUIT_SYMBOLS[card.suit];
+}
+
+export function prettyList(ids) {
+  return ids.map(pretty).join(" ");
+}
+
+const sameCopyOrder = (a, b) => a.copy - b.copy;
+
+/** Sort by suit (♣ ♦ ♥ ♠), then rank, jokers last. */
+export function bySuit(ids) {
+  return [...ids].sort((x, y) => {
+    const a = parseCard(x), b = parseCard(y);
+    if (a.joker !== b.joker) return a.joker ? 1 : -1;
+    return SUITS.indexOf(a.suit) - SUITS.indexOf(b.suit) || a.rank - b.rank || sameCopyOrder(a, b);
+  });
+}
+
+/** Sort by rank (A..K), then suit, jokers last. */
+export function byRank(ids) {
+  return [...ids].sort((x, y) => {
+    const a = parseCard(x), b = parseCard(y);
+    if (a.joker !== b.joker) return a.joker ? 1 : -1;
+    return a.rank - b.rank || SUITS.indexOf(a.suit) - SUITS.indexOf(b.suit) || sameCopyOrder(a, b);
+  });
+}
+
+/**
+ * A card as an element: <div class="card suit-H" data-card="7H">.
+ * options: testid, small, draggable, title, stands (what a joker stands for).
+ */
+export function cardElement(id, options = {}) {
+  const card = parseCard(id);
+  const el = document.createElement("div");
+  el.className = "card" + (card.joker ? " joker" : ` suit-${card.suit}`) + (options.small ? " small" : "");
+  el.dataset.card = id;
+  if (options.testid) el.dataset.testid = options.testid;
+  el.title = options.title ?? (card.joker ? "Joker" : `${rankText(card.rank)} of ${SUIT_NAMES[card.suit]}`);
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  corner.textContent = card.joker ? "JK" : rankText(card.rank);
+  const pip = document.createElement("span");
+  pip.className = "pip";
+  pip.textContent = card.joker ? "★" : SUIT_SYMBOLS[card.suit];
+  el.append(corner, pip);
+  if (options.stands) {
+    const stands = document.createElement("span");
+    stands.className = "stands";
+    stands.textContent = options.stands;
+    el.append(stands);
+  }
+  if (options.draggable) el.draggable = true;
+  return el;
+}
+
+/** A face-down card, for the stock and for others' hands. */
+export function cardBack(options = {}) {
+  const el = document.createElement("div");
+  el.className = "card back" + (options.small ? " small" : "");
+  if (options.testid) el.dataset.testid = options.testid;
+  return el;
+}
+
+/**
+ * What each card of a meld stands for: a rank for a set's cards ("7"), rank and suit in a run ("9♥").
+ * `meld` is {kind, low, cards}.
+ */
+export function meldStands(meld) {
+  const suit = meld.cards.map(parseCard).find((c) => !c.joker)?.suit ?? "";
+  return meld.cards.map((_, i) =>
+    meld.kind === "set" ? rankText(meld.low) : rankText(meld.low + i) + (SUIT_SYMBOLS[suit] ?? ""),
+  );
+}

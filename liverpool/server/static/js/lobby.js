@@ -1,0 +1,251 @@
+// The lobby: create a table (preset, house rules or saved rules; seats and bots), share its links,
+// and list this browser's own tables (from the seat tokens in localStorage) with rematch.
+
+import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
+import { overrides, rulesForm } from "./rules-form.js";
+
+const BOTS = ["random", "easy", "medium", "hard"];  // when /api/presets does not list the bots
+const $ = (id) => document.getElementById(id);
+
+const lobby = {
+  presets: [],
+  fields: {},
+  bots: BOTS,
+  saved: [],
+  form: null,
+};
+
+function currentPreset() {
+  return lobby.presets.find((p) => p.name === $("preset").value) ?? lobby.presets[0];
+}
+
+function rulesMode() {
+  return document.querySelector("input[name=rules-mode]:checked").value;
+}
+
+function savedRules() {
+  return lobby.saved.find((s) => s.name === $("saved").value) ?? null;
+}
+
+/** The rules the table will play: {preset, rules (overrides)} and the full dict for the seat limits. */
+function chosenRules() {
+  const preset = currentPreset();
+  const mode = rulesMode();
+  if (mode === "house" && lobby.form) {
+    const full = lobby.form.read();
+    return { preset: preset.name, rules: overrides(full, preset.rules), full };
+  }
+  if (mode === "saved" && savedRules()) {
+    const { base, ...rules } = savedRules().rules;
+    const start = lobby.presets.find((p) => p.name === base || (p.aliases ?? []).includes(base)) ?? preset;
+    return { preset: start.name, rules, full: { ...start.rules, ...rules } };
+  }
+  return { preset: preset.name, rules: {}, full: preset.rules };
+}
+
+function showPreset() {
+  const preset = currentPreset();
+  $("preset-title").textContent = preset.title ?? "";
+  lobby.form = rulesForm(preset.rules, lobby.fields);
+  $("rules-form-slot").replaceChildren(lobby.form.element);
+  fitSeats();
+}
+
+function fitSeats() {
+  const { full } = chosenRules();
+  const input = $("seat-count");
+  input.min = full.min_players ?? 3;
+  input.max = Math.min(full.max_players ?? 8, 8);
+  const count = Math.max(Number(input.min), Math.min(Number(input.max), Number(input.value) || 4));
+  input.value = count;
+  drawSeatKinds(count);
+}
+
+function drawSeatKinds(count) {
+  const list = $("seat-kinds");
+  const before = [...list.querySelectorAll("select")].map((s) => s.value);
+  list.replaceChildren(...Array.from({ length: count }, (_, seat) => {
+    const value = before[seat] ?? "human";
+    return el("li", {},
+      el("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
+      el("select", { dataset: { testid: `seat-kind-${seat}` } },
+        el("option", { value: "human", text: "a player (invite)", selected: value === "human" }),
+        lobby.bots.map((bot) => el("option", { value: bot, text: `bot: ${bot}`, selected: value === bot }))));
+  }));
+}
+
+async function loadSaved() {
+  try {
+    const data = await getJSON("/api/rulesets");
+    lobby.saved = (Array.isArray(data) ? data : data?.rulesets ?? []).filter((s) => s && s.name && s.rules);
+  } catch {
+    lobby.saved = [];
+  }
+  const select = $("saved");
+  const keep = select.value;
+  select.replaceChildren(...lobby.saved.map((s) =>
+    el("option", { value: s.name, text: s.rules.title ? `${s.name} — ${s.rules.title}` : s.name, selected: s.name === keep })));
+  document.querySelector("[data-testid=mode-saved]").disabled = lobby.saved.length === 0;
+  select.disabled = lobby.saved.length === 0;
+}
+
+async function saveRules() {
+  const name = $("save-name").value.trim();
+  const status = $("save-status");
+  if (!name) {
+    status.textContent = "give the rules a name first";
+    return;
+  }
+  const preset = currentPreset();
+  const rules = { base: preset.name, ...overrides(lobby.form.read(), preset.rules), name };
+  try {
+    await postJSON("/api/rulesets", { name, rules });
+    status.textContent = `saved as ${name}`;
+    await loadSaved();
+  } catch (error) {
+    status.textContent = error.message;
+  }
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const error = $("create-error");
+  error.textContent = "";
+  const { preset, rules } = chosenRules();
+  const bots = {};
+  document.querySelectorAll("#seat-kinds select").forEach((select, seat) => {
+    if (select.value !== "human") bots[String(seat)] = select.value;
+  });
+  const body = {
+    preset,
+    rules,
+    seats: Number($("seat-count").value),
+    bots,
+    away_timeout_s: Number($("away-timeout").value),
+    bot_pace_ms: Number($("bot-pace").value),
+    buy_timeout_s: Number($("buy-timeout").value),
+  };
+  try {
+    const table = await postJSON("/api/tables", body);
+    showCreated(table);
+  } catch (err) {
+    error.textContent = err.message;
+  }
+}
+
+function showCreated(table) {
+  const invite = table.invite_url ? absolute(table.invite_url) : absolute(links.join(table.invite));
+  const spectator = table.spectator_url ? absolute(table.spectator_url) : absolute(links.watch(table.spectator));
+  $("invite-link").value = invite;
+  $("spectator-link").value = spectator;
+  $("take-seat").href = new URL(invite).pathname;
+  $("created").hidden = false;
+  $("created").dataset.tableId = table.table_id;
+  $("created").scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+// -- my tables ------------------------------------------------------------------------------------
+
+function tableRows(data) {
+  const rows = Array.isArray(data) ? data : data?.tables ?? [];
+  return rows.filter((r) => r && typeof r === "object");
+}
+
+function rowFor(rows, entry) {
+  return rows.find((r) => (r.seat_token ?? r.token) === entry.token)
+    ?? rows.find((r) => r.table_id === entry.table_id && (r.seat === undefined || r.seat === entry.seat))
+    ?? null;
+}
+
+async function rematch(entry, button) {
+  button.disabled = true;
+  try {
+    const answer = await postJSON(`/api/seat/${encodeURIComponent(entry.token)}/rematch`);
+    rememberSeat({ token: answer.seat_token, table_id: answer.table_id, seat: entry.seat, name: entry.name });
+    window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
+  } catch (error) {
+    button.disabled = false;
+    button.title = error.message;
+    button.textContent = "rematch failed";
+  }
+}
+
+async function loadMyTables() {
+  const seats = mySeats();
+  const list = $("my-tables");
+  $("my-tables-empty").hidden = seats.length > 0;
+  if (!seats.length) {
+    list.replaceChildren();
+    return;
+  }
+  let rows = [];
+  try {
+    rows = tableRows(await getJSON(`/api/my-tables?tokens=${seats.map((s) => encodeURIComponent(s.token)).join(",")}`));
+  } catch {
+    rows = [];
+  }
+  list.replaceChildren(...seats.map((entry) => {
+    const row = rowFor(rows, entry);
+    const status = row?.status ?? "unknown";
+    const over = /over|finished|done|ended/.test(String(status));
+    const names = Array.isArray(row?.names) ? row.names.filter(Boolean).join(", ") : "";
+    const ruleset = typeof row?.ruleset === "string" ? row.ruleset : row?.ruleset?.name ?? "";
+    return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status } },
+      el("div", { class: "my-table-main" },
+        el("a", { href: links.play(entry.token), dataset: { testid: "my-table-open" } },
+          `${entry.name ?? "seat"} at table ${String(row?.table_id ?? entry.table_id ?? "").slice(0, 8)}`),
+        el("span", { class: "badge", text: status }),
+        ruleset && el("span", { class: "muted", text: ruleset }),
+        names && el("span", { class: "muted", text: names })),
+      el("div", { class: "my-table-actions" },
+        over && el("a", { class: "button small", href: links.replay(row?.table_id ?? entry.table_id), text: "replay" }),
+        el("button", {
+          type: "button", class: "small", text: "rematch", dataset: { testid: "rematch" },
+          disabled: !over,
+          title: over ? "a new table with the same seats" : "after the game is over",
+          onclick: (e) => rematch({ ...entry, table_id: row?.table_id ?? entry.table_id }, e.currentTarget),
+        }),
+        el("button", {
+          type: "button", class: "small quiet", text: "forget",
+          onclick: () => { forgetSeat(entry.token); loadMyTables(); },
+        })));
+  }));
+}
+
+async function start() {
+  try {
+    const data = await getJSON("/api/presets");
+    lobby.presets = data.presets ?? [];
+    lobby.fields = data.fields ?? {};
+    if (Array.isArray(data.bots) && data.bots.length) lobby.bots = data.bots;
+  } catch (error) {
+    $("create-error").textContent = `cannot load the presets: ${error.message}`;
+    return;
+  }
+  const select = $("preset");
+  select.replaceChildren(...lobby.presets.map((p) =>
+    el("option", { value: p.name, text: `${p.name} — ${p.title}`, selected: p.name === "liverpool" })));
+  select.addEventListener("change", showPreset);
+  document.querySelectorAll("input[name=rules-mode]").forEach((radio) =>
+    radio.addEventListener("change", () => {
+      $("house").hidden = rulesMode() !== "house";
+      fitSeats();
+    }));
+  $("saved").addEventListener("change", fitSeats);
+  $("seat-count").addEventListener("change", fitSeats);
+  $("save-rules").addEventListener("click", saveRules);
+  $("create-form").addEventListener("submit", createTable);
+  document.querySelectorAll("button.copy").forEach((button) =>
+    button.addEventListener("click", () => {
+      const input = $(button.dataset.copy);
+      input.select();
+      navigator.clipboard?.writeText(input.value).catch(() => {});
+      button.textContent = "copied";
+    }));
+  showPreset();
+  await loadSaved();
+  await loadMyTables();
+  document.body.dataset.ready = "1";
+}
+
+start();

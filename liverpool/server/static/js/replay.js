@@ -1,0 +1,175 @@
+// The replay viewer: a finished game's record, step by step (/replay/{table_id}, or a record file).
+
+import { el, getJSON, links, tokenFromLocation } from "./api.js";
+import { bySuit, cardBack, cardElement, meldStands, parseCard, rankText, SUIT_SYMBOLS } from "./cards.js";
+import { replaySteps } from "./replay-engine.js";
+import { scoreChart, scoreTable, SEAT_COLOURS } from "./scores.js";
+
+const $ = (id) => document.getElementById(id);
+const PLAY_MS = 350;
+
+const viewer = { record: null, steps: [], at: 0, timer: null, downloadUrl: null };
+
+function showError(text) {
+  $("error").textContent = text;
+}
+
+function meldLabel(meld) {
+  if (meld.kind === "set") return `set of ${rankText(meld.low)}s`;
+  const suit = SUIT_SYMBOLS[meld.cards.map(parseCard).find((c) => !c.joker)?.suit] ?? "";
+  return `run ${rankText(meld.low)}${suit}–${rankText(meld.low + meld.cards.length - 1)}${suit}`;
+}
+
+function render() {
+  const { steps, at, record } = viewer;
+  if (!steps.length) return;
+  const step = steps[at];
+  const state = step.state;
+  const names = record.seats.map((s, i) => s.name ?? `seat ${i}`);
+  $("slider").value = String(at);
+  $("step").textContent = `step ${at} of ${steps.length - 1}`;
+  $("action").textContent = step.text;
+  const acting = step.action?.seat;
+  const showHands = $("show-hands").checked;
+
+  $("stock").replaceChildren(state.stockSize ? cardBack() : el("div", { class: "card empty" }),
+    el("span", { class: "pile-label", text: `stock · ${state.stockSize}` }));
+  const top = state.discard.at(-1);
+  $("discard").replaceChildren(top ? cardElement(top) : el("div", { class: "card empty" }),
+    el("span", { class: "pile-label", text: `discards · ${state.discard.length}` }));
+  const windowBox = $("window");
+  windowBox.hidden = !state.window.length;
+  if (state.window.length) {
+    windowBox.replaceChildren(el("h4", { text: "May I?" }), el("ol", {}, state.window.map((s) =>
+      el("li", {}, el("strong", { text: names[s] }),
+        `: ${s in state.answers ? (state.answers[s] ? "wants it" : "passes") : "deciding…"}`))));
+  }
+
+  const groups = new Map();
+  state.melds.forEach((meld) => {
+    if (!groups.has(meld.owner)) groups.set(meld.owner, []);
+    groups.get(meld.owner).push(meld);
+  });
+  $("melds").replaceChildren(...[...groups.entries()].sort(([a], [b]) => a - b).map(([owner, melds]) =>
+    el("div", { class: "meld-group" },
+      el("h4", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[owner % 8]}` }), names[owner]),
+      el("div", { class: "meld-row" }, melds.map((meld) => {
+        const stands = meldStands(meld);
+        return el("div", { class: "meld", dataset: { testid: "replay-meld" } },
+          el("div", { class: "meld-label", text: meldLabel(meld) }),
+          el("div", { class: "meld-cards" }, meld.cards.map((c, k) =>
+            cardElement(c, { small: true, stands: parseCard(c).joker ? stands[k] : null }))));
+      })))));
+
+  $("hands").replaceChildren(...state.hands.map((hand, s) =>
+    el("div", { class: "replay-hand" + (s === acting ? " acting" : ""), dataset: { testid: `replay-hand-${s}`, count: String(hand.length) } },
+      el("span", { class: "who" },
+        el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+        el("strong", { text: names[s] }),
+        state.dealer === s ? el("span", { class: "badge", text: "D" }) : "",
+        state.down[s] ? el("span", { class: "badge down", text: "down" }) : "",
+        el("span", { class: "muted", text: ` ${hand.length} cards` })),
+      showHands ? bySuit(hand).map((c) => cardElement(c, { small: true })) : hand.map(() => cardBack({ small: true })))));
+
+  $("scores").replaceChildren(
+    scoreTable(state.results, state.totals, names, { testid: "replay-score-table", winners: state.winners }),
+    scoreChart(state.results, names));
+  if (state.phase === "game_over") {
+    $("action").textContent = `${step.text}. The game is over: ${state.winners.map((s) => names[s]).join(" and ")} win${state.winners.length === 1 ? "s" : ""}.`;
+  }
+  document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("current", Number(li.dataset.step) === at));
+  document.querySelector("#actions li.current")?.scrollIntoView({ block: "nearest" });
+  document.body.dataset.step = String(at);
+  document.body.dataset.phase = state.phase;
+  document.body.dataset.totals = state.totals.join(",");
+}
+
+function go(at) {
+  viewer.at = Math.max(0, Math.min(viewer.steps.length - 1, at));
+  render();
+}
+
+function dealStarts() {
+  return viewer.steps.map((s, i) => (s.action?.type === "shuffle" ? i : -1)).filter((i) => i >= 0);
+}
+
+function togglePlay() {
+  if (viewer.timer) {
+    clearInterval(viewer.timer);
+    viewer.timer = null;
+    $("play").textContent = "▶ play";
+    return;
+  }
+  $("play").textContent = "⏸ pause";
+  viewer.timer = setInterval(() => {
+    if (viewer.at >= viewer.steps.length - 1) togglePlay();
+    else go(viewer.at + 1);
+  }, PLAY_MS);
+}
+
+function load(record, downloadHref) {
+  if (record?.format !== "liverpool-record" || record.version !== 1) {
+    showError("This is not a liverpool-record, version 1.");
+    return;
+  }
+  viewer.record = record;
+  try {
+    viewer.steps = replaySteps(record);
+  } catch (error) {
+    showError(`The record could not be replayed: ${error.message}`);
+    return;
+  }
+  showError("");
+  const names = record.seats.map((s, i) => s.name ?? `seat ${i}`);
+  $("replay-title").textContent = `${record.ruleset.title ?? record.ruleset.name} · ${names.join(", ")}`;
+  $("slider").max = String(viewer.steps.length - 1);
+  $("actions").replaceChildren(...viewer.steps.map((step, i) =>
+    el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })));
+  const download = $("download");
+  download.href = downloadHref;
+  download.download = `liverpool-${record.meta?.table_id ?? "game"}.json`;
+  download.hidden = false;
+  document.body.dataset.ready = "1";
+  go(0);
+}
+
+async function start() {
+  $("first").addEventListener("click", () => go(0));
+  $("last").addEventListener("click", () => go(viewer.steps.length - 1));
+  $("prev").addEventListener("click", () => go(viewer.at - 1));
+  $("next").addEventListener("click", () => go(viewer.at + 1));
+  $("prev-deal").addEventListener("click", () => go(dealStarts().filter((i) => i < viewer.at).at(-1) ?? 0));
+  $("next-deal").addEventListener("click", () => go(dealStarts().find((i) => i > viewer.at) ?? viewer.steps.length - 1));
+  $("play").addEventListener("click", togglePlay);
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("show-hands").addEventListener("change", render);
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") go(viewer.at + 1);
+    if (event.key === "ArrowLeft") go(viewer.at - 1);
+  });
+  $("file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      const text = await file.text();
+      if (viewer.downloadUrl) URL.revokeObjectURL(viewer.downloadUrl);
+      viewer.downloadUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      load(JSON.parse(text), viewer.downloadUrl);
+    } catch (error) {
+      showError(`Cannot read ${file.name}: ${error.message}`);
+    }
+  });
+  const tableId = tokenFromLocation("replay", "table");
+  if (!tableId) {
+    showError("Load a record file to replay it.");
+    return;
+  }
+  try {
+    load(await getJSON(links.record(tableId)), links.record(tableId));
+  } catch (error) {
+    showError(error.status === 409 ? "The record is given once the game is over." : `Cannot load the record: ${error.message}`);
+  }
+}
+
+start();

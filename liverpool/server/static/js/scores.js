@@ -1,0 +1,83 @@
+// Scores: per deal and totals, a small line chart of the running totals (inline SVG), and the
+// end-of-deal summary.
+
+import { el } from "./api.js";
+
+export const SEAT_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+/** results: [{deal, went_out, scores}]; names: seat names. */
+export function scoreTable(results, totals, names, { testid = "scores", winners = [] } = {}) {
+  const head = el("tr", {}, el("th", { text: "deal" }),
+    names.map((name, s) => el("th", { class: winners.includes(s) ? "winner" : "" },
+      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }), name)));
+  const rows = results.map((r) => el("tr", { dataset: { testid: "score-row" } },
+    el("td", { text: String(r.deal + 1) }),
+    r.scores.map((score, s) => el("td", {
+      class: r.went_out === s ? "went-out" : "",
+      title: r.went_out === s ? "went out" : "",
+      text: r.went_out === s ? `${score} ★` : String(score),
+    }))));
+  const total = el("tr", { class: "total" }, el("th", { text: "total" }),
+    totals.map((t, s) => el("th", { class: winners.includes(s) ? "winner" : "", dataset: { testid: `total-${s}` }, text: String(t) })));
+  return el("table", { class: "scores", dataset: { testid } }, el("thead", {}, head), el("tbody", {}, rows), el("tfoot", {}, total));
+}
+
+/** Running totals after each deal, one line per seat. */
+export function scoreChart(results, names, { width = 280, height = 150 } = {}) {
+  const seats = names.length;
+  const running = Array.from({ length: seats }, () => [0]);
+  for (const r of results) r.scores.forEach((score, s) => running[s].push(running[s].at(-1) + score));
+  const all = running.flat();
+  const lo = Math.min(0, ...all), hi = Math.max(10, ...all);
+  const pad = { left: 34, right: 8, top: 8, bottom: 18 };
+  const w = width - pad.left - pad.right, h = height - pad.top - pad.bottom;
+  const steps = Math.max(1, results.length);
+  const x = (i) => pad.left + (i / steps) * w;
+  const y = (v) => pad.top + h - ((v - lo) / (hi - lo)) * h;
+  const chart = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "score-chart",
+    "data-testid": "score-chart", "aria-label": "running totals by deal",
+  });
+  chart.append(
+    svg("line", { x1: pad.left, y1: y(lo), x2: pad.left, y2: y(hi), class: "axis" }),
+    svg("line", { x1: pad.left, y1: y(0), x2: pad.left + w, y2: y(0), class: "axis" }),
+    svg("text", { x: pad.left - 4, y: y(hi) + 8, class: "tick", "text-anchor": "end" }, String(hi)),
+    svg("text", { x: pad.left - 4, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
+  );
+  for (let i = 1; i <= results.length; i++) {
+    chart.append(svg("text", { x: x(i), y: height - 4, class: "tick", "text-anchor": "middle" }, String(i)));
+  }
+  running.forEach((points, s) => {
+    const colour = SEAT_COLOURS[s % 8];
+    chart.append(svg("polyline", {
+      points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+      fill: "none", stroke: colour, "stroke-width": 2, "data-seat": s,
+    }, svg("title", {}, `${names[s]}: ${points.at(-1)}`)));
+    points.forEach((v, i) => i && chart.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, fill: colour })));
+  });
+  return chart;
+}
+
+/** The summary of the deal that just ended. */
+export function dealSummary(result, names, totals, onClose) {
+  const out = result.went_out === null || result.went_out === undefined
+    ? "Nobody went out."
+    : `${names[result.went_out]} went out.`;
+  const order = result.scores.map((score, s) => ({ s, score })).sort((a, b) => a.score - b.score);
+  return el("section", { class: "deal-summary", dataset: { testid: "deal-summary", deal: String(result.deal + 1) } },
+    el("div", { class: "row spread" },
+      el("h3", { text: `Deal ${result.deal + 1} is over` }),
+      el("button", { type: "button", class: "small", text: "✕", title: "close", dataset: { testid: "deal-summary-close" }, onclick: onClose })),
+    el("p", { text: out }),
+    el("ol", {}, order.map(({ s, score }) => el("li", {},
+      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+      `${names[s]}: ${score} (total ${totals[s]})`))));
+}

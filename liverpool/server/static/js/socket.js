@@ -1,0 +1,73 @@
+// One websocket to the table that reconnects by itself (the server sends the whole state on connect).
+
+const PING_MS = 20000;
+const MAX_BACKOFF_MS = 5000;
+
+export class TableSocket {
+  /**
+   * url: the websocket URL; onMessage(message); onStatus("connecting" | "open" | "closed" | "gone").
+   * A close with code 4404/4403 (or 1008) means the token is not valid: no reconnect.
+   */
+  constructor(url, { onMessage, onStatus }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.backoff = 250;
+    this.socket = null;
+    this.pinger = null;
+    this.stopped = false;
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.onStatus("connecting");
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.backoff = 250;
+      this.onStatus("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    socket.addEventListener("close", (event) => {
+      clearInterval(this.pinger);
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if ([1008, 4003, 4004, 4403, 4404].includes(event.code)) {
+        this.stopped = true;
+        this.onStatus("gone", event.reason);
+        return;
+      }
+      this.onStatus("closed");
+      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    });
+  }
+
+  reconnectNow() {
+    if (this.stopped || (this.socket && this.socket.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(this.timer);
+    this.backoff = 250;
+    this.connect();
+  }
+
+  /** Send if connected; false when not (the controls are disabled while the socket is down). */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+}

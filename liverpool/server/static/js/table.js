@@ -1,0 +1,415 @@
+// The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
+// It shows the latest `state` message and sends actions built from the `legal` list.
+
+import { el, getJSON, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
+import { pretty } from "./cards.js";
+import { Hand } from "./hand.js";
+import { Builder, renderBuilder } from "./builder.js";
+import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from "./board.js";
+import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
+import { dealSummary, scoreChart, scoreTable, SEAT_COLOURS } from "./scores.js";
+import { TableSocket } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+const seatToken = tokenFromLocation("play", "seat");
+const watchToken = seatToken ? null : tokenFromLocation("watch", "watch");
+const entry = seatToken ? seatEntry(seatToken) : null;
+const LOG_LINES = 150;
+
+const app = {
+  view: null,
+  rules: entry?.rules ?? null,
+  tableId: entry?.table_id ?? null,
+  hand: new Hand(`liverpool.hand.${seatToken ?? "watch"}`),
+  builder: new Builder(),
+  ui: { pendingEnds: null, summary: null },
+  seq: -1,
+  resultsSeen: null,
+  announced: null,
+  deadlineAt: null,
+  socket: null,
+};
+
+// -- sending --------------------------------------------------------------------------------------
+
+function act(action) {
+  if (!app.socket?.send({ type: "action", action })) {
+    showError("Not connected: reconnecting…");
+    return;
+  }
+  app.ui.pendingEnds = null;
+  document.body.dataset.pending = String(app.seq);
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+function logLine(text, kind = "event") {
+  const log = $("log");
+  log.append(el("li", { class: kind, text }));
+  while (log.children.length > LOG_LINES) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+// -- facts the state message may lack -------------------------------------------------------------
+
+async function ensureRules(name) {
+  if (app.rules || ensureRules.asked) return;
+  ensureRules.asked = true;
+  try {
+    const data = await getJSON("/api/presets");
+    const preset = (data.presets ?? []).find((p) => p.name === name);
+    if (preset && !app.rules) {
+      app.rules = preset.rules;
+      render();
+    }
+  } catch {
+    // The rules only add the buy limits and the builder's hints; the table works without them.
+  }
+}
+
+async function ensureTableId() {
+  if (app.tableId || !seatToken || ensureTableId.asked) return;
+  ensureTableId.asked = true;
+  try {
+    const data = await getJSON(`/api/my-tables?tokens=${encodeURIComponent(seatToken)}`);
+    const rows = Array.isArray(data) ? data : data?.tables ?? [];
+    const row = rows.find((r) => (r.seat_token ?? r.token) === seatToken) ?? rows[0];
+    if (row?.table_id) {
+      app.tableId = row.table_id;
+      render();
+    }
+  } catch {
+    // Without the table id the results page has no replay link; nothing else needs it.
+  }
+}
+
+// -- incoming messages ----------------------------------------------------------------------------
+
+function onState(message) {
+  const obs = message.observation;
+  if (!obs) {
+    onWaiting(message);
+    return;
+  }
+  const first = app.view === null;
+  if (typeof message.seq === "number") app.seq = message.seq;
+  if (message.rules && typeof message.rules === "object") app.rules = message.rules;
+  else if (message.ruleset && typeof message.ruleset === "object") app.rules = message.ruleset;
+  if (message.table_id) app.tableId = message.table_id;
+  if (seatToken && (message.table_id || message.rules)) {
+    rememberSeat({ token: seatToken, table_id: app.tableId, seat: message.seat, name: message.names?.[message.seat] ?? entry?.name, rules: app.rules });
+  }
+  app.view = {
+    obs,
+    legal: Array.isArray(message.legal) ? message.legal : [],
+    names: message.names ?? [],
+    bots: message.bots ?? [],
+    away: message.away ?? [],
+    connected: message.connected ?? null,
+    me: message.seat ?? null,
+    rules: app.rules,
+    hand: app.hand,
+    rematch: Boolean(message.rematch),
+  };
+  app.hand.update(obs.hand ?? [], first);
+  app.builder.sync(obs.contract ?? [], obs.hand ?? []);
+  app.deadlineAt = typeof message.deadline === "number" ? Date.now() + message.deadline * 1000 : null;
+  noticeResults(obs, first);
+  noticeAnnouncements(obs);
+  const pending = app.ui.pendingEnds;
+  if (pending && !app.view.legal.some((a) => a.type === "lay_off" && a.card === pending.card && a.meld === pending.meld)) {
+    app.ui.pendingEnds = null;
+  }
+  const pendingSince = document.body.dataset.pending;
+  if (pendingSince !== undefined && app.seq > Number(pendingSince)) delete document.body.dataset.pending;
+  render();
+  ensureRules(obs.ruleset);
+  ensureTableId();
+}
+
+/** Before the game starts (seats still free) there is no observation: show who is here. */
+function onWaiting(message) {
+  if (typeof message.seq === "number") app.seq = message.seq;
+  if (message.table_id) app.tableId = message.table_id;
+  const view = { names: message.names ?? [], bots: message.bots ?? [] };
+  const seats = view.names.length;
+  const taken = view.names.filter((n, s) => n || view.bots[s]).length;
+  $("status").textContent = `Waiting for players: ${taken} of ${seats} seats taken. The game starts when every seat is filled.`;
+  $("contract").textContent = "Waiting for players";
+  $("seats").replaceChildren(...view.names.map((_, s) => el("div", {
+    class: "seat" + (s === message.seat ? " mine" : ""), dataset: { testid: `seat-${s}`, seat: String(s) },
+  }, el("strong", { text: view.names[s] || view.bots[s] ? seatName(view, s) : "free seat" }),
+  s === message.seat && el("span", { class: "badge", text: "you" }),
+  view.bots[s] && el("span", { class: "badge bot", text: `bot · ${view.bots[s]}` }))));
+  $("me").hidden = true;
+  const body = document.body.dataset;
+  body.seq = String(app.seq);
+  body.phase = "waiting";
+  body.myTurn = "0";
+  body.mustAct = "0";
+  delete body.pending;
+}
+
+function noticeResults(obs, first) {
+  const count = obs.results.length;
+  if (!first && app.resultsSeen !== null && count > app.resultsSeen && obs.phase !== "game_over") {
+    app.ui.summary = obs.results[count - 1];
+  }
+  app.resultsSeen = count;
+}
+
+function noticeAnnouncements(obs) {
+  const now = new Set(obs.seats.filter((s) => s.announced).map((s) => s.seat));
+  if (app.announced) {
+    for (const s of now) {
+      if (!app.announced.has(s)) {
+        const count = obs.seats[s].hand_count;
+        logLine(`${seatName(app.view, s)} announces: ${count} card${count === 1 ? "" : "s"} left!`, "announce");
+      }
+    }
+  }
+  app.announced = now;
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "state":
+      onState(message);
+      break;
+    case "event":
+      logLine(message.text ?? "");
+      break;
+    case "error":
+      delete document.body.dataset.pending;
+      showError(message.message ?? message.reason ?? "That is not possible now.");
+      break;
+    default:
+      break;
+  }
+}
+
+function onStatus(status, reason) {
+  const node = $("connection");
+  node.dataset.status = status;
+  node.textContent = {
+    connecting: "connecting…", open: "connected", closed: "reconnecting…",
+    gone: `this link is not valid${reason ? `: ${reason}` : ""}`,
+  }[status] ?? status;
+  document.body.dataset.connection = status;
+}
+
+// -- rendering ------------------------------------------------------------------------------------
+
+function handMarks(view) {
+  const { obs, legal } = view;
+  const assigned = app.builder.assigned();
+  const layOff = new Set(legal.filter((a) => a.type === "lay_off").map((a) => a.card));
+  const swap = new Set(legal.filter((a) => a.type === "swap_joker").map((a) => a.card));
+  return (card) => {
+    const classes = [];
+    let tag = null, title = null, onClick = null;
+    if (layOff.has(card)) { classes.push("can-lay-off"); tag = "⊕"; }
+    if (swap.has(card)) classes.push("can-swap");
+    if (card === obs.taken) { classes.push("taken"); title = `${pretty(card)}: just taken from the pile`; }
+    if (card === obs.must_place) { classes.push("must-place"); title = `${pretty(card)} must be melded or laid off now`; }
+    if (assigned.has(card)) {
+      const slot = assigned.get(card);
+      classes.push("assigned");
+      tag = `${(obs.contract[slot] ?? "").startsWith("run") ? "R" : "S"}${slot + 1}`;
+      title = `${pretty(card)} is in meld ${slot + 1} of the builder: click to take it back`;
+      onClick = () => { app.builder.remove(card); render(); };
+    }
+    return { classes, tag, title, onClick };
+  };
+}
+
+function renderGoDown(view) {
+  const slot = $("godown-slot");
+  const { obs, legal, me } = view;
+  const options = legal.filter((a) => a.type === "go_down");
+  const myPlay = me !== null && obs.phase === "play" && obs.current === me && !obs.seats[me].down;
+  if (!myPlay) {
+    slot.replaceChildren();
+    return;
+  }
+  const builder = renderBuilder(app.builder, {
+    contract: obs.contract,
+    rules: app.rules,
+    selected: app.hand.selected,
+    mustPlace: obs.must_place,
+    onAdd: (i) => { app.builder.add(i, [...app.hand.selected]); app.hand.selected.clear(); render(); },
+    onRemove: (card) => { app.builder.remove(card); render(); },
+    onChoice: (i, value) => { app.builder.choices[i] = value; render(); },
+    onClear: () => { app.builder.clear(); render(); },
+    onGoDown: (melds) => act({ type: "go_down", melds }),
+  });
+  slot.replaceChildren(el("section", { class: "panel godown" },
+    el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
+    options.length
+      ? renderGoDownOptions(options, act, (melds) => { app.builder.load(melds, obs.contract); render(); })
+      : el("p", { class: "muted", dataset: { testid: "no-godown" }, text: "Your hand cannot make the contract yet; build it to see what is missing." }),
+    builder));
+}
+
+function renderHeader(view) {
+  const { obs } = view;
+  const total = app.rules?.deals?.length;
+  const dealText = obs.phase === "game_over" ? "Game over" : `Deal ${obs.deal + 1}${total ? ` of ${total}` : ""}`;
+  const contract = $("contract");
+  contract.textContent = `${dealText}${obs.contract.length ? ` · ${obs.contract.join(", ")}` : ""} · ${app.rules?.title ?? obs.ruleset}`;
+  contract.dataset.deal = String(obs.deal + 1);
+  const mine = view.legal.length > 0;
+  document.title = `${mine ? "● " : ""}${dealText} — Liverpool Rummy`;
+}
+
+function renderResults(view) {
+  const { obs, names } = view;
+  const section = $("results");
+  const over = obs.phase === "game_over";
+  section.hidden = !over;
+  $("table-grid").hidden = over;
+  $("me").hidden = over || view.me === null;
+  if (!over) return;
+  const seatNames = obs.seats.map((_, s) => seatName(view, s));
+  const winners = obs.winners ?? [];
+  const order = obs.totals.map((t, s) => ({ s, t })).sort((a, b) => a.t - b.t);
+  const rematch = seatToken && el("button", {
+    type: "button", class: "primary", dataset: { testid: "results-rematch" }, text: "Rematch",
+    onclick: async (event) => {
+      event.currentTarget.disabled = true;
+      try {
+        const answer = await postJSON(`/api/seat/${encodeURIComponent(seatToken)}/rematch`);
+        rememberSeat({ token: answer.seat_token, table_id: answer.table_id, seat: view.me, name: names[view.me], rules: app.rules });
+        window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
+      } catch (error) {
+        showError(`Rematch failed: ${error.message}`);
+      }
+    },
+  });
+  section.replaceChildren(
+    el("h2", { dataset: { testid: "results-winners" },
+      text: winners.length ? `${winners.map((s) => seatNames[s]).join(" and ")} win${winners.length === 1 ? "s" : ""}!` : "The game is over" }),
+    el("ol", { class: "standings", dataset: { testid: "standings" } }, order.map(({ s, t }) =>
+      el("li", { class: winners.includes(s) ? "winner" : "" },
+        el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+        el("strong", { text: seatNames[s] }), ` ${t} points`))),
+    el("div", { class: "results-body" },
+      scoreTable(obs.results, obs.totals, seatNames, { testid: "final-scores", winners }),
+      scoreChart(obs.results, seatNames, { width: 420, height: 220 })),
+    el("div", { class: "row" },
+      app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: "Replay the game" }),
+      app.tableId && el("a", {
+        class: "button", href: links.record(app.tableId), download: `liverpool-${app.tableId}.json`,
+        dataset: { testid: "results-record" }, text: "Download the record",
+      }),
+      rematch,
+      el("a", { class: "button quiet", href: links.lobby(), text: "Lobby" })));
+}
+
+function renderSummary(view) {
+  const slot = $("summary-slot");
+  const result = app.ui.summary;
+  if (!result) {
+    slot.replaceChildren();
+    return;
+  }
+  const names = view.obs.seats.map((_, s) => seatName(view, s));
+  const totals = view.obs.results.slice(0, result.deal + 1).reduce(
+    (acc, r) => acc.map((t, s) => t + r.scores[s]), names.map(() => 0));
+  slot.replaceChildren(dealSummary(result, names, totals, () => { app.ui.summary = null; render(); }));
+}
+
+/** Whether the viewer must act now (their turn, or an open May I? offer), not merely may (a call). */
+function mustAct(view) {
+  const { obs, legal, me } = view;
+  if (me === null || !legal.length) return false;
+  if (obs.phase === "buy") return obs.window.includes(me) && !obs.window_answers.some(([s]) => s === me);
+  return obs.current === me && (obs.phase === "draw" || obs.phase === "play");
+}
+
+function renderDeadline() {
+  const node = $("deadline");
+  if (app.deadlineAt === null) {
+    node.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.round((app.deadlineAt - Date.now()) / 1000));
+  node.hidden = false;
+  node.textContent = `⏱ ${left} s`;
+}
+
+function render() {
+  const view = app.view;
+  if (!view) return;
+  view.rules = app.rules;
+  const { obs } = view;
+  renderHeader(view);
+  $("status").textContent = statusText(view);
+  renderDeadline();
+  renderSummary(view);
+  renderResults(view);
+  renderSeats($("seats"), view);
+  renderPiles($("stock"), $("discard"), view, act);
+  renderBuyWindow($("buy-window"), view);
+  renderMelds($("melds"), view, app.ui, {
+    onLayOff: (card, meld, end) => act(end ? { type: "lay_off", card, meld, end } : { type: "lay_off", card, meld }),
+    onSwap: (swap) => act({ type: "swap_joker", card: swap.card, meld: swap.meld, joker: swap.joker }),
+    onPick: (meld) => {
+      const card = app.hand.single();
+      const fits = card ? view.legal.filter((a) => a.type === "lay_off" && a.card === card && a.meld === meld) : [];
+      if (fits.length === 1) act(fits[0].end ? { type: "lay_off", card, meld, end: fits[0].end } : { type: "lay_off", card, meld });
+      else if (fits.length > 1) {
+        app.ui.pendingEnds = { card, meld };
+        render();
+      }
+    },
+  });
+  const scores = $("scores");
+  const names = obs.seats.map((_, s) => seatName(view, s));
+  scores.replaceChildren(scoreTable(obs.results, obs.totals, names), scoreChart(obs.results, names));
+  if (view.me !== null) {
+    renderControls($("controls"), view, act);
+    renderGoDown(view);
+    $("hand-title").textContent = `Your hand · ${obs.hand.length} card${obs.hand.length === 1 ? "" : "s"}`;
+    app.hand.render($("hand"), {
+      marks: handMarks(view),
+      onSelect: () => { app.ui.pendingEnds = null; render(); },
+      onChange: render,
+      onDouble: (card) => {
+        if (view.legal.some((a) => a.type === "discard" && a.card === card)) act({ type: "discard", card });
+      },
+    });
+  }
+  const body = document.body.dataset;
+  body.seq = String(app.seq);
+  body.phase = obs.phase;
+  body.myTurn = view.legal.length ? "1" : "0";
+  body.mustAct = mustAct(view) ? "1" : "0";
+  body.seat = view.me === null ? "" : String(view.me);
+  body.deal = String(obs.deal);
+}
+
+// -- start ----------------------------------------------------------------------------------------
+
+function start() {
+  const path = seatToken ? `/ws/play/${encodeURIComponent(seatToken)}` : watchToken ? `/ws/watch/${encodeURIComponent(watchToken)}` : null;
+  if (!path) {
+    showError("This link has no seat or spectator token.");
+    return;
+  }
+  document.body.classList.toggle("spectator", !seatToken);
+  $("me").hidden = true;
+  $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
+  $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
+  app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus });
+  app.socket.connect();
+  setInterval(renderDeadline, 1000);
+}
+
+start();

@@ -1,0 +1,296 @@
+"""Storage: tables, seats, every action of every game, and saved rulesets, through SQLAlchemy.
+
+SQLite (the default, a file in the working directory, in WAL mode) or PostgreSQL (psycopg 3). The
+schema is made and kept up to date by the Alembic migrations in ``migrations/``, run at startup.
+Every method here blocks: the server calls them from a worker thread, never on the event loop.
+
+>>> database_url('postgresql://liverpool:secret@127.0.0.1:5432/games')
+'postgresql+psycopg://liverpool:secret@127.0.0.1:5432/games'
+>>> database_url(None, {})
+'sqlite:///liverpool.db'
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from .models import ActionRow, SavedRuleset, SeatRow, TableRow
+
+DEFAULT_DB = "sqlite:///liverpool.db"
+DB_ENV = "LIVERPOOL_DB"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+WAITING = "waiting"
+PLAYING = "playing"
+OVER = "over"
+
+
+class Conflict(ValueError):
+    """A write that would break what is already stored (a taken seat, a name in use)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def database_url(given: str | None, env: Mapping[str, str] = os.environ) -> str:
+    """The database to use: ``given``, else ``$LIVERPOOL_DB``, else ``liverpool.db`` here; plain
+    ``postgresql://`` (or ``postgres://``) URLs are rewritten to use psycopg 3."""
+    url = given or env.get(DB_ENV) or DEFAULT_DB
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+# -- what the server reads back ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    name: str | None
+    bot: str | None
+    token: str | None
+
+    @property
+    def free(self) -> bool:
+        return self.name is None and self.bot is None
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None and self.name is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    id: str
+    ruleset: dict[str, Any]
+    seat_count: int
+    first_dealer: int
+    options: dict[str, Any]
+    invite: str
+    spectator: str
+    status: str
+    created: datetime
+    rematch_of: str | None
+    rematch_id: str | None
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat of a new table: a bot, a seat reserved for a named player (rematch), or free."""
+
+    name: str | None = None
+    bot: str | None = None
+
+
+# -- the store ----------------------------------------------------------------------------------------
+
+
+class Storage:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # tables and seats
+
+    def create_table(
+        self,
+        ruleset: dict[str, Any],
+        first_dealer: int,
+        options: dict[str, Any],
+        seats: list[NewSeat],
+        rematch_of: str | None = None,
+    ) -> TableInfo:
+        with self._sessions.begin() as session:
+            table = TableRow(
+                id=secrets.token_urlsafe(9),
+                ruleset=ruleset,
+                seat_count=len(seats),
+                first_dealer=first_dealer,
+                options=options,
+                invite_token=new_token(),
+                spectator_token=new_token(),
+                status=WAITING,
+                created=datetime.now(UTC),
+                rematch_of=rematch_of,
+            )
+            session.add(table)
+            session.flush()
+            for number, seat in enumerate(seats):
+                session.add(SeatRow(table_id=table.id, seat=number, name=seat.name, bot=seat.bot))
+            if rematch_of is not None:
+                session.execute(update(TableRow).where(TableRow.id == rematch_of).values(rematch_id=table.id))
+            session.flush()
+            return self._info(session, table)
+
+    def table(self, table_id: str) -> TableInfo | None:
+        return self._find(TableRow.id == table_id)
+
+    def table_by_invite(self, invite: str) -> TableInfo | None:
+        return self._find(TableRow.invite_token == invite)
+
+    def table_by_spectator(self, token: str) -> TableInfo | None:
+        return self._find(TableRow.spectator_token == token)
+
+    def seat_by_token(self, token: str) -> tuple[TableInfo, int] | None:
+        with self._sessions() as session:
+            row = session.scalars(select(SeatRow).where(SeatRow.token == token)).first()
+            if row is None:
+                return None
+            table = session.get_one(TableRow, row.table_id)
+            return self._info(session, table), row.seat
+
+    def seats_by_tokens(self, tokens: Iterable[str]) -> list[tuple[TableInfo, int]]:
+        wanted = list(dict.fromkeys(tokens))
+        with self._sessions() as session:
+            rows = session.scalars(select(SeatRow).where(SeatRow.token.in_(wanted))).all()
+            by_token = {row.token: row for row in rows}
+            out = []
+            for token in wanted:
+                row = by_token.get(token)
+                if row is not None:
+                    out.append((self._info(session, session.get_one(TableRow, row.table_id)), row.seat))
+            return out
+
+    def table_ids(self, status: str) -> list[str]:
+        with self._sessions() as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.status == status).order_by(TableRow.created)))
+
+    def claim_seat(self, table_id: str, seat: int, name: str) -> str:
+        """Give a free seat to ``name``; returns the new seat token. :class:`Conflict` if it is not free."""
+        token = new_token()
+        with self._sessions.begin() as session:
+            done = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.name.is_(None), SeatRow.bot.is_(None))
+                .values(name=name, token=token)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult for UPDATE
+                raise Conflict("seat_taken", f"seat {seat} is taken")
+        return token
+
+    def claim_reserved(self, table_id: str, seat: int) -> str:
+        """The seat token of a seat reserved for a rematch player (made on the first claim)."""
+        with self._sessions.begin() as session:
+            row = session.get_one(SeatRow, (table_id, seat))
+            if row.bot is not None or row.name is None:
+                raise Conflict("seat_taken", f"seat {seat} is not reserved for you")
+            if row.token is None:
+                row.token = new_token()
+            return row.token
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self._sessions.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    # the game log
+
+    def actions(self, table_id: str) -> list[dict[str, Any]]:
+        """Every stored action of a table, in order; their sequence numbers must run 0, 1, 2, ..."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(ActionRow.seq, ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
+            ).all()
+        for expected, (seq, _) in enumerate(rows):
+            if seq != expected:
+                raise RuntimeError(f"table {table_id}: the stored log skips from action {expected - 1} to {seq}")
+        return [action for _, action in rows]
+
+    def append(self, table_id: str, seq: int, action: dict[str, Any], status: str | None = None) -> None:
+        """Store action number ``seq`` (and the table's new status, in the same transaction)."""
+        with self._sessions.begin() as session:
+            session.add(ActionRow(table_id=table_id, seq=seq, action=action))
+            if status is not None:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    # saved rulesets
+
+    def rulesets(self) -> list[tuple[str, dict[str, Any], datetime]]:
+        with self._sessions() as session:
+            rows = session.scalars(select(SavedRuleset).order_by(SavedRuleset.name)).all()
+            return [(row.name, row.rules, row.created) for row in rows]
+
+    def save_ruleset(self, name: str, rules: dict[str, Any]) -> None:
+        try:
+            with self._sessions.begin() as session:
+                session.add(SavedRuleset(name=name, rules=rules, created=datetime.now(UTC)))
+        except IntegrityError as exc:
+            raise Conflict("name_taken", f"a ruleset named {name!r} is already saved") from exc
+
+    # helpers
+
+    def _find(self, condition: Any) -> TableInfo | None:
+        with self._sessions() as session:
+            table = session.scalars(select(TableRow).where(condition)).first()
+            return None if table is None else self._info(session, table)
+
+    @staticmethod
+    def _info(session: Session, table: TableRow) -> TableInfo:
+        seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table.id).order_by(SeatRow.seat)).all()
+        return TableInfo(
+            id=table.id,
+            ruleset=table.ruleset,
+            seat_count=table.seat_count,
+            first_dealer=table.first_dealer,
+            options=table.options,
+            invite=table.invite_token,
+            spectator=table.spectator_token,
+            status=table.status,
+            created=table.created,
+            rematch_of=table.rematch_of,
+            rematch_id=table.rematch_id,
+            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token) for s in seats),
+        )

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make bench: the benchmark venv (.venv-bench) and benchmarks/peers.py on one core.
+#   bash scripts/bench.sh [--quick] [--profile] [peers.py options]
+# The venv holds the project and its peers (RLCard, OpenSpiel, OR-Tools for the oracle, pyinstrument);
+# it is built when missing and refreshed when pyproject.toml or this script changes (a stamp file).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+VENV=.venv-bench
+STAMP=$VENV/.installed
+PEERS=(rlcard==1.2.0 open_spiel==2.0.2 ortools==9.15.6755 pyinstrument==5.1.3 numpy)
+
+if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/bench.sh -nt "$STAMP" ]; then
+    test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet -e . "${PEERS[@]}"
+    touch "$STAMP"
+fi
+
+PIN=()
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+    PIN=(taskset -c 0)
+else
+    echo "taskset is not available: running unpinned" >&2
+fi
+
+PROFILE=0
+ARGS=()
+for arg in "$@"; do
+    if [ "$arg" = "--profile" ]; then PROFILE=1; else ARGS+=("$arg"); fi
+done
+
+status=0
+"${PIN[@]}" "$VENV/bin/python" benchmarks/peers.py "${ARGS[@]}" || status=$?
+if [ "$PROFILE" = 1 ]; then
+    "${PIN[@]}" "$VENV/bin/python" benchmarks/hotspots.py || status=$?
+fi
+exit "$status"

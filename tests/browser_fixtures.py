@@ -1,0 +1,230 @@
+"""Browser test helpers: Debian's Chromium driven by playwright's sync API, and a player that makes
+its moves through the table page's controls (never through the API).
+
+The server is the real ``liverpool serve`` of ``server_fixtures`` (a subprocess). Chromium is
+``/usr/bin/chromium`` (``scripts/ensure_chromium.sh`` installs it); no browser is downloaded.
+Screenshots go to ``artifacts/screenshots/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+VIEWPORT = {"width": 1400, "height": 1000}
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium, headless, with a fresh temporary profile (playwright makes one per launch)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: run scripts/ensure_chromium.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Tab:
+    """One page in its own browser context (its own localStorage), with the page errors it logged."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    def goto(self, url: str) -> Tab:
+        self.page.goto(url)
+        return self
+
+    def by(self, testid: str) -> Locator:
+        return self.page.get_by_test_id(testid)
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+def open_tab(browser: Browser) -> Tab:
+    """A new browser context and page; JavaScript errors are kept in ``Tab.errors``."""
+    context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+    context.set_default_timeout(WAIT_MS)
+    tab = Tab(context.new_page())
+    tab.page.on("pageerror", lambda error: tab.errors.append(str(error)))
+    return tab
+
+
+# -- the lobby and the join page ----------------------------------------------------------------------
+
+
+def create_table(tab: Tab, base: str, seats: list[str], house: dict[str, Any] | None = None) -> dict[str, str]:
+    """Create a table through the lobby form: ``seats`` holds "human" or a bot difficulty per seat;
+    ``house`` fills the house-rules form (``{"deals": 2}`` keeps the first two deals, other keys set
+    a field's input). Bots play at full speed. Returns the invite and spectator links."""
+    tab.goto(base + "/")
+    page = tab.page
+    page.wait_for_selector("body[data-ready='1']")
+    if house is not None:
+        tab.by("mode-house").check()
+        for name, value in house.items():
+            if name == "deals":
+                while page.locator("[data-testid^=rule-deals-remove-]").count() > value:
+                    page.locator("[data-testid^=rule-deals-remove-]").last.click()
+            elif isinstance(value, bool):
+                tab.by(f"rule-{name}").set_checked(value)
+            elif name in ("joker_swap", "buying", "buy_precedence", "discard_call", "empty_hand", "final_deal", "stock_out", "ties", "first_dealer"):
+                tab.by(f"rule-{name}").select_option(str(value))
+            else:
+                tab.by(f"rule-{name}").fill(str(value))
+    tab.by("seat-count").fill(str(len(seats)))
+    tab.by("seat-count").dispatch_event("change")
+    for seat, kind in enumerate(seats):
+        tab.by(f"seat-kind-{seat}").select_option(kind)
+    page.locator("[data-testid=pace] summary").click()
+    tab.by("bot-pace").fill("0")
+    tab.by("create-table").click()
+    page.wait_for_selector("[data-testid=created]:not([hidden])")
+    return {"invite": tab.by("invite-link").input_value(), "spectator": tab.by("spectator-link").input_value()}
+
+
+def join(tab: Tab, invite_url: str, seat: int, name: str) -> str:
+    """Take ``seat`` through the join page; returns the private seat link it goes to."""
+    tab.goto(invite_url)
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by(f"seat-option-{seat}").check()
+    tab.by("name-input").fill(name)
+    tab.by("join-button").click()
+    tab.page.wait_for_url("**/play/**")
+    return tab.page.url
+
+
+# -- the table page -------------------------------------------------------------------------------
+
+
+def body(tab: Tab, key: str) -> str:
+    return tab.page.evaluate(f"() => document.body.dataset.{key} ?? ''")  # type: ignore[no-any-return]
+
+
+def wait_for_move(tab: Tab, timeout_ms: int = WAIT_MS) -> str:
+    """Wait until this seat must act (and no action of its own is in flight) or the game is over;
+    returns the phase."""
+    tab.page.wait_for_function(
+        "() => { const b = document.body.dataset;"
+        " return b.phase === 'game_over' || (b.mustAct === '1' && b.pending === undefined"
+        " && b.connection === 'open'); }",
+        timeout=timeout_ms,
+    )
+    return body(tab, "phase")
+
+
+def settle(tab: Tab) -> None:
+    """Wait until the server has answered the last action sent."""
+    tab.page.wait_for_function("() => document.body.dataset.pending === undefined")
+
+
+def visible(tab: Tab, testid: str) -> bool:
+    return tab.by(testid).is_visible()
+
+
+def unselect_all(tab: Tab) -> None:
+    selected = tab.page.locator("[data-testid=hand-card].selected")
+    while selected.count():
+        selected.first.click()
+
+
+@dataclass
+class Player:
+    """Makes this seat's moves through the page: draws from the stock, goes down with the first
+    option offered, lays off whatever fits, otherwise discards its first card that may be discarded.
+    ``buys`` says how many May I? offers to take (the rest are passed)."""
+
+    tab: Tab
+    buys: int = 0
+    moves: dict[str, int] = field(default_factory=dict)
+
+    def done(self, what: str) -> str:
+        self.moves[what] = self.moves.get(what, 0) + 1
+        settle(self.tab)
+        return what
+
+    def move(self) -> str:
+        tab = self.tab
+        if visible(tab, "buy") and self.buys > 0:
+            self.buys -= 1
+            tab.by("buy").click()
+            return self.done("buy")
+        if visible(tab, "pass"):
+            tab.by("pass").click()
+            return self.done("pass")
+        if visible(tab, "draw-stock"):
+            tab.by("draw-stock").click()
+            return self.done("draw_stock")
+        if visible(tab, "godown-option-0"):
+            tab.by("godown-option-0").click()
+            return self.done("go_down")
+        fits = tab.page.locator("[data-testid=hand-card].can-lay-off")
+        if fits.count():
+            unselect_all(tab)
+            fits.first.click()
+            tab.page.locator("[data-testid=meld].target").first.click()
+            if visible(tab, "layoff-end-high"):
+                tab.by("layoff-end-high").click()
+            return self.done("lay_off")
+        if visible(tab, "discard-button"):
+            unselect_all(tab)
+            cards = tab.page.locator("[data-testid=hand-card]")
+            for index in range(cards.count()):
+                cards.nth(index).click()
+                if tab.by("discard-button").is_enabled():
+                    tab.by("discard-button").click()
+                    return self.done("discard")
+                cards.nth(index).click()
+        if visible(tab, "end-turn"):
+            tab.by("end-turn").click()
+            return self.done("end_turn")
+        raise AssertionError(f"no move found; the page says: {tab.by('status').inner_text()!r}")
+
+
+def play_until(players: list[Player], done: Any, limit_s: float, poll_ms: int = 50) -> None:
+    """Let each player move whenever it must, until ``done()`` is true; fails after ``limit_s``."""
+    deadline = time.monotonic() + limit_s
+    while not done():
+        if time.monotonic() > deadline:
+            states = [(body(p.tab, "phase"), p.tab.by("status").inner_text()) for p in players]
+            raise AssertionError(f"not done within {limit_s}s: {states}")
+        moved = False
+        for player in players:
+            ready = player.tab.page.evaluate(
+                "() => { const b = document.body.dataset;"
+                " return b.mustAct === '1' && b.pending === undefined && b.connection === 'open'; }"
+            )
+            if ready and body(player.tab, "phase") != "game_over":
+                player.move()
+                moved = True
+        if not moved:
+            players[0].tab.page.wait_for_timeout(poll_ms)

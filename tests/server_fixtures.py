@@ -1,0 +1,314 @@
+"""Fixtures for the table server tests: a real ``liverpool serve`` in a subprocess, real clients.
+
+The database is SQLite (a file in the test's folder) or PostgreSQL: the URL of a test database is in
+``$LIVERPOOL_TEST_PG`` (``scripts/ensure_postgres.sh`` prints one), and each test gets a schema of
+its own there. Without that URL the PostgreSQL cases skip, except in CI (``$CI`` set) or with
+``LIVERPOOL_REQUIRE_PG=1``, where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from websockets.sync.client import ClientConnection, connect
+
+from liverpool.server.storage import database_url
+
+PG_ENV = "LIVERPOOL_TEST_PG"
+STARTUP_S = 30.0
+WAIT_S = 20.0
+SERVE = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
+
+
+def pg_required() -> bool:
+    return bool(os.environ.get("CI")) or os.environ.get("LIVERPOOL_REQUIRE_PG") == "1"
+
+
+# -- databases --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema in the test database (dropped afterwards), as the server's database URL."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        message = f"${PG_ENV} is not set: run `export {PG_ENV}=$(bash scripts/ensure_postgres.sh)`"
+        if pg_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    schema = f"test_{secrets.token_hex(6)}"
+    admin = create_engine(database_url(base))
+    with admin.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(database_url(base)).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest) -> str:
+    """Each test that uses it runs once on SQLite and once on PostgreSQL."""
+    url: str = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+    return url
+
+
+# -- the server -------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``liverpool serve`` on a free port of 127.0.0.1, started, killed and restarted on one database."""
+
+    def __init__(self, db: str, workdir: Path) -> None:
+        self.db = db
+        self.workdir = workdir
+        self.port = free_port()
+        self.log = workdir / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        args = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db, "--log-level", "warning"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + STARTUP_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"the server exited with status {self.process.returncode}:\n{self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.http}/api/presets", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        pytest.fail(f"the server did not answer within {STARTUP_S}s:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no goodbye to clients."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def logged(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    # lobby shortcuts
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return httpx.post(f"{self.http}{path}", json=body if body is not None else {}, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(f"{self.http}{path}", timeout=10)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        answer = self.post("/api/tables", body)
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+    def join(self, invite: str, seat: int, name: str) -> str:
+        answer = self.post(f"/api/invite/{invite}/join", {"seat": seat, "name": name})
+        assert answer.status_code == 200, answer.text
+        token: str = answer.json()["seat_token"]
+        return token
+
+    def connect(self, path: str) -> Client:
+        return Client(f"{self.ws}{path}")
+
+    def player(self, token: str) -> Client:
+        return self.connect(f"/ws/play/{token}")
+
+    def spectator(self, token: str) -> Client:
+        return self.connect(f"/ws/watch/{token}")
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
+    """Starts a server on a database URL; every server started is stopped at the end."""
+    started: list[ServerProcess] = []
+
+    def start(db: str) -> ServerProcess:
+        server = ServerProcess(db, tmp_path).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server on SQLite shared by a module's tests (for tests that only use their own tables)."""
+    folder = tmp_path_factory.mktemp("lobby")
+    server = ServerProcess(f"sqlite:///{folder / 'tables.db'}", folder).start()
+    yield server
+    server.stop()
+
+
+# -- a websocket client -----------------------------------------------------------------------------
+
+
+class Client:
+    """A websocket to a table that keeps what it received: the latest state, events and errors."""
+
+    def __init__(self, url: str) -> None:
+        self._opened = connect(url, open_timeout=10)
+        self.connection: ClientConnection = self._opened.__enter__()
+        self.state: dict[str, Any] | None = None
+        self.states: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._opened.__exit__(None, None, None)
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        self.connection.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.send({"type": "action", "action": action})
+
+    def receive(self, timeout: float = WAIT_S) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.connection.recv(timeout=timeout))
+        self.received.append(message)
+        match message["type"]:
+            case "state":
+                self.state = message
+                self.states.append(message)
+            case "event":
+                self.events.append(message)
+            case "error":
+                self.errors.append(message)
+        return message
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = WAIT_S) -> dict[str, Any]:
+        """Read messages until one satisfies ``wanted``; fails after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"no wanted message within {timeout}s; the last state: {json.dumps(self.state)[:2000]}")
+            try:
+                message = self.receive(timeout=left)
+            except TimeoutError:
+                continue
+            if wanted(message):
+                return message
+
+    def state_where(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = WAIT_S) -> dict[str, Any]:
+        """The next state message that satisfies ``wanted``."""
+        return self.until(lambda m: m["type"] == "state" and wanted(m), timeout)
+
+    def current(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = WAIT_S) -> dict[str, Any]:
+        """The latest state if it satisfies ``wanted``, else the next one that does."""
+        if self.state is not None and wanted(self.state):
+            return self.state
+        return self.state_where(wanted, timeout)
+
+    def quiet(self, seconds: float = 0.3) -> None:
+        """Read everything that arrives until nothing has come for ``seconds``."""
+        while True:
+            try:
+                self.receive(timeout=seconds)
+            except TimeoutError:
+                return
+
+
+# -- a simple player ------------------------------------------------------------------------------
+
+
+PREFERENCE = ("go_down", "lay_off", "draw_stock", "pass", "discard", "end_turn")
+
+
+def my_move(state: dict[str, Any]) -> bool:
+    """Whether this seat must act now (its turn, or an open buy offer), not merely may (a May I)."""
+    obs, seat = state["observation"], state["seat"]
+    if obs is None or not state["legal"]:
+        return False
+    if obs["phase"] == "buy":
+        return seat in obs["window"] and seat not in [s for s, _ in obs["window_answers"]]
+    return bool(obs["current"] == seat and obs["phase"] in ("draw", "play"))
+
+
+def simple_choice(state: dict[str, Any]) -> dict[str, Any]:
+    legal: list[dict[str, Any]] = state["legal"]
+    for kind in PREFERENCE:
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    return legal[0]
+
+
+def play_moves(client: Client, moves: int, timeout: float = WAIT_S) -> None:
+    """Make ``moves`` moves as the simple player, each when it is this seat's move."""
+    for _ in range(moves):
+        client.quiet(0.2)
+        state = client.current(my_move, timeout)
+        seq = state["seq"]
+        client.act(simple_choice(state))
+        client.state_where(lambda s, seq=seq: s["seq"] > seq, timeout)
+        assert not client.errors, client.errors
+
+
+def action_seqs(db: str, table_id: str) -> list[int]:
+    """The stored sequence numbers of a table's actions, read straight from the database."""
+    engine = create_engine(database_url(db))
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT seq FROM actions WHERE table_id = :t ORDER BY seq"), {"t": table_id})
+            return [row[0] for row in rows]
+    finally:
+        engine.dispose()

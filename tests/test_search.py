@@ -1,0 +1,658 @@
+"""The contract search against independent oracles, by properties, and on the rule rows of RULES.md.
+
+Two oracles, neither sharing code with the search: both list every meld a hand allows by trying each
+rank and suit, each count of copies and each place of the jokers, and keep those that
+``melds.meld_problem`` accepts. ``ilp_leftover`` then picks one meld per contract slot with an integer
+program (PuLP and its bundled CBC); ``all_arrangements`` tries every combination on small hands and asks
+``melds.contract_problem``, so it also checks the order of the answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import pulp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from liverpool.engine.cards import JOKER_FACE, Card, make_shoe, parse_cards
+from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends, meld_problem
+from liverpool.engine.presets import PRESETS, find_preset
+from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
+from liverpool.engine.search import best_leftover, can_meet, find_arrangements
+from liverpool.engine.search_candidates import CandidatePool, decode
+
+Arrangement = tuple[Meld, ...]
+FaceMeld = tuple[str, int, tuple[int, ...]]
+ILP_HANDS_PER_PRESET = 200
+ILP_RANDOM_RULESETS = 400
+BRUTE_FORCE_HANDS = 300
+
+
+# -- the oracles -------------------------------------------------------------------------------------
+
+
+def oracle_melds(hand: Sequence[Card], kinds: set[MeldKind], rules: Ruleset) -> list[Meld]:
+    """Every valid meld of ``kinds`` that the faces of ``hand`` allow, once per face-level meld."""
+    by_face: dict[int, list[Card]] = defaultdict(list)
+    for card in sorted(hand):
+        by_face[card.face].append(card)
+    jokers = by_face[JOKER_FACE]
+    out: list[Meld] = []
+    if MeldKind.SET in kinds:
+        for rank in range(1, 14):
+            faces = [f for f in (suit * 13 + rank - 1 for suit in range(4)) if by_face[f]]
+            for counts in itertools.product(*(range(len(by_face[f]) + 1) for f in faces)):
+                naturals = [c for f, k in zip(faces, counts, strict=True) for c in by_face[f][:k]]
+                for j in range(len(jokers) + 1):
+                    meld = Meld(MeldKind.SET, (*naturals, *jokers[:j]), rank)
+                    if meld_problem(meld, rules) is None:
+                        out.append(meld)
+    if MeldKind.RUN in kinds:
+        for suit in range(4):
+            for low in range(1, 15):
+                for size in range(3, min(13, 15 - low) + 1):
+                    faces = [suit * 13 + (rank - 1) % 13 for rank in range(low, low + size)]
+                    absent = {i for i, f in enumerate(faces) if not by_face[f]}
+                    present = [i for i, f in enumerate(faces) if by_face[f]]
+                    for extra in range(len(jokers) - len(absent) + 1):
+                        for chosen in itertools.combinations(present, extra):
+                            wild = absent | set(chosen)
+                            spare = iter(jokers)
+                            cards = tuple(next(spare) if i in wild else by_face[f][0] for i, f in enumerate(faces))
+                            meld = Meld(MeldKind.RUN, cards, low)
+                            if meld_problem(meld, rules) is None:
+                                out.append(meld)
+    return out
+
+
+def ilp_leftover(
+    hand: Sequence[Card],
+    contract: Sequence[MeldRule],
+    rules: Ruleset,
+    *,
+    whole_hand: bool = False,
+    keep: int = 0,
+    must_include: Card | None = None,
+) -> int | None:
+    """The least penalty left in hand, or ``None``, by an integer program over :func:`oracle_melds`:
+    ``x[m, t] = 1`` when meld ``m`` fills contract slot ``t``."""
+    melds = oracle_melds(hand, {r.kind for r in contract}, rules)
+    uses = [Counter(c.face for c in m.cards) for m in melds]
+    problem = pulp.LpProblem("contract", pulp.LpMaximize)
+    x = {
+        (m, t): pulp.LpVariable(f"x_{m}_{t}", cat="Binary")
+        for m, meld in enumerate(melds)
+        for t, rule in enumerate(contract)
+        if meld.kind is rule.kind
+        and (len(meld.cards) >= rule.length if rules.longer_melds else len(meld.cards) == rule.length)
+    }
+    for t in range(len(contract)):
+        column = [v for (m, tt), v in x.items() if tt == t]
+        if not column:
+            return None
+        problem += pulp.lpSum(column) == 1
+    held = Counter(c.face for c in hand)
+    for face, count in held.items():
+        problem += pulp.lpSum(uses[m][face] * v for (m, _), v in x.items()) <= count
+    melded = pulp.lpSum(len(melds[m].cards) * v for (m, _), v in x.items())
+    problem += melded <= len(hand) - keep
+    if whole_hand:
+        problem += melded == len(hand)
+    if must_include is not None:
+        problem += pulp.lpSum(uses[m][must_include.face] * v for (m, _), v in x.items()) >= 1
+
+    def chosen(test: object) -> list[pulp.LpVariable]:
+        return [v for (m, _), v in x.items() if test(melds[m])]  # type: ignore[operator]
+
+    if rules.set_distinct_ranks:
+        for rank in range(1, 14):
+            problem += pulp.lpSum(chosen(lambda m, r=rank: m.kind is MeldKind.SET and m.low == r)) <= 1
+    if rules.run_distinct_suits:
+        for suit in "CDHS":
+            problem += pulp.lpSum(chosen(lambda m, s=suit: m.kind is MeldKind.RUN and m.suit == s)) <= 1
+    if rules.no_joinable_runs:
+        for suit in "CDHS":
+            for end in range(1, 14):
+                ending = chosen(lambda m, s=suit, e=end: m.kind is MeldKind.RUN and m.suit == s and m.high == e)
+                starting = chosen(lambda m, s=suit, e=end: m.kind is MeldKind.RUN and m.suit == s and m.low == e + 1)
+                if ending and starting:
+                    first = pulp.LpVariable(f"join_{suit}_{end}", cat="Binary")
+                    problem += pulp.lpSum(ending) <= len(contract) * first
+                    problem += pulp.lpSum(starting) <= len(contract) * (1 - first)
+    problem += pulp.lpSum(sum(rules.value(c) for c in melds[m].cards) * v for (m, _), v in x.items())
+    status = pulp.LpStatus[problem.solve(pulp.PULP_CBC_CMD(msg=False))]
+    if status == "Infeasible":
+        return None
+    assert status == "Optimal", status
+    return sum(rules.value(c) for c in hand) - round(pulp.value(problem.objective) or 0)
+
+
+def face_melds(arrangement: Sequence[Meld]) -> tuple[FaceMeld, ...]:
+    """An arrangement with copies forgotten, in a canonical order."""
+    return tuple(sorted((m.kind.value, m.low, tuple(c.face for c in m.cards)) for m in arrangement))
+
+
+def all_arrangements(
+    hand: Sequence[Card],
+    contract: Sequence[MeldRule],
+    rules: Ruleset,
+    *,
+    whole_hand: bool = False,
+    keep: int = 0,
+    must_include: Card | None = None,
+) -> dict[tuple[FaceMeld, ...], int]:
+    """Every arrangement (copies forgotten) with its penalty left, by trying every combination of melds."""
+    melds = oracle_melds(hand, {r.kind for r in contract}, rules)
+    held = Counter(c.face for c in hand)
+    out: dict[tuple[FaceMeld, ...], int] = {}
+    for combo in itertools.combinations_with_replacement(melds, len(contract)):
+        faces = Counter(c.face for m in combo for c in m.cards)
+        if any(n > held[f] for f, n in faces.items()):
+            continue
+        copies: dict[int, list[Card]] = defaultdict(list)
+        for card in sorted(hand):
+            copies[card.face].append(card)
+        laid = [Meld(m.kind, tuple(copies[c.face].pop(0) for c in m.cards), m.low) for m in combo]
+        if contract_problem(laid, contract, rules) is not None:
+            continue
+        used = sum(faces.values())
+        if used > len(hand) - keep or (whole_hand and used < len(hand)):
+            continue
+        if must_include is not None and not faces[must_include.face]:
+            continue
+        out[face_melds(laid)] = penalty_left(hand, laid, rules)
+    return out
+
+
+# -- hands -------------------------------------------------------------------------------------------
+
+
+def penalty_left(hand: Sequence[Card], arrangement: Sequence[Meld], rules: Ruleset) -> int:
+    used = {c for m in arrangement for c in m.cards}
+    return sum(rules.value(c) for c in hand if c not in used)
+
+
+def shoe_for(rules: Ruleset, rng: random.Random) -> list[Card]:
+    deck = rng.choice(rules.decks)
+    return list(make_shoe(deck.decks, max(deck.jokers, 4)))
+
+
+def random_hand(rng: random.Random, shoe: Sequence[Card], size: int, jokers: int) -> list[Card]:
+    naturals = [c for c in shoe if not c.is_joker]
+    return rng.sample(naturals, size - jokers) + rng.sample([c for c in shoe if c.is_joker], jokers)
+
+
+def planted_hand(rng: random.Random, shoe: Sequence[Card], contract: Sequence[MeldRule], size: int) -> list[Card]:
+    """A hand holding melds shaped like the contract's (not always valid ones), some jokers, then filler."""
+    left = list(shoe)
+    rng.shuffle(left)
+    hand: list[Card] = []
+
+    def take(rank: int | None = None, suit: str | None = None, joker: bool = False) -> None:
+        for card in left:
+            if (card.is_joker if joker else not card.is_joker and rank in (None, card.rank) and suit in (None, card.suit)):
+                left.remove(card)
+                hand.append(card)
+                return
+
+    for rule in contract:
+        if rule.kind is MeldKind.SET:
+            rank = rng.randint(1, 13)
+            for _ in range(rule.length + rng.randint(-1, 1)):
+                take(rank=rank, joker=rng.random() < 0.12)
+        else:
+            suit, low = rng.choice("CDHS"), rng.randint(1, 11)
+            for rank in range(low, min(low + rule.length + rng.randint(-1, 3), 15)):
+                take(rank=(rank - 1) % 13 + 1, suit=suit, joker=rng.random() < 0.12)
+    for _ in range(rng.randint(0, 2)):
+        take(joker=True)
+    while len(hand) < size:
+        take(joker=rng.random() < 0.05)
+    return hand[:size]
+
+
+@dataclasses.dataclass
+class Question:
+    """A hand, a contract and the options of one search."""
+
+    hand: list[Card]
+    contract: tuple[MeldRule, ...]
+    whole_hand: bool = False
+    keep: int = 0
+    must_include: Card | None = None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"whole_hand": self.whole_hand, "keep": self.keep, "must_include": self.must_include}
+
+
+def question(rng: random.Random, rules: Ruleset, deal: int, small: bool = False) -> Question:
+    """A seeded question: a hand of 13-20 cards (7-11 when ``small``) with 0-4 jokers, random or holding
+    melds shaped like the contract's, and random options; the whole hand goes in half the final deals
+    that ask for it."""
+    contract = rules.deals[deal].contract
+    whole = rules.is_final(deal) and rules.final_deal is FinalDeal.WHOLE_HAND and rng.random() < 0.5
+    size = rng.randint(7, 11) if small else rng.randint(13, 20)
+    shoe = shoe_for(rules, rng)
+    if rng.random() < 0.4:
+        hand = random_hand(rng, shoe, size, rng.randint(0, min(4, size // 3)))
+    else:
+        hand = planted_hand(rng, shoe, contract, size)
+    keep = 0 if whole else rng.choice([0, 0, 0, 1, 2])
+    must = rng.choice(hand) if rng.random() < 0.25 else None
+    return Question(hand, contract, whole, keep, must)
+
+
+def random_ruleset(rng: random.Random) -> Ruleset:
+    """A preset with house rules drawn at random, and a random contract of 1-3 melds as its only deal."""
+    while True:
+        contract = tuple(
+            MeldRule(rng.choice(list(MeldKind)), rng.choice([3, 3, 4, 4, 5])) for _ in range(rng.randint(1, 3))
+        )
+        try:
+            return dataclasses.replace(
+                rng.choice(list(PRESETS.values())),
+                deals=(DealRule(contract, 10),),
+                aces_low=rng.random() < 0.8,
+                aces_high=rng.random() < 0.8,
+                longer_melds=rng.random() < 0.7,
+                set_distinct_ranks=rng.random() < 0.4,
+                set_distinct_suits=rng.random() < 0.3,
+                set_max_length=rng.choice([None, None, 4, 5]),
+                run_distinct_suits=rng.random() < 0.5,
+                no_joinable_runs=rng.random() < 0.4,
+                set_min_naturals=rng.randint(1, 3),
+                run_min_naturals=rng.randint(1, 3),
+                run_joker_spacing=rng.choice([0, 0, 2, 3, 4]),
+                card_values=tuple(rng.randint(0, 25) for _ in range(14)),
+            )
+        except RulesetError:
+            continue
+
+
+def check_arrangements(
+    found: list[Arrangement],
+    hand: Sequence[Card],
+    contract: Sequence[MeldRule],
+    rules: Ruleset,
+    *,
+    whole_hand: bool = False,
+    keep: int = 0,
+    must_include: Card | None = None,
+    limit: int = 8,
+) -> list[int]:
+    """Asserts what every answer must hold; returns the penalties left, which must not decrease."""
+    assert len(found) <= limit
+    assert len({face_melds(a) for a in found}) == len(found), "arrangements differ only by copies"
+    penalties = []
+    by_face: dict[int, list[Card]] = defaultdict(list)
+    for card in sorted(hand, key=lambda c: (c != must_include, c.copy)):
+        by_face[card.face].append(card)
+    for arrangement in found:
+        assert contract_problem(arrangement, contract, rules) is None
+        assert [m.kind for m in arrangement] == [r.kind for r in contract]
+        cards = [c for m in arrangement for c in m.cards]
+        assert len(cards) == len(set(cards)) and set(cards) <= set(hand)
+        assert len(hand) - len(cards) >= keep
+        assert not whole_hand or len(cards) == len(hand)
+        assert must_include is None or must_include in cards
+        for face, laid in Counter(c.face for c in cards).items():
+            assert sorted(c for c in cards if c.face == face) == sorted(by_face[face][:laid]), "not the lowest copies"
+        penalties.append(penalty_left(hand, arrangement, rules))
+    assert penalties == sorted(penalties)
+    return penalties
+
+
+# -- against the oracles -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_best_leftover_matches_the_integer_program_on_every_contract(preset: str) -> None:
+    rules = PRESETS[preset]
+    rng = random.Random(f"ilp {preset}")
+    feasible = 0
+    for i in range(ILP_HANDS_PER_PRESET):
+        q = question(rng, rules, i % len(rules.deals))
+        expected = ilp_leftover(q.hand, q.contract, rules, **q.options)
+        feasible += expected is not None
+        assert best_leftover(q.hand, q.contract, rules, **q.options) == expected, q
+        assert can_meet(q.hand, q.contract, rules, **q.options) == (expected is not None), q
+        found = find_arrangements(q.hand, q.contract, rules, **q.options)
+        penalties = check_arrangements(found, q.hand, q.contract, rules, **q.options)
+        assert (penalties[0] if penalties else None) == expected, q
+    assert feasible > ILP_HANDS_PER_PRESET // 5
+
+
+def test_best_leftover_matches_the_integer_program_under_random_house_rules() -> None:
+    rng = random.Random("ilp house rules")
+    feasible = 0
+    for _ in range(ILP_RANDOM_RULESETS):
+        rules = random_ruleset(rng)
+        q = question(rng, rules, 0, small=rng.random() < 0.5)
+        q.whole_hand = rng.random() < 0.1
+        q.keep = 0 if q.whole_hand else q.keep
+        expected = ilp_leftover(q.hand, q.contract, rules, **q.options)
+        feasible += expected is not None
+        assert best_leftover(q.hand, q.contract, rules, **q.options) == expected, (rules, q)
+        found = find_arrangements(q.hand, q.contract, rules, **q.options)
+        penalties = check_arrangements(found, q.hand, q.contract, rules, **q.options)
+        assert (penalties[0] if penalties else None) == expected, (rules, q)
+    assert feasible > ILP_RANDOM_RULESETS // 6
+
+
+def test_the_answers_are_the_best_arrangements_of_all_in_order() -> None:
+    rng = random.Random("brute force")
+    nonempty = 0
+    for _ in range(BRUTE_FORCE_HANDS):
+        rules = random_ruleset(rng)
+        rules = dataclasses.replace(rules, deals=(DealRule(rules.deals[0].contract[:2], 10),))
+        q = question(rng, rules, 0, small=True)
+        limit = rng.choice([1, 2, 8, 30])
+        every = all_arrangements(q.hand, q.contract, rules, **q.options)
+        found = find_arrangements(q.hand, q.contract, rules, **q.options, limit=limit)
+        penalties = check_arrangements(found, q.hand, q.contract, rules, **q.options, limit=limit)
+        assert all(face_melds(a) in every for a in found)
+        assert penalties == sorted(every.values())[:limit], (rules, q)
+        nonempty += bool(every)
+    assert nonempty > BRUTE_FORCE_HANDS // 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_candidates_are_exactly_the_valid_melds(seed: int) -> None:
+    rng = random.Random(f"candidates {seed}")
+    for _ in range(60):
+        rules = random_ruleset(rng) if rng.random() < 0.6 else rng.choice(list(PRESETS.values()))
+        deal = rng.randrange(len(rules.deals))
+        contract = rules.deals[deal].contract
+        hand = question(rng, rules, deal).hand
+        pool = CandidatePool.build(hand, contract, rules, whole_hand=False)
+        for kind in MeldKind:
+            lengths = [r.length for r in contract if r.kind is kind]
+            want = {
+                (m.low, tuple(c.face for c in m.cards))
+                for m in oracle_melds(hand, {kind}, rules)
+                if lengths and (len(m.cards) >= min(lengths) if rules.longer_melds else len(m.cards) in lengths)
+            }
+            got = [decode(kind, entry[5]) for entry in pool.entries[kind]]
+            assert len(got) == len(set(got))
+            assert set(got) == want
+
+
+# -- properties --------------------------------------------------------------------------------------
+
+SHOE = make_shoe(2, 4)
+PRESET_RULES = list(PRESETS.values())
+hands = st.lists(st.sampled_from(SHOE), min_size=9, max_size=17, unique=True)
+deals = st.tuples(st.sampled_from(PRESET_RULES), st.integers(0, 8)).map(lambda p: (p[0], p[0].deals[p[1] % len(p[0].deals)]))
+fast = settings(max_examples=150, deadline=None, derandomize=True)
+
+
+@fast
+@given(hands, st.sampled_from(SHOE), deals)
+def test_a_card_more_never_makes_the_contract_impossible(hand: list[Card], extra: Card, deal: tuple[Ruleset, DealRule]) -> None:
+    rules, contract = deal[0], deal[1].contract
+    if extra in hand:
+        return
+    before = best_leftover(hand, contract, rules)
+    after = best_leftover([*hand, extra], contract, rules)
+    assert can_meet([*hand, extra], contract, rules) or not can_meet(hand, contract, rules)
+    if before is not None:
+        # The new card may stay in hand; it may also let the hand shed more, or less (never worse than that).
+        assert after is not None and after <= before + rules.value(extra)
+
+
+@fast
+@given(hands, deals, st.integers(0, 3))
+def test_keeping_a_card_more_never_sheds_more(hand: list[Card], deal: tuple[Ruleset, DealRule], keep: int) -> None:
+    rules, contract = deal[0], deal[1].contract
+    looser = best_leftover(hand, contract, rules, keep=keep)
+    stricter = best_leftover(hand, contract, rules, keep=keep + 1)
+    assert stricter is None or (looser is not None and stricter >= looser)
+    assert can_meet(hand, contract, rules, keep=keep + 1) == (stricter is not None)
+
+
+@fast
+@given(hands, deals, st.data())
+def test_a_card_that_must_be_melded_never_sheds_more(hand: list[Card], deal: tuple[Ruleset, DealRule], data: st.DataObject) -> None:
+    rules, contract = deal[0], deal[1].contract
+    must = data.draw(st.sampled_from(hand))
+    free = best_leftover(hand, contract, rules)
+    bound = best_leftover(hand, contract, rules, must_include=must)
+    assert bound is None or (free is not None and bound >= free)
+    best = find_arrangements(hand, contract, rules, must_include=must, limit=1)
+    assert (bound is None) == (not best)
+    if best:
+        assert must in {c for m in best[0] for c in m.cards}
+        assert penalty_left(hand, best[0], rules) == bound
+
+
+@fast
+@given(hands, deals)
+def test_the_whole_hand_goes_exactly_when_nothing_need_be_left(hand: list[Card], deal: tuple[Ruleset, DealRule]) -> None:
+    rules, contract = deal[0], deal[1].contract
+    assert min(rules.card_values) > 0
+    assert can_meet(hand, contract, rules, whole_hand=True) == (best_leftover(hand, contract, rules) == 0)
+
+
+@fast
+@given(hands, deals, st.integers(1, 6), st.randoms(use_true_random=False))
+def test_the_answers_depend_only_on_the_faces(hand: list[Card], deal: tuple[Ruleset, DealRule], limit: int, rnd: random.Random) -> None:
+    rules, contract = deal[0], deal[1].contract
+    relabelled = [Card.make(c.face, c.copy + 3) for c in hand]
+    rnd.shuffle(relabelled)
+    first = find_arrangements(hand, contract, rules, limit=limit)
+    second = find_arrangements(relabelled, contract, rules, limit=limit)
+    assert [face_melds(a) for a in first] == [face_melds(a) for a in second]
+    assert [[(m.kind, m.low) for m in a] for a in first] == [[(m.kind, m.low) for m in a] for a in second]
+    assert find_arrangements(hand, contract, rules, limit=max(1, limit - 2)) == first[: max(1, limit - 2)]
+    if first:
+        assert penalty_left(hand, first[0], rules) == best_leftover(hand, contract, rules)
+
+
+@fast
+@given(hands, deals)
+def test_longer_melds_never_leave_more(hand: list[Card], deal: tuple[Ruleset, DealRule]) -> None:
+    rules, contract = deal[0], deal[1].contract
+    exact = dataclasses.replace(rules, longer_melds=False)
+    longer = best_leftover(hand, contract, rules)
+    shorter = best_leftover(hand, contract, exact)
+    assert shorter is None or (longer is not None and longer <= shorter)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sampled_from("CDHS"), st.integers(1, 14), st.integers(3, 13), st.sampled_from(PRESET_RULES), st.booleans(), st.booleans())
+def test_a_run_of_naturals_in_order_is_valid_exactly_within_the_ace_rules(
+    suit: str, low: int, size: int, base: Ruleset, aces_low: bool, aces_high: bool
+) -> None:
+    if not (aces_low or aces_high):
+        return
+    rules = dataclasses.replace(base, aces_low=aces_low, aces_high=aces_high)
+    cards = tuple(Card.natural((rank - 1) % 13 + 1, suit) for rank in range(low, low + size))
+    high = low + size - 1
+    expected = high <= 14 and (low > 1 or aces_low) and (high < 14 or aces_high) and size >= rules.run_min_naturals
+    assert (meld_problem(Meld(MeldKind.RUN, cards, low), rules) is None) == expected
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(1, 13), st.lists(st.sampled_from("CDHS"), min_size=1, max_size=6), st.integers(0, 3), st.sampled_from(PRESET_RULES), st.randoms(use_true_random=False))
+def test_shuffling_a_set_keeps_its_validity(rank: int, suits: list[str], jokers: int, rules: Ruleset, rnd: random.Random) -> None:
+    cards = [Card.natural(rank, s, copy=i) for i, s in enumerate(suits)] + [Card.joker(i) for i in range(jokers)]
+    valid = meld_problem(Meld(MeldKind.SET, tuple(cards), rank), rules) is None
+    rnd.shuffle(cards)
+    assert (meld_problem(Meld(MeldKind.SET, tuple(cards), rank), rules) is None) == valid
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(hands, st.sampled_from(SHOE), st.sampled_from(PRESET_RULES), st.data())
+def test_laying_off_on_a_run_gives_a_valid_run_or_a_reason(hand: list[Card], card: Card, rules: Ruleset, data: st.DataObject) -> None:
+    runs = [m for m in oracle_melds(hand, {MeldKind.RUN}, rules) if card not in m.cards]
+    if not runs:
+        return
+    run = data.draw(st.sampled_from(runs))
+    fitting = lay_off_ends(run, card, rules)
+    for end in ("low", "high"):
+        try:
+            grown = lay_off(run, card, end, rules)
+        except ValueError:
+            assert end not in fitting
+            continue
+        assert end in fitting
+        assert meld_problem(grown, rules) is None
+        assert len(grown.cards) == len(run.cards) + 1
+        assert grown.low == run.low - (end == "low")
+
+
+# -- the rules of RULES.md ---------------------------------------------------------------------------
+
+
+def melds_of(arrangement: Arrangement) -> list[str]:
+    return [str(m) for m in arrangement]
+
+
+def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
+    # RULES.md §3 set constraints: sets of a contract must be different ranks (000)
+    hand = parse_cards("7H 7S 7D 7C 7H#1 7S#1 KD 2C 9S 4H")
+    assert can_meet(hand, find_preset("liverpool").contract(0), find_preset("liverpool"))
+    assert not can_meet(hand, find_preset("may-i").contract(0), find_preset("may-i"))
+
+
+def test_sets_of_distinct_suits_hold_at_most_four_cards() -> None:
+    # RULES.md §3 set constraints: sets 3-4 cards, no two cards of one suit (001b)
+    rules = find_preset("contract")
+    assert not can_meet(parse_cards("7H 7H#1 7S 2C 3D 9S"), (MeldRule(MeldKind.SET, 3),), rules)
+    best = find_arrangements(parse_cards("7H 7S 7D 7C JK 2C"), (MeldRule(MeldKind.SET, 3),), rules)[0]
+    assert len(best[0].cards) == 4
+
+
+def test_runs_of_a_contract_take_different_suits_where_000_and_001b_say() -> None:
+    # RULES.md §3 run constraints: runs of a contract in different suits (000, 001b)
+    hand = parse_cards("2H 3H 4H 5H 8H 9H 10H JH KS")
+    contract = find_preset("may-i").contract(2)
+    assert not can_meet(hand, contract, find_preset("may-i"))
+    assert can_meet(hand, contract, find_preset("norsk"))
+
+
+def test_runs_that_could_be_joined_may_not_be_laid_as_two() -> None:
+    # RULES.md §3 run constraints: two runs that could be joined may not be laid as two (002)
+    rules = find_preset("norsk")
+    contract = rules.contract(2)
+    assert not can_meet(parse_cards("3H 4H 5H 6H 7H 8H 9H 10H KS"), contract, rules)
+    assert can_meet(parse_cards("3H 4H 5H 6H 8H 9H 10H JH KS"), contract, rules)
+    assert can_meet(parse_cards("3H 4H 5H 6H 3H#1 4H#1 5H#1 6H#1 KS"), contract, rules)
+
+
+def test_runs_of_three_where_001b_plays_them() -> None:
+    # RULES.md §3 run constraints: min length 4 (most), 3 (001b)
+    hand = parse_cards("4D 5D 6D 9C 9H 9S KC")
+    assert can_meet(hand, find_preset("contract").contract(1), find_preset("contract"))
+    assert not can_meet(hand, find_preset("liverpool").contract(1), find_preset("liverpool"))
+
+
+def test_a_set_needs_two_naturals_and_a_run_three() -> None:
+    # RULES.md §3 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)
+    rules = find_preset("liverpool")
+    assert not can_meet(parse_cards("7H JK JK 2C"), (MeldRule(MeldKind.SET, 3),), rules)
+    assert not can_meet(parse_cards("5H 6H JK JK 2C"), (MeldRule(MeldKind.RUN, 4),), rules)
+    best = find_arrangements(parse_cards("5H 6H 7H JK JK 2C"), (MeldRule(MeldKind.RUN, 4),), rules)[0]
+    assert len(best[0].cards) == 5
+
+
+def test_one_joker_in_any_four_cards_of_a_british_run() -> None:
+    # RULES.md §3 joker limits: at most one joker per 4-card segment (004)
+    rules = find_preset("british")
+    run7 = rules.contract(6)
+    assert not can_meet(parse_cards("3S 5S 7S 8S 9S JK JK"), run7, rules)
+    assert can_meet(parse_cards("3S 4S 5S JK 7S 8S 9S"), run7, rules)
+    laid = find_arrangements(parse_cards("3S 4S 5S 7S 8S JK JK 9S KD"), run7, rules)[0][0]
+    jokers = [i for i, c in enumerate(laid.cards) if c.is_joker]
+    assert all(b - a >= 4 for a, b in itertools.pairwise(jokers))
+
+
+def test_aces_low_or_high_but_no_wrap() -> None:
+    # RULES.md §1: aces low (A-2-3-4) or high (J-Q-K-A), never both in one run, no wrap (K-A-2 is illegal)
+    rules = find_preset("liverpool")
+    run4 = (MeldRule(MeldKind.RUN, 4),)
+    low = find_arrangements(parse_cards("AH 2H 3H 4H"), run4, rules)[0][0]
+    high = find_arrangements(parse_cards("JH QH KH AH"), run4, rules)[0][0]
+    assert (low.low, high.low, high.high) == (1, 11, 14)
+    assert not can_meet(parse_cards("QH KH AH 2H 3H"), (MeldRule(MeldKind.RUN, 5),), rules)
+    no_high = dataclasses.replace(rules, aces_high=False)
+    assert not can_meet(parse_cards("JH QH KH AH"), run4, no_high)
+
+
+def test_longer_melds_shed_more_and_may_be_forbidden() -> None:
+    # RULES.md §3 laying more than the minimum: longer melds allowed, no extra melds (000, 004)
+    rules = find_preset("may-i")
+    hand = parse_cards("9C 9D 9H 9S KC KD KH 2S 3S")
+    assert melds_of(find_arrangements(hand, rules.contract(0), rules)[0]) == ["set: 9C 9D 9H 9S", "set: KC KD KH"]
+    assert best_leftover(hand, rules.contract(0), rules) == 5
+    exact = dataclasses.replace(rules, longer_melds=False)
+    assert best_leftover(hand, rules.contract(0), exact) == 14
+
+
+def test_the_final_deal_melds_the_whole_hand() -> None:
+    # RULES.md §3 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out")
+    rules = find_preset("may-i")
+    contract = rules.contract(6)
+    hand = parse_cards("2C 3C 4C 5C 6D 7D 8D 9D JK JS QS KS")
+    assert rules.final_deal is FinalDeal.WHOLE_HAND
+    assert can_meet(hand, contract, rules, whole_hand=True)
+    assert not can_meet([*hand, Card.parse("5H")], contract, rules, whole_hand=True)
+    assert can_meet([*hand, Card.parse("5H")], contract, rules)
+    laid = find_arrangements(hand, contract, rules, whole_hand=True)[0]
+    assert sum(len(m.cards) for m in laid) == len(hand)
+
+
+def test_the_british_final_deal_is_one_run_of_seven() -> None:
+    # RULES.md §2: deal 7 = 1 run of 7 (004)
+    rules = find_preset("british")
+    assert best_leftover(parse_cards("6D 7D 8D 9D 10D JD QD KS"), rules.contract(6), rules) == 10
+    assert not can_meet(parse_cards("6D 7D 8D 9D 10D JD KD KS"), rules.contract(6), rules)
+
+
+def test_a_card_must_be_kept_to_discard() -> None:
+    # RULES.md §3 going out: by discarding the last card; going down may not empty the hand
+    rules = find_preset("may-i")
+    hand = parse_cards("7H 7S 7D 9C 9S 9D")
+    assert can_meet(hand, rules.contract(0), rules)
+    assert not can_meet(hand, rules.contract(0), rules, keep=1)
+
+
+def test_copies_are_interchangeable_and_the_lowest_are_laid() -> None:
+    # RULES.md §3 decks / jokers: several standard decks (with their jokers) are shuffled together
+    rules = find_preset("liverpool")
+    one_set = (MeldRule(MeldKind.SET, 3),)
+    laid = find_arrangements(parse_cards("7H#2 7H#1 7S 7D#1 7D 2C"), one_set, rules)
+    assert [str(c) for c in laid[0][0].cards] == ["7D", "7D#1", "7H#1", "7H#2", "7S"]
+    contract = find_preset("contract")
+    hand = parse_cards("7H#1 7H 7S 7D 2C")
+    assert [str(c) for c in find_arrangements(hand, one_set, contract, limit=1)[0][0].cards] == ["7D", "7H", "7S"]
+    chosen = find_arrangements(hand, one_set, contract, must_include=Card.parse("7H#1"), limit=1)[0][0]
+    assert [str(c) for c in chosen.cards] == ["7D", "7H#1", "7S"]
+
+
+def test_jokers_of_a_run_stand_where_they_are_laid() -> None:
+    rules = find_preset("liverpool")
+    found = find_arrangements(parse_cards("5H 6H 7H JK"), (MeldRule(MeldKind.RUN, 4),), rules)
+    assert sorted(melds_of(a)[0] for a in found) == ["run: 5H 6H 7H JK", "run: JK 5H 6H 7H"]
+    assert {a[0].low for a in found} == {4, 5}
+
+
+def test_bad_questions_are_refused() -> None:
+    rules = find_preset("liverpool")
+    hand = parse_cards("7H 7S 7D")
+    with pytest.raises(ValueError, match="not in the hand"):
+        can_meet(hand, rules.contract(0), rules, must_include=Card.parse("KS"))
+    with pytest.raises(ValueError, match="twice"):
+        best_leftover([*hand, Card.parse("7H")], rules.contract(0), rules)
+    with pytest.raises(ValueError, match="limit"):
+        find_arrangements(hand, rules.contract(0), rules, limit=0)
+    assert find_arrangements(hand, (), rules) == [()]
+    assert best_leftover(hand, (), rules, keep=4) is None

@@ -1,0 +1,130 @@
+"""The lobby over HTTP against a real server (docs/protocol.md): presets, tables, invites, seats,
+saved rulesets, refusals, and the pages."""
+
+from __future__ import annotations
+
+from server_fixtures import ServerProcess
+
+from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules import field_docs
+
+
+def test_presets_hold_every_rule_and_the_field_docs(lobby_server: ServerProcess) -> None:
+    data = lobby_server.get("/api/presets").json()
+    by_name = {p["name"]: p for p in data["presets"]}
+    assert set(by_name) == set(PRESETS)
+    assert by_name["liverpool"]["rules"] == PRESETS["liverpool"].to_dict()
+    assert "uk" in by_name["british"]["aliases"]
+    assert data["fields"] == field_docs()
+    assert "random" in data["bots"]
+
+
+def test_create_a_table_then_join_it_by_invite(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(preset="british", seats=4, bots={"2": "random"}, bot_pace_ms=0)
+    assert created["invite_url"] == f"/join/{created['invite']}"
+    assert created["spectator_url"] == f"/watch/{created['spectator']}"
+    info = lobby_server.get(f"/api/invite/{created['invite']}").json()
+    assert info["table_id"] == created["table_id"]
+    assert info["ruleset"]["name"] == "british"
+    assert info["status"] == "waiting"
+    assert [s["free"] for s in info["seats"]] == [True, True, False, True]
+    assert info["seats"][2]["bot"] == "random"
+
+    answer = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 1, "name": " Ada "})
+    assert answer.status_code == 200, answer.text
+    joined = answer.json()
+    assert joined["seat_url"] == f"/play/{joined['seat_token']}"
+    info = lobby_server.get(f"/api/invite/{created['invite']}").json()
+    assert info["seats"][1] == {"seat": 1, "name": "Ada", "bot": None, "free": False}
+
+    taken = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 1, "name": "Bea"})
+    assert taken.status_code == 409 and taken.json()["reason"] == "seat_taken"
+    same_name = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "ada"})
+    assert same_name.status_code == 409 and same_name.json()["reason"] == "name_taken"
+    no_seat = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 5, "name": "Cy"})
+    assert no_seat.status_code == 422 and no_seat.json()["reason"] == "no_such_seat"
+    no_name = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "  "})
+    assert no_name.status_code == 422 and no_name.json()["reason"] == "invalid"
+    unknown = lobby_server.post("/api/invite/nope/join", {"seat": 0, "name": "Cy"})
+    assert unknown.status_code == 404
+
+    mine = lobby_server.get(f"/api/my-tables?tokens={joined['seat_token']},unknown-token").json()["tables"]
+    assert len(mine) == 1
+    assert mine[0]["table_id"] == created["table_id"]
+    assert mine[0]["seat"] == 1
+    assert mine[0]["status"] == "waiting"
+    assert mine[0]["names"] == [None, "Ada", "bot 2 (random)", None]
+
+
+def test_house_rules_are_a_preset_with_overrides(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(preset="liverpool", rules={"buy_limit": 2, "cut_bonus": 0}, seats=3)
+    rules = lobby_server.get(f"/api/invite/{created['invite']}").json()["ruleset"]
+    assert rules["buy_limit"] == 2
+    assert rules["cut_bonus"] == 0
+    assert rules["discard_call"] == PRESETS["liverpool"].discard_call.value
+
+
+def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None:
+    cases = [
+        ({"preset": "monopoly"}, "unknown_preset", "preset"),
+        ({"rules": {"buy_limt": 2}}, "bad_rules", "rules.buy_limt"),
+        ({"rules": {"buy_limit": -1}}, "bad_rules", "rules.buy_limit"),
+        ({"preset": "contract", "seats": 6}, "bad_seats", "seats"),
+        ({"seats": 4, "bots": {"1": "grandmaster"}}, "unknown_bot", "bots"),
+        ({"seats": 3, "bots": {"5": "random"}}, "no_such_seat", "bots"),
+    ]
+    for body, reason, field in cases:
+        answer = lobby_server.post("/api/tables", body)
+        assert answer.status_code == 422, (body, answer.text)
+        assert answer.json()["reason"] == reason, body
+        assert answer.json()["field"] == field, body
+    for body in ({"seats": 2}, {"seats": 9}, {"bot_pace_ms": -1}, {"colour": "red"}):
+        answer = lobby_server.post("/api/tables", body)
+        assert answer.status_code == 422, body
+        assert answer.json()["reason"] == "invalid"
+
+
+def test_oversized_bodies_are_refused(lobby_server: ServerProcess) -> None:
+    answer = lobby_server.post("/api/tables", {"rules": {"notes": ["x" * 70_000]}})
+    assert answer.status_code == 413
+    assert answer.json()["reason"] == "too_large"
+
+
+def test_saved_rulesets(lobby_server: ServerProcess) -> None:
+    answer = lobby_server.post("/api/rulesets", {"name": "Friday night", "rules": {"base": "british", "buy_limit": 5}})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["rules"]["deals"] == PRESETS["british"].to_dict()["deals"]
+    again = lobby_server.post("/api/rulesets", {"name": "Friday night", "rules": {}})
+    assert again.status_code == 409 and again.json()["reason"] == "name_taken"
+    bad = lobby_server.post("/api/rulesets", {"name": "broken", "rules": {"decks": "many"}})
+    assert bad.status_code == 422 and bad.json()["field"] == "rules.decks"
+    saved = {r["name"]: r["rules"] for r in lobby_server.get("/api/rulesets").json()["rulesets"]}
+    assert saved["Friday night"]["buy_limit"] == 5
+    assert "broken" not in saved
+    table = lobby_server.create(rules=saved["Friday night"], seats=4)
+    assert lobby_server.get(f"/api/invite/{table['invite']}").json()["ruleset"] == saved["Friday night"]
+
+
+def test_record_and_rematch_wait_for_the_end(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=5000)
+    token = lobby_server.join(created["invite"], 0, "Ada")
+    early = lobby_server.get(f"/api/tables/{created['table_id']}/record")
+    assert early.status_code == 409 and early.json()["reason"] == "not_over"
+    rematch = lobby_server.post(f"/api/seat/{token}/rematch")
+    assert rematch.status_code == 409 and rematch.json()["reason"] == "not_over"
+    assert lobby_server.get("/api/tables/no-such-table/record").status_code == 404
+    assert lobby_server.post("/api/seat/no-such-token/rematch").status_code == 404
+
+
+def test_pages_are_the_static_ui(lobby_server: ServerProcess) -> None:
+    for path, name in [
+        ("/", "index.html"),
+        ("/join/abc", "join.html"),
+        ("/play/abc", "table.html"),
+        ("/watch/abc", "table.html"),
+        ("/replay/abc", "replay.html"),
+    ]:
+        answer = lobby_server.get(path)
+        assert answer.status_code == 200, path
+        assert answer.headers["content-type"].startswith("text/html")
+        assert answer.text == lobby_server.get(f"/static/{name}").text
