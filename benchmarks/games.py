@@ -11,7 +11,9 @@ What is counted, the same way for all three:
   OpenSpiel: every action at a non-chance node (the deal and each card drawn from the stock are its
   chance nodes and are not counted, but their time is);
 * the clock runs over whole games: dealing, legal-action generation, the agents' choices and applying
-  the actions; nothing is encoded for learning (no observation tensors).
+  the actions; nothing is encoded for learning (no observation tensors). Rates are per second of the
+  process's CPU time (``time.process_time``), so that other load on a shared machine inflates them less;
+  on an idle core it equals wall time, which is recorded too (``wall_seconds``).
 """
 
 from __future__ import annotations
@@ -26,12 +28,29 @@ from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
 
 
-def _rates(games: int, turns: int, decisions: int, elapsed: float, **extra: Any) -> dict[str, Any]:
+class Clock:
+    """CPU and wall seconds spent inside ``with clock:`` blocks."""
+
+    def __init__(self) -> None:
+        self.cpu = self.wall = 0.0
+
+    def __enter__(self) -> Clock:
+        self._cpu, self._wall = time.process_time(), time.perf_counter()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.cpu += time.process_time() - self._cpu
+        self.wall += time.perf_counter() - self._wall
+
+
+def _rates(games: int, turns: int, decisions: int, clock: Clock, **extra: Any) -> dict[str, Any]:
+    elapsed = clock.cpu
     return {
         "games": games,
         "turns": turns,
         "decision_steps": decisions,
         "seconds": elapsed,
+        "wall_seconds": clock.wall,
         "games_per_s": games / elapsed,
         "turns_per_s": turns / elapsed,
         "decision_steps_per_s": decisions / elapsed,
@@ -51,15 +70,14 @@ def engine_games(preset: str, seats: int, bot: str, games: int, seed: int) -> di
     rules = PRESETS[preset]
     played, note = engine_bot(bot)
     turns = decisions = 0
-    elapsed = 0.0
+    clock = Clock()
     for game in range(seed, seed + games):
         agents = [make_bot(played) for _ in range(seats)]
-        start = time.perf_counter()
-        state = run_game(rules, agents, random.Random(game))
-        elapsed += time.perf_counter() - start
+        with clock:
+            state = run_game(rules, agents, random.Random(game))
         turns += sum(1 for a in state.history if isinstance(a, DrawStock | DrawDiscard))
         decisions += sum(1 for a in state.history if not isinstance(a, Shuffle | Reshuffle))
-    return _rates(games, turns, decisions, elapsed, preset=preset, seats=seats, bot=played, note=note)
+    return _rates(games, turns, decisions, clock, preset=preset, seats=seats, bot=played, note=note)
 
 
 def rlcard_games(games: int, seed: int) -> dict[str, Any]:
@@ -69,20 +87,19 @@ def rlcard_games(games: int, seed: int) -> dict[str, Any]:
     from rlcard.games.gin_rummy.utils.action_event import DrawCardAction, PickUpDiscardAction
 
     turns = decisions = 0
-    elapsed = 0.0
+    clock = Clock()
     for game_seed in range(seed, seed + games):
         rng = random.Random(game_seed)
-        start = time.perf_counter()
-        game = GinRummyGame()
-        game.np_random = np.random.RandomState(game_seed)
-        game.init_game()
-        while not game.is_over():
-            action = rng.choice(game.judge.get_legal_actions())
-            turns += isinstance(action, DrawCardAction | PickUpDiscardAction)
-            decisions += 1
-            game.step(action)
-        elapsed += time.perf_counter() - start
-    return _rates(games, turns, decisions, elapsed)
+        with clock:
+            game = GinRummyGame()
+            game.np_random = np.random.RandomState(game_seed)
+            game.init_game()
+            while not game.is_over():
+                action = rng.choice(game.judge.get_legal_actions())
+                turns += isinstance(action, DrawCardAction | PickUpDiscardAction)
+                decisions += 1
+                game.step(action)
+    return _rates(games, turns, decisions, clock)
 
 
 def openspiel_games(games: int, seed: int) -> dict[str, Any]:
@@ -92,20 +109,19 @@ def openspiel_games(games: int, seed: int) -> dict[str, Any]:
     draw_upcard, draw_stock = 52, 53  # open_spiel/games/gin_rummy: kDrawUpcardAction, kDrawStockAction
     game = pyspiel.load_game("gin_rummy")
     turns = decisions = chance = 0
-    elapsed = 0.0
+    clock = Clock()
     for game_seed in range(seed, seed + games):
         rng = random.Random(game_seed)
-        start = time.perf_counter()
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                action = rng.choices(outcomes, weights)[0]
-                chance += 1
-            else:
-                action = rng.choice(state.legal_actions())
-                turns += action in (draw_upcard, draw_stock)
-                decisions += 1
-            state.apply_action(action)
-        elapsed += time.perf_counter() - start
-    return _rates(games, turns, decisions, elapsed, chance_steps=chance)
+        with clock:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                    action = rng.choices(outcomes, weights)[0]
+                    chance += 1
+                else:
+                    action = rng.choice(state.legal_actions())
+                    turns += action in (draw_upcard, draw_stock)
+                    decisions += 1
+                state.apply_action(action)
+    return _rates(games, turns, decisions, clock, chance_steps=chance)

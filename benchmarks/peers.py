@@ -83,9 +83,9 @@ def _arrangements(hands: int, seed: int) -> dict[str, Any]:
     for case in contracts.corpus(hands, seed):
         rules = case.rules
         contract = rules.contract(case.deal)
-        start = time.perf_counter_ns()
+        start = time.process_time_ns()
         find_arrangements(case.hand, contract, rules, whole_hand=case.whole_hand, keep=case.keep, limit=8)
-        times.append(time.perf_counter_ns() - start)
+        times.append(time.process_time_ns() - start)
     return contracts.summary(times)
 
 

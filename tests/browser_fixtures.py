@@ -32,6 +32,7 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 1000}
 WAIT_MS = 20_000
+STALE_MS = 1_500
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +85,9 @@ def open_tab(browser: Browser) -> Tab:
 
 def create_table(tab: Tab, base: str, seats: list[str], house: dict[str, Any] | None = None) -> dict[str, str]:
     """Create a table through the lobby form: ``seats`` holds "human" or a bot difficulty per seat;
-    ``house`` fills the house-rules form (``{"deals": 2}`` keeps the first two deals, other keys set
-    a field's input). Bots play at full speed. Returns the invite and spectator links."""
+    ``house`` fills the house-rules form: ``{"deals": 2}`` keeps the first two deals, any other key
+    names an input by its test id after ``rule-`` (``"buy_limit"``, ``"decks-jokers-0"``). Bots play
+    at full speed. Returns the invite and spectator links."""
     tab.goto(base + "/")
     page = tab.page
     page.wait_for_selector("body[data-ready='1']")
@@ -95,12 +97,14 @@ def create_table(tab: Tab, base: str, seats: list[str], house: dict[str, Any] | 
             if name == "deals":
                 while page.locator("[data-testid^=rule-deals-remove-]").count() > value:
                     page.locator("[data-testid^=rule-deals-remove-]").last.click()
-            elif isinstance(value, bool):
-                tab.by(f"rule-{name}").set_checked(value)
-            elif name in ("joker_swap", "buying", "buy_precedence", "discard_call", "empty_hand", "final_deal", "stock_out", "ties", "first_dealer"):
-                tab.by(f"rule-{name}").select_option(str(value))
+                continue
+            control = tab.by(f"rule-{name}")
+            if isinstance(value, bool):
+                control.set_checked(value)
+            elif control.evaluate("e => e.tagName") == "SELECT":
+                control.select_option(str(value))
             else:
-                tab.by(f"rule-{name}").fill(str(value))
+                control.fill(str(value))
     tab.by("seat-count").fill(str(len(seats)))
     tab.by("seat-count").dispatch_event("change")
     for seat, kind in enumerate(seats):
@@ -151,6 +155,17 @@ def visible(tab: Tab, testid: str) -> bool:
     return tab.by(testid).is_visible()
 
 
+def press(locator: Locator) -> bool:
+    """Click, unless the control went away first (the table moved on: another seat won a May I?)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.click(timeout=STALE_MS)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 def unselect_all(tab: Tab) -> None:
     selected = tab.page.locator("[data-testid=hand-card].selected")
     while selected.count():
@@ -167,46 +182,43 @@ class Player:
     buys: int = 0
     moves: dict[str, int] = field(default_factory=dict)
 
-    def done(self, what: str) -> str:
+    def done(self, what: str, pressed: bool = True) -> str:
+        if not pressed:
+            return "stale"
         self.moves[what] = self.moves.get(what, 0) + 1
         settle(self.tab)
         return what
 
     def move(self) -> str:
+        """One move; "stale" when the table moved on before the control could be pressed."""
         tab = self.tab
         if visible(tab, "buy") and self.buys > 0:
             self.buys -= 1
-            tab.by("buy").click()
-            return self.done("buy")
+            return self.done("buy", press(tab.by("buy")))
         if visible(tab, "pass"):
-            tab.by("pass").click()
-            return self.done("pass")
+            return self.done("pass", press(tab.by("pass")))
         if visible(tab, "draw-stock"):
-            tab.by("draw-stock").click()
-            return self.done("draw_stock")
+            return self.done("draw_stock", press(tab.by("draw-stock")))
         if visible(tab, "godown-option-0"):
-            tab.by("godown-option-0").click()
-            return self.done("go_down")
+            return self.done("go_down", press(tab.by("godown-option-0")))
         fits = tab.page.locator("[data-testid=hand-card].can-lay-off")
         if fits.count():
             unselect_all(tab)
             fits.first.click()
-            tab.page.locator("[data-testid=meld].target").first.click()
-            if visible(tab, "layoff-end-high"):
-                tab.by("layoff-end-high").click()
-            return self.done("lay_off")
+            pressed = press(tab.page.locator("[data-testid=meld].target").first)
+            if pressed and visible(tab, "layoff-end-high"):
+                pressed = press(tab.by("layoff-end-high"))
+            return self.done("lay_off", pressed)
         if visible(tab, "discard-button"):
             unselect_all(tab)
             cards = tab.page.locator("[data-testid=hand-card]")
             for index in range(cards.count()):
                 cards.nth(index).click()
                 if tab.by("discard-button").is_enabled():
-                    tab.by("discard-button").click()
-                    return self.done("discard")
+                    return self.done("discard", press(tab.by("discard-button")))
                 cards.nth(index).click()
         if visible(tab, "end-turn"):
-            tab.by("end-turn").click()
-            return self.done("end_turn")
+            return self.done("end_turn", press(tab.by("end-turn")))
         raise AssertionError(f"no move found; the page says: {tab.by('status').inner_text()!r}")
 
 

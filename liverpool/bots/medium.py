@@ -63,6 +63,7 @@ class MediumBot(EasyBot):
     def __init__(self, weights: Weights | None = None) -> None:
         self.weights = weights if weights is not None else Weights()
         self._live: list[int] | None = None
+        self._plans: dict[tuple[int, ...], Plan] = {}
 
     def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         self._live = live_counts(observation)
@@ -70,12 +71,19 @@ class MediumBot(EasyBot):
             return super().rank(observation, options)
         finally:
             self._live = None
+            self._plans.clear()
 
     def live(self, observation: Observation) -> list[int]:
         return self._live if self._live is not None else live_counts(observation)
 
     def plan(self, observation: Observation, hand: Sequence[Card]) -> Plan:
-        return plan_of(observation, hand, self.live(observation))
+        if self._live is None:
+            return plan_of(observation, hand, live_counts(observation))
+        key = tuple(sorted(c.face for c in hand))
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = plan_of(observation, hand, self._live)
+        return found
 
     def hand_score(self, plan: Plan) -> float:
         """How far a plan is from the contract (lower is better): its need, dead partials and outs."""

@@ -190,6 +190,7 @@ def plan_hand(
     by_rule = {rule: _candidates(counts, rule, rules, keep) for rule in set(slots)}
     lists = [by_rule[rule] for rule in slots]
     rooms = [(max(0, rule.length - _min_naturals(rule, rules)), _joker_cap(rule, rules)) for rule in slots]
+    distinct = [rules.run_distinct_suits if r.kind is MeldKind.RUN else rules.set_distinct_ranks for r in slots]
     floor = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         floor[i] = floor[i + 1] + lists[i][0][0]
@@ -208,6 +209,8 @@ def plan_hand(
         if whole_hand:
             melded = sum(len(c[3]) for c in chosen)
             need = max(need, naturals - melded - _extends(counts, chosen, rules))
+        if best_key and need > best_key[0][0]:
+            return
         dead = outs = 0
         if live is not None:
             for rule, family, low, faces, miss, joker_room in chosen:
@@ -234,7 +237,7 @@ def plan_hand(
             static, family, low = options[index]
             if best_key and missing_so_far + static + floor[depth + 1] - jokers + slack > best_key[0][0]:
                 break
-            if family >= 0 and _clashes(rule, family, chosen, rules):
+            if family >= 0 and distinct[depth] and any(c[1] == family and c[0].kind is rule.kind for c in chosen):
                 continue
             faces = _take(counts, rule, family, low, rules)
             missing = rule.length - len(faces)
@@ -258,11 +261,6 @@ _Chosen = tuple[MeldRule, int, int, list[int], int, int]
 
 def _min_naturals(rule: MeldRule, rules: Ruleset) -> int:
     return rules.run_min_naturals if rule.kind is MeldKind.RUN else rules.set_min_naturals
-
-
-def _clashes(rule: MeldRule, family: int, chosen: list[_Chosen], rules: Ruleset) -> bool:
-    distinct = rules.run_distinct_suits if rule.kind is MeldKind.RUN else rules.set_distinct_ranks
-    return distinct and any(c[0].kind is rule.kind and c[1] == family for c in chosen)
 
 
 def _extends(counts: list[int], chosen: list[_Chosen], rules: Ruleset) -> int:

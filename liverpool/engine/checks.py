@@ -58,11 +58,14 @@ def go_down_options(
     assert taken is not None
     # The taken card may not be the only one left: either it is melded, or another card stays too.
     if must_include is not None and must_include != taken:
-        melded = [
-            a for a in find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=limit * 2)
-            if remaining_problem(state, _left(hand, a)) is None
-        ]
-        return melded[:limit]
+        # Ask for more until ``limit`` arrangements survive the filter or there are no more to ask for.
+        asked = limit * 2
+        while True:
+            found = find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=asked)
+            melded = [a for a in found if remaining_problem(state, _left(hand, a)) is None]
+            if len(melded) >= limit or len(found) < asked:
+                return melded[:limit]
+            asked *= 2
     with_taken = find_arrangements(hand, contract, rules, keep=keep, must_include=taken, limit=limit)
     others = [c for c in hand if c != taken]
     without = find_arrangements(others, contract, rules, keep=1, must_include=must_include, limit=limit)

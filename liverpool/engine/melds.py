@@ -60,7 +60,7 @@ class Meld:
                 raise ValueError(f"say 'set:' or 'run:' for {' '.join(map(str, cards))}: one natural cannot tell")
             kind = MeldKind.SET if len(ranks) == 1 else MeldKind.RUN
         if kind is MeldKind.SET:
-            return cls(kind, cards, next(iter(ranks)) if low is None else low)
+            return cls(kind, cards, naturals[0][1].rank if low is None else low)
         if low is None:
             low = _infer_low(cards)
         return cls(kind, cards, low)

@@ -319,6 +319,7 @@ class TableActor:
         await to_thread.run_sync(partial(self.storage.append, self.id, seq, action_to_dict(action), status))
         if status is not None:
             self.status = status
+        self._track_window(state)
         event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
         self.backlog = [*self.backlog[-(BACKLOG - 1) :], event]
         for each in self.clients:
@@ -357,19 +358,23 @@ class TableActor:
                 self._bot_timer[1].cancel()
             delay = self.options.bot_pace_ms / 1000
             self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
-        if state.phase is Phase.BUY and self._window is None:
-            delay = self.options.buy_timeout_s
-            handle = self._loop.call_later(delay, self.queue.put_nowait, BuyDeadline(seq))
-            self._window = (seq, self._loop.time() + delay, handle)
-        elif state.phase is not Phase.BUY and self._window is not None:
-            self._window[2].cancel()
-            self._window = None
+        self._track_window(state)
         if self.options.away_timeout_s > 0:
             for seat, bot in enumerate(self.bots):
                 if bot is None and seat not in self.away and seat not in self._away_timers and not self._connected(seat):
                     self._away_timers[seat] = self._loop.call_later(
                         self.options.away_timeout_s, self.queue.put_nowait, AwayTimeout(seat)
                     )
+
+    def _track_window(self, state: GameState) -> None:
+        """Open a buy window's deadline when it opens; forget it when the window closes."""
+        if state.phase is Phase.BUY and self._window is None:
+            delay = self.options.buy_timeout_s
+            handle = self._loop.call_later(delay, self.queue.put_nowait, BuyDeadline(len(state.history)))
+            self._window = (len(state.history), self._loop.time() + delay, handle)
+        elif state.phase is not Phase.BUY and self._window is not None:
+            self._window[2].cancel()
+            self._window = None
 
     def _cancel_away(self, seat: int) -> None:
         handle = self._away_timers.pop(seat, None)

@@ -65,7 +65,7 @@ def run_tournament(
     jobs = schedule(setup.seats, groups)
     if workers < 1:
         raise TournamentError(f"--workers must be at least 1, not {workers}")
-    source: Generator[GameResult]
+    source: Generator[GameResult, None, None]
     if ray_address is not None:
         source = _ray_results(setup, jobs, ray_address)
     elif workers > 1:
@@ -92,7 +92,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) -> Generator[GameResult]:
+def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) -> Generator[GameResult, None, None]:
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts) as pool:
         futures: list[Future[GameResult]] = [pool.submit(play_game, setup, group, rotation) for group, rotation in jobs]
@@ -104,7 +104,7 @@ def _process_results(setup: Setup, jobs: list[tuple[int, int]], workers: int) ->
                 future.cancel()
 
 
-def _ray_results(setup: Setup, jobs: list[tuple[int, int]], address: str) -> Generator[GameResult]:
+def _ray_results(setup: Setup, jobs: list[tuple[int, int]], address: str) -> Generator[GameResult, None, None]:
     ray = _import_ray()
     started = not ray.is_initialized()
     if started:

@@ -158,9 +158,8 @@ function onWaiting(message) {
 
 function noticeResults(obs, first) {
   const count = obs.results.length;
-  if (!first && app.resultsSeen !== null && count > app.resultsSeen && obs.phase !== "game_over") {
-    app.ui.summary = obs.results[count - 1];
-  }
+  if (obs.phase === "game_over") app.ui.summary = null;
+  else if (!first && app.resultsSeen !== null && count > app.resultsSeen) app.ui.summary = obs.results[count - 1];
   app.resultsSeen = count;
 }
 

@@ -1,0 +1,164 @@
+"""The browser UI against a live ``liverpool serve``: players act only through the page's controls.
+
+Chromium is Debian's (``scripts/ensure_chromium.sh``); bots play at full speed (``bot_pace_ms`` 0).
+Screenshots of the lobby, a table and the results page are saved under ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from browser_fixtures import Player, Tab, body, browser, create_table, join, open_tab, play_until, wait_for_move
+from server_fixtures import ServerProcess
+
+from liverpool.engine.record import GameRecord, replay
+
+__all__ = ["browser"]
+
+StartServer = Callable[[str], ServerProcess]
+
+# Deal 1 is a single set, with 30 jokers in the shoe and one natural enough for a set: both players
+# go down at once and soon hold a card to lay off. With no washed stock the deal ends with the stock.
+LAY_OFF_DEAL = {
+    "deals": 2,
+    "deals-contract-0": "set 3",
+    "set_min_naturals": 1,
+    "decks-jokers-0": 30,
+    "decks-jokers-1": 30,
+    "stock_out": "end_deal",
+}
+
+
+def hand(tab: Tab) -> list[str]:
+    cards: list[str] = tab.page.locator("[data-testid=hand-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    return cards
+
+
+def seated(browser, invite: str, seat: int, name: str, buys: int = 0) -> Player:
+    tab = open_tab(browser)
+    join(tab, invite, seat, name)
+    return Player(tab, buys=buys)
+
+
+def moves_made(*players: Player) -> int:
+    return sum(sum(p.moves.values()) for p in players)
+
+
+def test_one_human_and_three_bots_play_a_whole_game(browser, start_server: StartServer, sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    tab = open_tab(browser)
+    links = create_table(tab, server.http, ["human", "random", "random", "random"])
+    tab.screenshot("lobby")
+    join(tab, links["invite"], 0, "Ada")
+    player = Player(tab)
+    seen: set[str] = set()
+
+    def over() -> bool:
+        if "table" not in seen and tab.by("godown-options").is_visible():
+            tab.screenshot("table")
+            seen.add("table")
+        if tab.by("deal-summary").is_visible():
+            seen.add("summary")
+        return body(tab, "phase") == "game_over"
+
+    started = time.monotonic()
+    play_until([player], over, limit_s=240)
+    elapsed = time.monotonic() - started
+    tab.by("results").wait_for()
+    tab.screenshot("results")
+    assert tab.errors == []
+    assert "summary" in seen, "no end-of-deal summary was shown"
+    assert player.moves["draw_stock"] > 0 and player.moves["discard"] > 0, player.moves
+    assert "win" in tab.by("results-winners").inner_text()
+    assert tab.page.locator("[data-testid=final-scores] [data-testid=score-row]").count() == 7
+    shown = [int(tab.page.locator(f"[data-testid=final-scores] [data-testid=total-{s}]").inner_text()) for s in range(4)]
+
+    replay_href = tab.by("results-replay").get_attribute("href")
+    assert replay_href is not None
+    table_id = replay_href.rsplit("/", 1)[-1]
+    engine_totals = list(replay(GameRecord.from_json(server.get(f"/api/tables/{table_id}/record").text)).totals)
+    assert shown == engine_totals
+
+    tab.by("results-replay").click()
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("replay-next").click()
+    assert tab.by("replay-action").inner_text().startswith("Deal 1")
+    tab.by("replay-last").click()
+    assert body(tab, "phase") == "game_over"
+    assert [int(t) for t in body(tab, "totals").split(",")] == engine_totals
+    assert tab.by("replay-download").get_attribute("href") == f"/api/tables/{table_id}/record"
+    tab.screenshot("replay")
+
+    tab.page.go_back()
+    tab.by("results-rematch").click()
+    tab.page.wait_for_url(lambda url: "/play/" in url and table_id not in url)
+    wait_for_move(tab)
+    assert body(tab, "phase") != "game_over" and body(tab, "deal") == "0"
+    tab.goto(server.http + "/")
+    tab.page.wait_for_selector("body[data-ready='1']")
+    assert tab.page.locator("[data-testid=my-table]").count() == 2
+    print(f"a whole game through the UI: {elapsed:.0f}s, moves {player.moves}")
+
+
+def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: StartServer, sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    host = open_tab(browser)
+    links = create_table(host, server.http, ["human", "random", "human"], house=LAY_OFF_DEAL)
+    ada = Player(host, buys=1)
+    join(host, links["invite"], 0, "Ada")
+    bea = seated(browser, links["invite"], 2, "Bea", buys=1)
+    spectator = open_tab(browser).goto(links["spectator"])
+    windows: list[str] = []
+
+    def deal_over() -> bool:
+        for player in (ada, bea):
+            if not windows and player.tab.by("buy").is_visible():
+                windows.append(player.tab.by("buy-window").inner_text())
+        return any(body(p.tab, "deal") != "0" for p in (ada, bea))
+
+    play_until([ada, bea], deal_over, limit_s=150)
+    assert ada.moves.get("buy", 0) + bea.moves.get("buy", 0) >= 1, (ada.moves, bea.moves)
+    assert ada.moves.get("lay_off", 0) + bea.moves.get("lay_off", 0) >= 1, (ada.moves, bea.moves)
+    assert windows and "May I?" in windows[0]
+    spectator.by("deal-summary").wait_for()
+    log = spectator.by("log").inner_text()
+    assert "asks to buy" in log and "lays off" in log
+    assert host.errors == [] and bea.tab.errors == [] and spectator.errors == []
+
+
+def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer, sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    host = open_tab(browser)
+    links = create_table(host, server.http, ["human", "random", "human"])
+    ada = Player(host)
+    join(host, links["invite"], 0, "Ada")
+    bea = seated(browser, links["invite"], 2, "Bea")
+    target = moves_made(ada, bea) + 8
+    play_until([ada, bea], lambda: moves_made(ada, bea) >= target, limit_s=60)
+    before = {"ada": hand(ada.tab), "bea": hand(bea.tab), "deal": body(ada.tab, "deal")}
+
+    server.kill()
+    for tab in (ada.tab, bea.tab):
+        tab.page.wait_for_function("() => document.body.dataset.connection !== 'open'")
+    assert ada.tab.by("connection").inner_text() == "reconnecting…"
+    server.start()
+    for tab in (ada.tab, bea.tab):
+        tab.page.wait_for_function("() => document.body.dataset.connection === 'open'", timeout=30_000)
+    bea.tab.goto(bea.tab.page.url)
+    bea.tab.page.wait_for_selector("body[data-phase]")
+    if body(ada.tab, "deal") == before["deal"]:
+        assert hand(ada.tab) == before["ada"]
+        assert hand(bea.tab) == before["bea"], "reopening the seat link restores the hand in its order"
+
+    target = moves_made(ada, bea) + 8
+    play_until([ada, bea], lambda: moves_made(ada, bea) >= target, limit_s=60)
+    assert ada.tab.errors == [] and bea.tab.errors == []
+
+
+@pytest.mark.parametrize("path", ["/", "/join/nope", "/play/nope", "/watch/nope", "/replay/nope"])
+def test_pages_load_without_script_errors(browser, lobby_server: ServerProcess, path: str) -> None:
+    tab = open_tab(browser).goto(lobby_server.http + path)
+    tab.page.wait_for_load_state("networkidle")
+    assert tab.errors == []
