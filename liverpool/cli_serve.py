@@ -1,4 +1,8 @@
-"""``liverpool serve``: the table server (lobby, play and spectating in the browser) on uvicorn."""
+"""``liverpool serve``: the table server (lobby, play and spectating in the browser) on uvicorn.
+
+The server's modules (FastAPI, SQLAlchemy, Alembic) are imported when the command runs, so the other
+commands start without them.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,6 @@ import logging
 from typing import Annotated
 
 import typer
-import uvicorn
-
-from .server.app import create_app
-from .server.storage import DB_ENV, database_url
 
 WS_MAX_BYTES = 1024 * 1024
 
@@ -19,7 +19,7 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option("--db", help=f"Database URL (sqlite:///FILE or postgresql://...); default ${DB_ENV}, else liverpool.db here."),
+        typer.Option("--db", help="Database URL (sqlite:///FILE or postgresql://...); default $LIVERPOOL_DB, else liverpool.db here."),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
 ) -> None:
@@ -27,6 +27,10 @@ def serve(
 
     Games are stored as they are played; a restarted server resumes every table where it was.
     """
-    url = database_url(db)
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.storage import database_url
+
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(url), host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)
+    uvicorn.run(create_app(database_url(db)), host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)

@@ -176,10 +176,14 @@ def unselect_all(tab: Tab) -> None:
 class Player:
     """Makes this seat's moves through the page: draws from the stock, goes down with the first
     option offered, lays off whatever fits, otherwise discards its first card that may be discarded.
-    ``buys`` says how many May I? offers to take (the rest are passed)."""
+    ``buys`` says how many May I? offers to take (the rest are passed); with ``builder`` it goes down
+    through the builder (the first option loaded into it), with ``drag`` it drags cards to the melds
+    and the discard pile instead of clicking."""
 
     tab: Tab
     buys: int = 0
+    builder: bool = False
+    drag: bool = False
     moves: dict[str, int] = field(default_factory=dict)
 
     def done(self, what: str, pressed: bool = True) -> str:
@@ -189,9 +193,15 @@ class Player:
         settle(self.tab)
         return what
 
+    def dropped(self, what: str, seq: str) -> str:
+        """After a drag and drop: the drop must have sent the action, so the table moves on."""
+        self.tab.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}", timeout=5_000)
+        return self.done(what)
+
     def move(self) -> str:
         """One move; "stale" when the table moved on before the control could be pressed."""
         tab = self.tab
+        seq = body(tab, "seq")
         if visible(tab, "buy") and self.buys > 0:
             self.buys -= 1
             return self.done("buy", press(tab.by("buy")))
@@ -200,12 +210,19 @@ class Player:
         if visible(tab, "draw-stock"):
             return self.done("draw_stock", press(tab.by("draw-stock")))
         if visible(tab, "godown-option-0"):
-            return self.done("go_down", press(tab.by("godown-option-0")))
+            if not self.builder:
+                return self.done("go_down", press(tab.by("godown-option-0")))
+            tab.by("godown-edit-0").click()
+            return self.done("go_down", press(tab.by("builder-go-down")))
         fits = tab.page.locator("[data-testid=hand-card].can-lay-off")
         if fits.count():
             unselect_all(tab)
             fits.first.click()
-            pressed = press(tab.page.locator("[data-testid=meld].target").first)
+            target = tab.page.locator("[data-testid=meld].target").first
+            if self.drag:
+                tab.page.locator("[data-testid=hand-card].selected").drag_to(target, target_position={"x": 2, "y": 20})
+                return self.dropped("lay_off", seq)
+            pressed = press(target)
             if pressed and visible(tab, "layoff-end-high"):
                 pressed = press(tab.by("layoff-end-high"))
             return self.done("lay_off", pressed)
@@ -215,10 +232,15 @@ class Player:
             for index in range(cards.count()):
                 cards.nth(index).click()
                 if tab.by("discard-button").is_enabled():
+                    if self.drag:
+                        cards.nth(index).drag_to(tab.by("discard-pile"))
+                        return self.dropped("discard", seq)
                     return self.done("discard", press(tab.by("discard-button")))
                 cards.nth(index).click()
         if visible(tab, "end-turn"):
             return self.done("end_turn", press(tab.by("end-turn")))
+        if body(tab, "seq") != seq:
+            return "stale"
         raise AssertionError(f"no move found; the page says: {tab.by('status').inner_text()!r}")
 
 

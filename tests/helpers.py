@@ -166,6 +166,13 @@ def play_out_deal(state: GameState) -> GameState:
     return state
 
 
+def pass_window(state: GameState) -> GameState:
+    """Every seat of an open buy window passes (nothing happens when no window is open)."""
+    while state.phase is Phase.BUY:
+        apply(state, Pass(next(s for s in state.window if s not in state.window_answers)))
+    return state
+
+
 def play(state: GameState, *actions: Action) -> GameState:
     for action in actions:
         apply(state, action)

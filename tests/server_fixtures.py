@@ -292,14 +292,18 @@ def simple_choice(state: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
+def past(seq: int) -> Callable[[dict[str, Any]], bool]:
+    """A test for states after ``seq`` actions."""
+    return lambda state: bool(state["seq"] > seq)
+
+
 def play_moves(client: Client, moves: int, timeout: float = WAIT_S) -> None:
     """Make ``moves`` moves as the simple player, each when it is this seat's move."""
     for _ in range(moves):
         client.quiet(0.2)
         state = client.current(my_move, timeout)
-        seq = state["seq"]
         client.act(simple_choice(state))
-        client.state_where(lambda s, seq=seq: s["seq"] > seq, timeout)
+        client.state_where(past(state["seq"]), timeout)
         assert not client.errors, client.errors
 
 

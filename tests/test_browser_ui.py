@@ -106,9 +106,10 @@ def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: 
     server = start_server(sqlite_url)
     host = open_tab(browser)
     links = create_table(host, server.http, ["human", "random", "human"], house=LAY_OFF_DEAL)
-    ada = Player(host, buys=1)
+    ada = Player(host, buys=1, builder=True)
     join(host, links["invite"], 0, "Ada")
     bea = seated(browser, links["invite"], 2, "Bea", buys=1)
+    bea.drag = True
     spectator = open_tab(browser).goto(links["spectator"])
     windows: list[str] = []
 
@@ -125,7 +126,9 @@ def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: 
     spectator.by("deal-summary").wait_for()
     log = spectator.by("log").inner_text()
     assert "asks to buy" in log and "lays off" in log
+    assert bea.moves.get("discard", 0) >= 1, "Bea drags her discards to the pile"
     assert host.errors == [] and bea.tab.errors == [] and spectator.errors == []
+    print(f"Ada (builder): {ada.moves}; Bea (drag): {bea.moves}")
 
 
 def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer, sqlite_url: str) -> None:
@@ -137,7 +140,7 @@ def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer
     bea = seated(browser, links["invite"], 2, "Bea")
     target = moves_made(ada, bea) + 8
     play_until([ada, bea], lambda: moves_made(ada, bea) >= target, limit_s=60)
-    before = {"ada": hand(ada.tab), "bea": hand(bea.tab), "deal": body(ada.tab, "deal")}
+    before = {"ada": hand(ada.tab), "bea": hand(bea.tab), "deal": body(ada.tab, "deal"), "seq": body(ada.tab, "seq")}
 
     server.kill()
     for tab in (ada.tab, bea.tab):
@@ -149,7 +152,7 @@ def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer
     bea.tab.goto(bea.tab.page.url)
     bea.tab.page.wait_for_selector("body[data-phase]")
     if body(ada.tab, "deal") == before["deal"]:
-        assert hand(ada.tab) == before["ada"]
+        assert hand(ada.tab) == before["ada"], (before, hand(ada.tab), body(ada.tab, "seq"), ada.tab.by("log").inner_text()[-1500:])
         assert hand(bea.tab) == before["bea"], "reopening the seat link restores the hand in its order"
 
     target = moves_made(ada, bea) + 8

@@ -3,6 +3,8 @@ saved rulesets, refusals, and the pages."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from server_fixtures import ServerProcess
 
 from liverpool.engine.presets import PRESETS
@@ -65,7 +67,7 @@ def test_house_rules_are_a_preset_with_overrides(lobby_server: ServerProcess) ->
 
 
 def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None:
-    cases = [
+    cases: list[tuple[dict[str, Any], str, str]] = [
         ({"preset": "monopoly"}, "unknown_preset", "preset"),
         ({"rules": {"buy_limt": 2}}, "bad_rules", "rules.buy_limt"),
         ({"rules": {"buy_limit": -1}}, "bad_rules", "rules.buy_limit"),

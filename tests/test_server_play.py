@@ -81,10 +81,10 @@ def test_bad_messages_get_an_error_and_change_nothing(lobby_server: ServerProces
     created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=60_000, away_timeout_s=0)
     token = lobby_server.join(created["invite"], 0, "Ada")
     with lobby_server.player(token) as me:
-        state = me.state_where(lambda s: s["observation"] is not None)
+        me.state_where(lambda s: s["observation"] is not None)
         me.quiet()
+        assert me.state is not None
         state = me.state
-        assert state is not None
         obs = state["observation"]
         my_turn = obs["current"] == 0
         absent = next(c for c in ["2C", "3D", "4H", "5S", "6C", "7D", "8H", "9S"] if c not in obs["hand"])
@@ -162,12 +162,32 @@ def test_a_silent_player_passes_when_the_buy_window_closes(lobby_server: ServerP
     with lobby_server.player(token) as me:
         deadline = time.monotonic() + GAME_S
         while True:
-            assert time.monotonic() < deadline, "never offered a buy"
+            assert time.monotonic() < deadline, "never offered a buy that was left to time out"
             state = me.current(lambda s: my_move(s) or offered(s))
-            if offered(state):
-                break
-            play_moves(me, 1)
-        assert 0 < state["deadline"] <= 1
-        assert {a["type"] for a in state["legal"]} == {"buy", "pass"}
-        passed = me.until(lambda m: m["type"] == "event" and m["text"] == "Ada passes", timeout=5)
-        assert passed["seq"] >= state["seq"]
+            if not offered(state):
+                play_moves(me, 1)
+                continue
+            assert 0 < state["deadline"] <= 1
+            assert {a["type"] for a in state["legal"]} == {"buy", "pass"}
+            opened, seen = time.monotonic(), len(me.events)
+            me.state_where(lambda s: not offered(s), timeout=5)
+            if any(e["text"] == "Ada passes" for e in me.events[seen:]):
+                break  # else an earlier seat in the window bought first, which closes it
+        assert time.monotonic() - opened > 0.5
+
+
+def test_an_away_player_is_played_by_a_bot_until_they_come_back(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=300, away_timeout_s=1)
+    token = lobby_server.join(created["invite"], 0, "Ada")
+    with lobby_server.spectator(created["spectator"]) as watcher:
+        with lobby_server.player(token) as me:
+            me.state_where(lambda s: s["observation"] is not None)
+            watcher.state_where(lambda s: s["connected"] == [0])
+        gone = watcher.state_where(lambda s: s["away"] == [0], timeout=10)
+        assert gone["connected"] == []
+        moved = watcher.until(lambda m: m["type"] == "event" and m["text"].startswith("Ada "), timeout=30)
+        assert moved["seq"] >= gone["seq"]
+        with lobby_server.player(token) as me:
+            back = me.state_where(lambda s: True)
+            assert back["away"] == [] and back["connected"] == [0]
+        watcher.state_where(lambda s: s["away"] == [] and s["connected"] == [0])

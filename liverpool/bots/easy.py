@@ -32,7 +32,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .plan import Plan
-from .table import fits_table, keeps_last_card, me, plan_of
+from .table import fits_table, keeps_last_card, me, plan_of, whole_hand
 
 Choice = Action | None
 
@@ -101,6 +101,16 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
+def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
+    """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
+    spare = list(hand)
+    for face in plan.used_faces():
+        match = next((c for c in spare if c.face == face), None)
+        if match is not None:
+            spare.remove(match)
+    return set(spare)
+
+
 class EasyBot:
     """The greedy bot (see the module docstring)."""
 
@@ -157,19 +167,40 @@ class EasyBot:
     def is_down(self, observation: Observation) -> bool:
         return observation.seats[me(observation)].down
 
-    def plan(self, observation: Observation, hand: Sequence[Card]) -> Plan:
-        """The plan of a hand for this deal's contract."""
-        return plan_of(observation, hand)
+    def plan(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> Plan:
+        """The plan of a hand for this deal's contract (``size``: see :func:`.table.plan_of`)."""
+        return plan_of(observation, hand, size=size)
+
+    def score(self, plan: Plan) -> float:
+        """How far a plan is from the contract (lower is better)."""
+        return plan.need
+
+    def gain(self, observation: Observation, card: Card, extra: int = 0) -> float:
+        """How much taking ``card`` (and ``extra`` unknown penalty cards) improves the hand at rest.
+
+        In a whole-hand deal the hand after taking is judged with the same target as before (one card
+        will be discarded) or, after a buy, with a target grown by the cards bought, counting the
+        penalty cards as misfits.
+        """
+        hand = observation.hand
+        now = self.score(self.plan(observation, hand))
+        if not whole_hand(observation):
+            return now - self.score(self.plan(observation, [*hand, card]))
+        if extra:
+            size = len(hand) + 2 + extra
+            return now - self.score(self.plan(observation, [*hand, card], size)) - extra
+        return now - self.score(self.plan(observation, [*hand, card], len(hand) + 1)) + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:
-        """Whether adding ``card`` to the hand lowers the cards the contract still needs."""
-        hand = observation.hand
-        return self.plan(observation, [*hand, card]).need < self.plan(observation, hand).need
+        """Whether taking ``card`` lowers the cards the contract still needs."""
+        return self.gain(observation, card) > 0
 
     def wants_buy(self, observation: Observation) -> bool:
         """Buy the top discard (penalty card and all)?"""
         top = observation.top_discard
-        return top is not None and not self.is_down(observation) and self.helps(observation, top)
+        if top is None or self.is_down(observation):
+            return False
+        return self.gain(observation, top, observation.rules.buy_penalty_cards) > 0
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
         """A call on a playable discard, or None. Calls shed a card (Liverpool) or punish the discarder."""
@@ -237,14 +268,10 @@ class EasyBot:
         if self.is_down(observation):
             melds = observation.melds
             return sorted(cards, key=lambda c: (fits_table(melds, c, rules), c.is_joker, -rules.value(c)))
-        plan = self.plan(observation, hand)
-        spare = list(hand)
-        for face in plan.used_faces():
-            match = next((c for c in spare if c.face == face), None)
-            if match is not None:
-                spare.remove(match)
-        unused = {c for c in spare}
+        plan = self.plan(observation, hand, len(hand))
+        unused = unused_cards(hand, plan)
         if any(c in unused and not c.is_joker for c in cards):
             return sorted(cards, key=lambda c: (c not in unused, c.is_joker, -rules.value(c)))
         base = plan.need
-        return sorted(cards, key=lambda c: (self.plan(observation, without(hand, c)).need - base, c.is_joker, -rules.value(c)))
+        size = len(hand)
+        return sorted(cards, key=lambda c: (self.plan(observation, without(hand, c), size).need - base, c.is_joker, -rules.value(c)))

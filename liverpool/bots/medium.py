@@ -28,9 +28,9 @@ from liverpool.engine.rules import EmptyHand
 from liverpool.engine.search import best_leftover
 from liverpool.engine.state import TableMeld
 
-from .easy import Choice, EasyBot, Options, without
+from .easy import Choice, EasyBot, Options, unused_cards, without
 from .plan import Plan
-from .table import fits_table, is_final_deal, live_counts, me, plan_of, unseen_value
+from .table import fits_table, is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,24 +76,19 @@ class MediumBot(EasyBot):
     def live(self, observation: Observation) -> list[int]:
         return self._live if self._live is not None else live_counts(observation)
 
-    def plan(self, observation: Observation, hand: Sequence[Card]) -> Plan:
+    def plan(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> Plan:
         if self._live is None:
-            return plan_of(observation, hand, live_counts(observation))
-        key = tuple(sorted(c.face for c in hand))
+            return plan_of(observation, hand, live_counts(observation), size)
+        key = (size, *sorted(c.face for c in hand))
         found = self._plans.get(key)
         if found is None:
-            found = self._plans[key] = plan_of(observation, hand, self._live)
+            found = self._plans[key] = plan_of(observation, hand, self._live, size)
         return found
 
-    def hand_score(self, plan: Plan) -> float:
-        """How far a plan is from the contract (lower is better): its need, dead partials and outs."""
+    def score(self, plan: Plan) -> float:
+        """Need, plus dead partials, less live cards that would complete the plan (weighted)."""
         w = self.weights
         return plan.need + w.dead * plan.dead - w.outs * plan.outs
-
-    def gain(self, observation: Observation, card: Card) -> float:
-        """How much adding ``card`` improves the hand's plan."""
-        hand = observation.hand
-        return self.hand_score(self.plan(observation, hand)) - self.hand_score(self.plan(observation, [*hand, card]))
 
     def helps(self, observation: Observation, card: Card) -> bool:
         return self.gain(observation, card) >= self.weights.take_margin
@@ -105,7 +100,7 @@ class MediumBot(EasyBot):
         if top is None or self.is_down(observation):
             return False
         w = self.weights
-        gain = self.gain(observation, top)
+        gain = self.gain(observation, top, observation.rules.buy_penalty_cards)
         if gain < w.buy_min_gain:
             return False
         seat = me(observation)
@@ -175,17 +170,18 @@ class MediumBot(EasyBot):
         rules = observation.rules
         hand = observation.hand
         down = self.is_down(observation)
-        used: list[int] = [] if down else self.plan(observation, hand).used_faces()
+        unused = set() if down else unused_cards(hand, self.plan(observation, hand, len(hand)))
+        whole = whole_hand(observation)
         out: dict[Card, float] = {}
         for card in cards:
             if down:
                 keep = w.near_table * self._near_table(observation, card)
             elif card.is_joker:
                 keep = w.joker
-            elif card.face in used:
+            elif card not in unused:
                 keep = w.used
             else:
-                keep = self._potential(observation, card)
+                keep = 0.0 if whole else self._potential(observation, card)
             out[card] = keep - w.value * rules.value(card) + self._feed(observation, card)
         return out
 

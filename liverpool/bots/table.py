@@ -15,6 +15,7 @@ from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Rul
 from liverpool.engine.state import TableMeld
 
 from .plan import FACES, Plan, plan_hand
+from .plan_whole import plan_whole_runs
 
 
 def me(observation: Observation) -> int:
@@ -94,9 +95,18 @@ def min_cards(contract: Sequence[MeldRule]) -> int:
     return sum(rule.length for rule in contract)
 
 
-def plan_of(observation: Observation, hand: Sequence[int], live: Sequence[int] | None = None) -> Plan:
-    """The plan of ``hand`` for this deal's contract."""
-    return plan_hand(hand, observation.contract, observation.rules, live=live, whole_hand=whole_hand(observation))
+def plan_of(
+    observation: Observation, hand: Sequence[int], live: Sequence[int] | None = None, size: int | None = None
+) -> Plan:
+    """The plan of ``hand`` for this deal's contract. In a whole-hand deal, ``size`` is how many cards the
+    runs must hold (the hand at rest plus the next draw by default; see :mod:`.plan_whole`)."""
+    rules = observation.rules
+    contract = observation.contract
+    if whole_hand(observation):
+        if all(rule.kind is MeldKind.RUN for rule in contract):
+            return plan_whole_runs(hand, contract, rules, live=live, size=size)
+        return plan_hand(hand, contract, rules, live=live, whole_hand=True)
+    return plan_hand(hand, contract, rules, live=live)
 
 
 def keeps_last_card(rules: Ruleset) -> bool:

@@ -8,7 +8,8 @@ so ``JK 5H 6H 7H`` and ``5H 6H 7H JK`` are two arrangements.
 
 How: :mod:`.search_candidates` lists every set and run the hand could lay (by faces, once per hand); a
 depth-first search fills the contract's slots from those lists, most points first, and cuts a branch as
-soon as what it could still shed cannot beat the arrangements already found. What a branch could still
+soon as what it could still shed cannot beat the arrangements already found (ties go to the one found
+first). What a branch could still
 shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
@@ -60,16 +61,17 @@ def find_arrangements(
     """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first.
 
     ``whole_hand``: every card must be melded. ``keep``: at least this many cards stay in hand.
-    ``must_include``: this card must be melded. Ties in penalty go to the arrangement whose melds come
-    first in a fixed order of candidate melds (more points, then more cards, then suit or rank and place),
-    so the answer depends only on the faces in hand. The list holds the ``limit`` best arrangements of all.
+    ``must_include``: this card must be melded. The list holds the ``limit`` best of all the arrangements.
+    Of arrangements that leave as much, the search's order decides: slots are filled runs first, each
+    from the suit (or rank) with the most valuable candidate first, then by points, length, low end and
+    joker places. That order depends only on the faces in hand and the ruleset, so the answer does too.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return []
-    return [search.arrangement(key) for _, key in search.run(_TOP, limit)]
+    return search.arrangements([path for _, path in search.run(_TOP, limit)])
 
 
 def can_meet(
@@ -180,8 +182,10 @@ class _Search:
         return cls(cards, pool, slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include)
 
     def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
-        """``(score, key)`` of what was found, best first: the first feasible arrangement (``_FEASIBLE``), one of
-        least penalty (``_BEST``) or the ``limit`` best (``_TOP``); a key lists each slot's candidate order."""
+        """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``_FEASIBLE``); a path
+        holds each slot's candidate order. Of arrangements that shed as much, the one met first wins, so a
+        branch must shed more than the worst kept to be worth searching, and the search ends once that
+        worst sheds all the bound allows."""
         packing = self.pool.packing
         guard, width = packing.guard, packing.width
         field = (1 << (width - 1)) - 1
@@ -196,9 +200,9 @@ class _Search:
         chains = [self._chain(depth) for depth in range(len(self.slots))]
         by_order = mode != _FEASIBLE or bool(self.base_need)
         last = len(self.slots) - 1
-        found: list[tuple[int, tuple[int, ...]]] = []
+        found: list[tuple[int, int, tuple[int, ...]]] = []
         need = self.base_need
-        worst_key: tuple[int, ...] | None = None
+        met = 0
 
         def bound(depth: int, left: int, blocked: int) -> int:
             """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled: the
@@ -270,24 +274,21 @@ class _Search:
                 return -1
             return min(best, naturals + joker_weight * min(jokers_left, most))
 
-        def accept(left: int, score: int, key: tuple[int, ...]) -> None:
-            nonlocal need, worst_key
+        def accept(left: int, score: int, path: tuple[int, ...]) -> None:
+            nonlocal need, met
             if must_shift >= 0 and (left >> must_shift) & field >= must_have:
                 return
+            met += 1
+            found.append((-score, met, path))
             if mode == _FEASIBLE:
-                found.append((score, key))
                 raise _Stop
-            if mode == _BEST:
-                found[:] = [(score, key)]
-                need = score + 1
-                if score >= ceiling:
-                    raise _Stop
-                return
-            bisect.insort(found, (score, key), key=lambda entry: (-entry[0], entry[1]))
-            if len(found) > limit:
-                found.pop()
+            found.sort()
+            del found[limit:]
             if len(found) == limit:
-                need, worst_key = found[-1]
+                worst = -found[-1][0]
+                if worst >= ceiling:
+                    raise _Stop
+                need = worst + 1
 
         def visit(depth: int, left: int, score: int, used: int, blocked: int, size_before: int, order_before: int,
                   path: tuple[int, ...]) -> None:  # fmt: skip
@@ -309,8 +310,6 @@ class _Search:
                 for c_score, size, use, tag, block, order in itertools.islice(entries, begin, None):
                     reach = score + c_score + rest
                     if reach < need:
-                        break
-                    if reach == need and worst_key is not None and (*path, order) > worst_key[: depth + 1]:
                         break
                     if chain and (
                         order < order_before
@@ -341,7 +340,7 @@ class _Search:
                 accept(start, 0, ())
         except _Stop:
             pass
-        return found
+        return [(-negated, path) for negated, _, path in found]
 
     def _chain(self, depth: int) -> int:
         """How the candidate at ``depth`` must follow the one before, so that each set of melds is tried
@@ -377,19 +376,31 @@ class _Search:
                     entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
                 if entries:
                     families.append((family.bit, entries, [e[5] for e in entries]))
+            families.sort(key=lambda f: -f[1][0][0])
             lists.append(families)
         return lists
 
-    def arrangement(self, key: tuple[int, ...]) -> Arrangement:
-        """The melds of a search key, in contract order, with the lowest copies of each face."""
+    def arrangements(self, paths: Sequence[tuple[int, ...]]) -> list[Arrangement]:
+        """The melds of each search path, in contract order, with the lowest copies of each face (the card
+        that must be melded before its copies)."""
         copies: dict[int, list[Card]] = {}
         for card in sorted(self.hand, key=lambda c: (c != self.must_include, c.copy)):
             copies.setdefault(card.face, []).append(card)
-        melds: list[Meld | None] = [None] * len(self.slots)
-        for slot, order in sorted(zip(self.slots, key, strict=True), key=lambda pair: pair[0].position):
-            low, faces = decode(slot.kind, order)
-            melds[slot.position] = Meld(slot.kind, tuple(copies[face].pop(0) for face in faces), low)
-        return tuple(m for m in melds if m is not None)
+        placed = sorted(range(len(self.slots)), key=lambda depth: self.slots[depth].position)
+        out = []
+        for path in paths:
+            taken = dict.fromkeys(copies, 0)
+            melds = []
+            for depth in placed:
+                kind = self.slots[depth].kind
+                low, faces = decode(kind, path[depth])
+                cards = []
+                for face in faces:
+                    cards.append(copies[face][taken[face]])
+                    taken[face] += 1
+                melds.append(Meld(kind, tuple(cards), low))
+            out.append(tuple(melds))
+        return out
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

@@ -124,8 +124,43 @@ Message = Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout
 # -- the actor ------------------------------------------------------------------------------------
 
 
+def display_name(seat: int, name: str | None, bot: str | None) -> str:
+    if name is not None:
+        return name
+    return bot_name(seat, bot) if bot is not None else f"seat {seat}"
+
+
+@dataclass
+class Loaded:
+    """A table as stored: its row, its game rebuilt by replaying the log, and the last events narrated."""
+
+    info: TableInfo
+    state: GameState | None
+    backlog: list[dict[str, Any]]
+
+
+def load(storage: Storage, table_id: str) -> Loaded | None:
+    """Read a table and replay its game (blocking: run it in a worker thread)."""
+    info = storage.table(table_id)
+    if info is None:
+        return None
+    if info.status == WAITING:
+        return Loaded(info, None, [])
+    names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
+    actions = [action_from_dict(a) for a in storage.actions(table_id)]
+    start = max(0, len(actions) - BACKLOG)
+    state = replay(GameRecord(Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions[:start]))
+    backlog = []
+    for seq, action in enumerate(actions[start:], start):
+        before = state.clone()
+        apply(state, action)
+        backlog.append({"type": "event", "seq": seq, "text": describe(before, action, names)})
+    return Loaded(info, state, backlog)
+
+
 class TableActor:
-    def __init__(self, storage: Storage, info: TableInfo, actions: list[dict[str, Any]]) -> None:
+    def __init__(self, storage: Storage, loaded: Loaded) -> None:
+        info = loaded.info
         self.storage = storage
         self.id = info.id
         self.info = info
@@ -140,8 +175,8 @@ class TableActor:
         self.agents: dict[int, Agent] = {s: make_bot(b) for s, b in enumerate(self.bots) if b is not None}
         self.clients: set[Client] = set()
         self.away: set[int] = set()
-        self.backlog: list[dict[str, Any]] = []
-        self.state: GameState | None = None if info.status == WAITING else self._rebuild(actions)
+        self.backlog = loaded.backlog
+        self.state = loaded.state
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
@@ -150,18 +185,6 @@ class TableActor:
         self._bot_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
-
-    def _rebuild(self, actions: list[dict[str, Any]]) -> GameState:
-        """The game as stored: every action replayed through the engine; the last few narrated."""
-        names = self.display_names()
-        parsed = [action_from_dict(a) for a in actions]
-        start = max(0, len(parsed) - BACKLOG)
-        state = replay(GameRecord(self.rules, names, self.info.first_dealer, parsed[:start]))
-        for seq, action in enumerate(parsed[start:], start):
-            before = state.clone()
-            apply(state, action)
-            self.backlog.append({"type": "event", "seq": seq, "text": describe(before, action, names)})
-        return state
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -229,13 +252,7 @@ class TableActor:
         return await self.call(self._rematch)
 
     def display_names(self) -> list[str]:
-        return [self._name(s) for s in range(len(self.names))]
-
-    def _name(self, seat: int) -> str:
-        name, bot = self.names[seat], self.bots[seat]
-        if name is not None:
-            return name
-        return bot_name(seat, bot) if bot is not None else f"seat {seat}"
+        return [display_name(s, n, b) for s, (n, b) in enumerate(zip(self.names, self.bots, strict=True))]
 
     # -- handling --------------------------------------------------------------------------------
 
@@ -420,8 +437,7 @@ class TableActor:
                 continue
             asked.add(seat)
             must_act = seat == state.current or state.phase is Phase.BUY
-            agent = self._agent(seat)
-            choice = await to_thread.run_sync(agent, observe(state, seat), options, self.rng)
+            choice = await self._ask(seat, state, options)
             if choice is None and not must_act:
                 continue
             if choice is not None:
@@ -434,6 +450,15 @@ class TableActor:
             log.error("table %s: the bot of seat %d answered %r in %s; playing %r", self.id, seat, choice, state.situation(), fallback)
             await self._commit(fallback)
             return
+
+    async def _ask(self, seat: int, state: GameState, options: list[Action]) -> Action | None:
+        """The bot's choice, thought out in a worker thread. A bot that fails is logged and treated as
+        declining: a bug in one bot must not stop the table (its seat then plays a plain legal move)."""
+        try:
+            return await to_thread.run_sync(self._agent(seat), observe(state, seat), options, self.rng)
+        except Exception:
+            log.exception("table %s: the bot of seat %d failed in %s", self.id, seat, state.situation())
+            return None
 
     async def _buy_deadline(self, window: int) -> None:
         """Everyone in the buy window who is still silent passes (bots answer on their own)."""
@@ -456,7 +481,8 @@ class TableActor:
             raise Refused(422, "no_such_seat", f"this table has seats 0 to {len(self.names) - 1}")
         if self.names[seat] is not None or self.bots[seat] is not None:
             raise Refused(409, "seat_taken", f"seat {seat} is taken")
-        if name.casefold() in {n.casefold() for n in self.display_names()}:
+        taken = [display_name(s, n, b) for s, (n, b) in enumerate(zip(self.names, self.bots, strict=True)) if n or b]
+        if name.casefold() in {n.casefold() for n in taken}:
             raise Refused(409, "name_taken", f"someone at this table is already called {name!r}")
         token = await to_thread.run_sync(self.storage.claim_seat, self.id, seat, name)
         self.names[seat] = name

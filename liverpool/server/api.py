@@ -21,7 +21,7 @@ from liverpool.engine.presets import ALIASES, PRESETS, UnknownPreset, find_prese
 from liverpool.engine.record import GameRecord
 from liverpool.engine.rules import Ruleset, RulesetError, field_docs
 
-from .actor import TableActor, bot_name
+from .actor import TableActor, display_name
 from .errors import Refused
 from .hub import Hub
 from .schemas import CreateTable, Join, SaveRuleset
@@ -50,7 +50,8 @@ def seat_url(token: str) -> str:
 
 
 def display_names(info: TableInfo) -> list[str | None]:
-    return [s.name if s.bot is None else bot_name(s.seat, s.bot) for s in info.seats]
+    """Each seat's name (a bot's is made up), or None for a free seat."""
+    return [None if s.free else display_name(s.seat, s.name, s.bot) for s in info.seats]
 
 
 async def _actor(server: Server, table_id: str) -> TableActor:
@@ -215,7 +216,7 @@ async def record(table_id: str, server: Srv) -> Response:
     if info.status != OVER:
         raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
     actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
-    names = [n or f"seat {s}" for s, n in enumerate(display_names(info))]
+    names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
     game = GameRecord(
         Ruleset.from_dict(info.ruleset),
         names,

@@ -1,8 +1,8 @@
 """The ASGI application: the lobby API, the websockets and the pages, over one storage and one hub.
 
 >>> app = create_app('sqlite:///:memory:')
->>> sorted(r.path for r in app.routes if r.path.startswith('/ws'))
-['/ws/play/{token}', '/ws/watch/{token}']
+>>> app.url_path_for('play', token='abc'), app.url_path_for('watch_page', token='abc')
+('/ws/play/abc', '/watch/abc')
 """
 
 from __future__ import annotations

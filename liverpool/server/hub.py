@@ -13,7 +13,7 @@ from functools import partial
 
 from anyio import to_thread
 
-from .actor import TableActor
+from .actor import TableActor, load
 from .storage import PLAYING, Storage
 
 log = logging.getLogger(__name__)
@@ -40,11 +40,10 @@ class Hub:
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
-            info = await to_thread.run_sync(self.storage.table, table_id)
-            if info is None:
+            loaded = await to_thread.run_sync(load, self.storage, table_id)
+            if loaded is None:
                 return None
-            actions = await to_thread.run_sync(self.storage.actions, table_id)
-            actor = TableActor(self.storage, info, actions)
+            actor = TableActor(self.storage, loaded)
             self.actors[table_id] = actor
             actor.start().add_done_callback(partial(self._ended, actor))
         self._loading.pop(table_id, None)

@@ -289,7 +289,7 @@ class Storage:
             invite=table.invite_token,
             spectator=table.spectator_token,
             status=table.status,
-            created=table.created,
+            created=table.created if table.created.tzinfo is not None else table.created.replace(tzinfo=UTC),
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
             seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token) for s in seats),

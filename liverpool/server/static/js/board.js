@@ -59,7 +59,7 @@ export function renderSeats(container, view) {
         el("span", { class: "mini-backs" }, Array.from({ length: Math.min(seat.hand_count, 12) }, () => el("i"))),
         seat.announced && el("span", {
           class: "badge announce", dataset: { testid: `announce-${s}` },
-          text: `🔔 ${seat.hand_count} left`,
+          text: `${seat.hand_count} left!`, title: "announced: few cards left",
         })),
       el("div", { class: "seat-info muted" },
         seat.down ? el("span", { class: "badge down", text: "down" }) : el("span", { text: "not down" }),

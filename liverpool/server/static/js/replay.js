@@ -100,7 +100,7 @@ function togglePlay() {
     $("play").textContent = "▶ play";
     return;
   }
-  $("play").textContent = "⏸ pause";
+  $("play").textContent = "❚❚ pause";
   viewer.timer = setInterval(() => {
     if (viewer.at >= viewer.steps.length - 1) togglePlay();
     else go(viewer.at + 1);

@@ -16,8 +16,8 @@ function svg(tag, attrs = {}, ...children) {
 /** results: [{deal, went_out, scores}]; names: seat names. */
 export function scoreTable(results, totals, names, { testid = "scores", winners = [] } = {}) {
   const head = el("tr", {}, el("th", { text: "deal" }),
-    names.map((name, s) => el("th", { class: winners.includes(s) ? "winner" : "" },
-      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }), name)));
+    names.map((name, s) => el("th", { class: winners.includes(s) ? "winner" : "", title: name },
+      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }), name.replace(/ \(.*\)$/, ""))));
   const rows = results.map((r) => el("tr", { dataset: { testid: "score-row" } },
     el("td", { text: String(r.deal + 1) }),
     r.scores.map((score, s) => el("td", {

@@ -340,7 +340,7 @@ function renderDeadline() {
   }
   const left = Math.max(0, Math.round((app.deadlineAt - Date.now()) / 1000));
   node.hidden = false;
-  node.textContent = `⏱ ${left} s`;
+  node.textContent = `${left} s left to answer`;
 }
 
 function render() {

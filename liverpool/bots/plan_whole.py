@@ -1,0 +1,113 @@
+"""Plans for a final deal whose runs must use the whole hand ("3 runs and out").
+
+Every card must end up in one of the contract's runs, which may be longer than asked. A hand of ``n``
+cards at rest goes out once a draw completes runs covering all ``n + 1`` cards, so a plan picks, for a
+target of ``size`` cards (``n + 1`` by default), one window per run (distinct suits) whose lengths add up
+to the target and that cover the most cards of the hand. The cards left out are *junk*; each must be
+discarded and replaced by a card that fits, so ``need`` is the junk, plus two for each card the target is
+short of the contract's minimum (only a buy, two cards at once, can close that gap).
+
+>>> from liverpool.engine.cards import parse_cards
+>>> from liverpool.engine.presets import find_preset
+>>> rules = find_preset('liverpool')
+>>> hand = parse_cards('2H 3H 4H 5H 7S 8S 9S TS JK QD KD AD')
+>>> plan_whole_runs(hand, rules.contract(6), rules).need
+0
+>>> plan_whole_runs(parse_cards('2H 3H 4H 5H 7S 8S 9S TS 2C 6D'), rules.contract(6), rules).need
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
+
+from .plan import Partial, Plan, face_counts
+
+Window = tuple[int, int, int, int]
+
+
+def plan_whole_runs(
+    hand: Sequence[int],
+    contract: Sequence[MeldRule],
+    rules: Ruleset,
+    *,
+    live: Sequence[int] | None = None,
+    size: int | None = None,
+) -> Plan:
+    """The plan of ``hand`` for an all-runs ``contract`` that must use every card (see the module doc)."""
+    if any(rule.kind is not MeldKind.RUN for rule in contract):
+        raise ValueError("plan_whole_runs plans contracts of runs only")
+    counts = face_counts(hand)
+    jokers = counts[JOKER_FACE]
+    slots = len(contract)
+    shortest = min(rule.length for rule in contract)
+    least = sum(rule.length for rule in contract)
+    size = len(hand) + 1 if size is None else size
+    target = max(size, least)
+    windows = _best_windows(counts, slots, shortest, target, rules)
+    naturals = sum(w[3] for w in windows)
+    length = sum(w[2] for w in windows)
+    used_jokers = min(jokers, length - naturals)
+    junk = len(hand) - naturals - used_jokers
+    partials: list[Partial] = []
+    dead = outs = 0
+    for suit, low, span, _ in windows:
+        faces, wanted = [], []
+        for rank in range(low, low + span):
+            face = suit * 13 + (rank - 1) % 13
+            (faces if counts[face] else wanted).append(face)
+        missing = len(wanted)
+        partials.append(Partial(MeldKind.RUN, suit, low, span, tuple(faces), missing, missing, tuple(wanted)))
+        if live is not None and missing:
+            out = sum(live[f] for f in wanted)
+            outs += min(out, 2 * missing)
+    if live is not None:
+        spare_jokers = jokers - used_jokers
+        gaps = length - naturals - used_jokers
+        if gaps > spare_jokers + sum(live[f] for p in partials for f in p.wanted):
+            dead = 1
+    return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
+
+
+def _best_windows(counts: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
+    """``slots`` windows in distinct suits, each at least ``shortest`` long, lengths adding up to
+    ``target``, covering the most naturals: as ``(suit, low, length, naturals covered)``."""
+    first = 1 if rules.aces_low else 2
+    last = 14 if rules.aces_high else 13
+    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    per_suit: list[dict[int, Window]] = []
+    for suit in range(4):
+        present = 0
+        for r in range(13):
+            if counts[suit * 13 + r]:
+                present |= 1 << (r + 1)
+        if present & 2:
+            present |= 1 << 14
+        best: dict[int, Window] = {}
+        for span in range(shortest, longest + 1):
+            mask = (1 << span) - 1
+            top = max(((present & (mask << low)).bit_count(), -low) for low in range(first, last - span + 2))
+            best[span] = (suit, -top[1], span, top[0])
+        per_suit.append(best)
+    # table[(chosen, length)] = (naturals, windows) over the suits seen so far
+    table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
+    for best in per_suit:
+        grown = dict(table)
+        for (chosen, length), (naturals, picked) in table.items():
+            if chosen == slots:
+                continue
+            for span, window in best.items():
+                key = (chosen + 1, length + span)
+                if key[1] > target:
+                    break
+                value = naturals + window[3]
+                if key not in grown or value > grown[key][0]:
+                    grown[key] = (value, [*picked, window])
+        table = grown
+    found = table.get((slots, target))
+    if found is None:
+        return []
+    return found[1]

@@ -1,0 +1,85 @@
+"""Determinization: full game states consistent with one seat's observation.
+
+The cards a seat cannot see are the shoe minus its hand, the discard pile, the melds and the cards other
+seats took face up (``SeatView.known``). A *world* deals those unseen cards at random to the other seats'
+hidden places (``hand_count - len(known)`` each) and to the stock (``stock_size``), and fills every other
+field of :class:`~liverpool.engine.state.GameState` from the observation. What the observation does not
+tell (the first dealer, the cut) does not matter within a deal and gets neutral values.
+
+A world depends only on the observation and the random source, so nothing hidden leaks into it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from liverpool.engine.cards import Card, make_shoe
+from liverpool.engine.observe import Observation
+from liverpool.engine.state import GameState
+
+from .table import me
+
+
+def unseen_cards(observation: Observation) -> list[Card]:
+    """The physical cards ``observation``'s seat cannot see, in shoe order."""
+    deck = observation.rules.deck_for(observation.seat_count)
+    visible = observation.visible_cards()
+    return [c for c in make_shoe(deck.decks, deck.jokers) if c not in visible]
+
+
+def hidden_slots(observation: Observation) -> list[int]:
+    """How many unseen cards each seat holds (0 for the viewer)."""
+    viewer = me(observation)
+    return [0 if s.seat == viewer else s.hand_count - len(s.known) for s in observation.seats]
+
+
+def sample_world(observation: Observation, rng: random.Random) -> GameState:
+    """A game state drawn uniformly among those ``observation`` allows."""
+    viewer = me(observation)
+    unseen = unseen_cards(observation)
+    slots = hidden_slots(observation)
+    if len(unseen) != sum(slots) + observation.stock_size:
+        raise ValueError(
+            f"the observation of seat {viewer} does not add up: {len(unseen)} unseen cards for "
+            f"{sum(slots)} hidden hand cards and {observation.stock_size} in the stock"
+        )
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    position = 0
+    for seat in observation.seats:
+        if seat.seat == viewer:
+            hands.append(list(observation.hand))
+            continue
+        take = slots[seat.seat]
+        hands.append([*seat.known, *unseen[position : position + take]])
+        position += take
+    rules = observation.rules
+    return GameState(
+        rules=rules,
+        seats=observation.seat_count,
+        first_dealer=observation.dealer,
+        dealer=observation.dealer,
+        phase=observation.phase,
+        deal=observation.deal,
+        current=observation.current,
+        hands=hands,
+        stock=unseen[position:],
+        discard_pile=list(observation.discard_pile),
+        melds=list(observation.melds),
+        down=[s.down for s in observation.seats],
+        buys=[s.buys for s in observation.seats],
+        known=[list(s.known) for s in observation.seats],
+        fresh=observation.fresh,
+        discarder=observation.discarder,
+        may_i_calls=list(observation.may_i_calls),
+        window=list(observation.window),
+        window_answers=dict(observation.window_answers),
+        call_open=observation.call_open,
+        taken=observation.taken,
+        must_place=observation.must_place,
+        reshuffles=observation.reshuffles,
+        results=list(observation.results),
+        replays=max(0, observation.deal - len(rules.deals) + 1),
+        winners=observation.winners,
+        turn=observation.turn,
+    )
