@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run serve play test bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,16 +12,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
+# The product: the table server on http://127.0.0.1:8000 (SQLite file liverpool.db; LIVERPOOL_DB for PostgreSQL).
 run: $(STAMP)
+	$(BIN)/liverpool serve --host 127.0.0.1 --port 8000
+
+serve: run
+
+# One whole seeded game between bots, printed as a readable log.
+play: $(STAMP)
 	$(BIN)/liverpool play --preset liverpool --seed 1
 
+# Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback.
 test: $(STAMP)
+	bash scripts/ensure_chromium.sh
 	$(BIN)/ruff check liverpool tests benchmarks
 	$(BIN)/mypy liverpool
-	$(BIN)/pytest liverpool tests
+	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest liverpool tests
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/engine.py
+	bash scripts/bench.sh
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-bench

@@ -103,14 +103,15 @@ def measure_state(preset: str, seats: int, bot: str, seed: int) -> dict[str, Any
 
 
 def measure_server_table(preset: str, seats: int, bot: str, seed: int) -> dict[str, Any]:
-    """The deep size of a live ``liverpool.server`` table actor, rebuilt from the same half game.
+    """The deep size of a live ``liverpool.server`` table actor, holding the same half game.
 
-    The actor is built as the server's hub builds it (storage, stored table, stored actions) but not
-    started. Left out as shared by every table: the storage (database engine and pool) and the event
-    loop; the table's own ruleset, which the actor builds from the stored dict, is counted.
+    The table is stored (its seats bots, its actions the half game) and loaded through the server's
+    ``Hub``, as a request or a restart loads it; it is measured before its task first runs. Left out as
+    shared by every table: the storage (database engine and pool), the event loop and the hub; the
+    table's own ruleset, which the actor builds from the stored dict, is counted.
     """
     try:
-        from liverpool.server.actor import TableActor
+        from liverpool.server.hub import Hub
         from liverpool.server.schemas import TableOptions
         from liverpool.server.storage import PLAYING, NewSeat, Storage
     except ImportError as exc:
@@ -125,20 +126,20 @@ def measure_server_table(preset: str, seats: int, bot: str, seed: int) -> dict[s
     with tempfile.TemporaryDirectory(prefix="liverpool-bench-") as tmp:
         storage = Storage(f"sqlite:///{tmp}/tables.db")
         storage.migrate()
-        info = storage.create_table(
-            state.rules.to_dict(), state.first_dealer, TableOptions().model_dump(), [NewSeat(bot=bot)] * seats
-        )
+        options = TableOptions().model_dump()
+        info = storage.create_table(state.rules.to_dict(), state.first_dealer, options, [NewSeat(bot=bot)] * seats)
         for seq, action in enumerate(actions):
             storage.append(info.id, seq, action)
         storage.set_status(info.id, PLAYING)
-        stored = storage.table(info.id)
-        assert stored is not None
 
-        async def build() -> int:
-            actor = TableActor(storage, stored, storage.actions(info.id))
-            shared = (*_SHARED[:-1], Storage, asyncio.AbstractEventLoop)
-            return deep_size(actor, skip=shared)
+        async def measure() -> int:
+            hub = Hub(storage)
+            actor = await hub.actor(info.id)
+            assert actor is not None
+            size = deep_size(actor, skip=(*_SHARED[:-1], Storage, Hub, asyncio.AbstractEventLoop))
+            await hub.close()
+            return size
 
-        size = asyncio.run(build())
+        size = asyncio.run(measure())
         storage.close()
     return {"table_bytes": size, "actions_so_far": len(actions), "note": None}

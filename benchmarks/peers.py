@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
+import importlib
 import inspect
 import json
 import os
@@ -41,14 +41,9 @@ PEER_PACKAGES = ("liverpool", "rlcard", "open_spiel", "ortools", "numpy", "pyins
 
 def _load_sibling(name: str) -> Any | None:
     """``benchmarks/<name>.py`` owned by another engineer, if it exists."""
-    path = HERE / f"{name}.py"
-    if not path.exists():
+    if not (HERE / f"{name}.py").exists():
         return None
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(name)
 
 
 def _call_measure(module: Any, values: dict[str, Any]) -> Any:
@@ -133,7 +128,11 @@ def run_one(spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "memory":
         import memory
 
-        return {"state": memory.measure_state(**spec), "server": memory.measure_server_table(**spec)}
+        return memory.measure_state(**spec)
+    if kind == "server-table":
+        import memory
+
+        return memory.measure_server_table(**spec)
     if kind == "bots":
         return _bots(**spec)
     raise ValueError(f"no measurement of kind {kind!r}")
@@ -173,7 +172,8 @@ def plan(quick: bool, seed: int, answers: Path) -> list[tuple[str, dict[str, Any
         jobs.append((f"{kind} corpus", {"kind": kind, "hands": hands, "seed": seed, "answers": str(answers / kind)}))
     jobs.append(("find_arrangements corpus", {"kind": "arrangements", "hands": hands, "seed": seed}))
     jobs.append(("benchmarks/search.py", {"kind": "search-bench", "hands": hands, "seed": seed}))
-    jobs.append(("memory", {"kind": "memory", "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
+    for kind in ("memory", "server-table"):
+        jobs.append((kind, {"kind": kind, "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
     budget = 10.0 if quick else 60.0
     jobs.append(
         (
@@ -203,6 +203,8 @@ def run_child(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def machine() -> dict[str, Any]:
+    import liverpool
+
     model = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -229,6 +231,7 @@ def machine() -> dict[str, Any]:
         "implementation": platform.python_implementation(),
         "os": platform.platform(),
         "packages": versions,
+        "measured_package": str(Path(liverpool.__file__).resolve().parent),
         "load_average_at_start": os.getloadavg(),
         "git_commit": commit.stdout.strip() or None,
         "git_dirty": bool(dirty.stdout.strip()),
@@ -343,6 +346,7 @@ def assemble(
     oracle = results["oracle corpus"]
     bots = results["bot decisions"]
     memory = results["memory"]
+    table = results["server-table"]
     figures = bots.get("figures", {}) if isinstance(bots.get("figures"), dict) else {}
     hard = figures.get("hard") if isinstance(figures.get("hard"), dict) else None
 
@@ -386,6 +390,7 @@ def assemble(
         "hard_bot_note": None if hard else "no 'hard' bot is registered yet",
         "bots": {k: v for k, v in bots.items() if k != "spec"},
         "memory": {k: v for k, v in memory.items() if k != "spec"},
+        "server_table": {k: v for k, v in table.items() if k != "spec"},
         "search_bench": {k: v for k, v in results["benchmarks/search.py"].items() if k != "spec"},
         "engine": [{k: v for k, v in r.items() if k != "spec"} for r in engine],
         "peers": {
@@ -416,10 +421,10 @@ def print_summary(report: dict[str, Any]) -> None:
     print(f"contract search: median {num(report['contract_search_median_us'], ',.1f')} us, "
           f"p99 {num(report['contract_search_p99_us'], ',.1f')} us; oracle median {num(report['oracle_median_us'], ',.1f')} us "
           f"(search is {num(report['oracle_speedup'], ',.1f')}x faster); disagreements: {report['oracle_disagreements']}")  # fmt: skip
-    state = report["memory"].get("state") or {}
-    server = report["memory"].get("server") or {}
+    state = report["memory"]
+    server = report["server_table"]
     print(f"memory: game state {num(state.get('state_bytes'))} B, observation {num(state.get('observation_bytes'))} B, "
-          f"server table {num(server.get('table_bytes'))} B {server.get('note') or ''}")  # fmt: skip
+          f"server table {num(server.get('table_bytes'))} B {server.get('note') or server.get('error') or ''}")  # fmt: skip
     print(f"hard bot p99 decision: {num(report['hard_bot_p99_s'], '.4f')} s {report['hard_bot_note'] or ''}")
 
 

@@ -25,6 +25,13 @@ else
     echo "taskset is not available: running unpinned" >&2
 fi
 
+# Measure a snapshot of the package taken now, so that edits made while the run goes on (several people
+# work in this tree) do not mix two versions of the engine in one set of figures.
+SNAPSHOT=$(mktemp -d "${TMPDIR:-/tmp}/liverpool-bench-src.XXXXXX")
+trap 'rm -rf "$SNAPSHOT"' EXIT
+cp -r liverpool "$SNAPSHOT/"
+export PYTHONPATH="$SNAPSHOT${PYTHONPATH:+:$PYTHONPATH}"
+
 PROFILE=0
 ARGS=()
 for arg in "$@"; do
