@@ -32,7 +32,8 @@ import contracts
 
 
 def _name(frame: Frame) -> str:
-    return f"{frame.function} ({frame.file_path_short}:{frame.line_no})"
+    function = f"{frame.class_name}.{frame.function}" if frame.class_name else frame.function
+    return f"{function} ({frame.file_path_short}:{frame.line_no})"
 
 
 @dataclass

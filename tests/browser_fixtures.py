@@ -198,10 +198,10 @@ class Player:
         self.tab.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}", timeout=5_000)
         return self.done(what)
 
-    def move(self) -> str:
-        """One move; "stale" when the table moved on before the control could be pressed."""
+    def move(self, seq: str) -> str:
+        """One move in the table as of ``seq``; "stale" when the table moved on before a control
+        could be pressed."""
         tab = self.tab
-        seq = body(tab, "seq")
         if visible(tab, "buy") and self.buys > 0:
             self.buys -= 1
             return self.done("buy", press(tab.by("buy")))
@@ -253,12 +253,13 @@ def play_until(players: list[Player], done: Any, limit_s: float, poll_ms: int = 
             raise AssertionError(f"not done within {limit_s}s: {states}")
         moved = False
         for player in players:
-            ready = player.tab.page.evaluate(
+            seq = player.tab.page.evaluate(
                 "() => { const b = document.body.dataset;"
-                " return b.mustAct === '1' && b.pending === undefined && b.connection === 'open'; }"
+                " return b.mustAct === '1' && b.pending === undefined && b.connection === 'open'"
+                " && b.phase !== 'game_over' ? b.seq : null; }"
             )
-            if ready and body(player.tab, "phase") != "game_over":
-                player.move()
+            if seq is not None:
+                player.move(seq)
                 moved = True
         if not moved:
             players[0].tab.page.wait_for_timeout(poll_ms)

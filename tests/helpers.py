@@ -14,12 +14,13 @@ dealer, then turns the upcard (if the ruleset has one), and the rest is the stoc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
 from liverpool.engine.actions import (
     Action,
+    Buy,
     Discard,
     DrawStock,
     EndTurn,
@@ -171,6 +172,26 @@ def pass_window(state: GameState) -> GameState:
     while state.phase is Phase.BUY:
         apply(state, Pass(next(s for s in state.window if s not in state.window_answers)))
     return state
+
+
+def turn(state: GameState, buyer: int | None = None) -> GameState:
+    """The current seat draws from the stock (in a buy window ``buyer`` buys, everyone else passes) and
+    discards the card it drew."""
+    seat = state.current
+    apply(state, DrawStock(seat))
+    while state.phase is Phase.BUY:
+        asked = next(s for s in state.window if s not in state.window_answers)
+        apply(state, Buy(asked) if asked == buyer else Pass(asked))
+    return apply(state, Discard(seat, state.hands[seat][-1]))
+
+
+def stall_until(state: GameState, done: Callable[[GameState], bool], limit: int = 5000) -> GameState:
+    """Stall (see :func:`stall_action`) until ``done(state)``."""
+    for _ in range(limit):
+        if done(state):
+            return state
+        apply(state, stall_action(state))
+    raise AssertionError(f"not reached within {limit} actions ({state.situation()})")
 
 
 def play(state: GameState, *actions: Action) -> GameState:

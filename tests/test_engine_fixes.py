@@ -6,7 +6,21 @@ import dataclasses
 from collections.abc import Iterator
 
 import pytest
-from helpers import STARTED, card, check_started, deal, deal_next, go_down, hand, play, play_out_deal, refused, start
+from helpers import (
+    STARTED,
+    card,
+    check_started,
+    deal,
+    deal_next,
+    go_down,
+    hand,
+    play,
+    play_out_deal,
+    refused,
+    stall_until,
+    start,
+    turn,
+)
 
 from liverpool.engine.actions import Buy, Discard, DrawDiscard, DrawStock, GoDown, LayOff, Pass, SwapJoker
 from liverpool.engine.errors import CannotBuy, CannotGoDown, MalformedAction
@@ -14,7 +28,7 @@ from liverpool.engine.legal import legal_actions
 from liverpool.engine.melds import Meld
 from liverpool.engine.presets import find_preset
 from liverpool.engine.rules import Ties
-from liverpool.engine.state import GameState
+from liverpool.engine.state import GameState, Phase
 
 MAY_I = find_preset("may-i")
 LIVERPOOL = find_preset("liverpool")
@@ -73,7 +87,8 @@ def test_replayed_final_deal_keeps_the_final_deal_buy_limit() -> None:
         play(state, DrawStock(first), Discard(first, state.hands[first][-1]), Buy(third), DrawStock(second))
         play(state, Discard(second, state.hands[second][-1]), DrawStock(third), Discard(third, state.hands[third][-1]))
     play(state, DrawStock(first), Discard(first, state.hands[first][-1]))
-    refused(state, Buy(third), CannotBuy, "you have used all 4 buys of this deal")
+    err = refused(state, Buy(third), CannotBuy, "you have used all 4 buys of this deal")
+    assert err.situation == f"deal 7 replayed, draw phase, seat {second}'s turn"
 
 
 def test_lay_off_with_a_malformed_end_is_refused() -> None:
@@ -114,18 +129,8 @@ def test_a_refused_buy_in_a_window_says_why() -> None:
     """game.py, _verify_buy: a seat left out of a buy window was told only 'you have no open buy offer'."""
     state = deal(BRITISH, 4)
     while state.buys[0] < 3:
-        seat = state.current
-        play(state, DrawStock(seat))
-        while state.window:
-            asked = next(s for s in state.window if s not in state.window_answers)
-            play(state, Buy(asked) if asked == 0 else Pass(asked))
-        play(state, Discard(seat, state.hands[seat][-1]))
-    while state.current != 2:
-        seat = state.current
-        play(state, DrawStock(seat))
-        while state.window:
-            play(state, Pass(next(s for s in state.window if s not in state.window_answers)))
-        play(state, Discard(seat, state.hands[seat][-1]))
+        turn(state, buyer=0)
+    stall_until(state, lambda s: s.current == 2 and s.phase is Phase.DRAW)
     play(state, DrawStock(2))
     assert state.window == [3]
     refused(state, Buy(0), CannotBuy, "you have used all 3 buys of this deal")

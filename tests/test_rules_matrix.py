@@ -28,8 +28,9 @@ from helpers import (
     play_out_deal,
     refused,
     shuffle_for,
-    stall_action,
+    stall_until,
     start,
+    turn,
 )
 
 from liverpool.engine.actions import (
@@ -69,10 +70,8 @@ from liverpool.engine.play import choose_first_dealer
 from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import (
     BuyPrecedence,
-    DealRule,
     DiscardCall,
     JokerSwap,
-    MeldRule,
     Ruleset,
     RulesetError,
     StockOut,
@@ -99,33 +98,6 @@ def _replayable() -> Iterator[None]:
     STARTED.clear()
     yield
     check_started()
-
-
-def turn(state: GameState, buyer: int | None = None) -> GameState:
-    """The current seat draws from the stock (in a buy window ``buyer`` buys, everyone else passes) and
-    discards the card it drew."""
-    seat = state.current
-    apply(state, DrawStock(seat))
-    while state.phase is Phase.BUY:
-        asked = next(s for s in state.window if s not in state.window_answers)
-        apply(state, Buy(asked) if asked == buyer else Pass(asked))
-    return apply(state, Discard(seat, state.hands[seat][-1]))
-
-
-def stall_until(state: GameState, done: object) -> GameState:
-    """Stall (draw from the stock, discard it) until ``done(state)``."""
-    assert callable(done)
-    for _ in range(5000):
-        if done(state):
-            return state
-        apply(state, stall_action(state))
-    raise AssertionError("never reached")
-
-
-def one_deal(base: Ruleset, contract: str = "set 3, set 3", hand_size: int = 10, **changes: object) -> Ruleset:
-    """``base`` cut down to fewer deals (for game-end rows: ties, partnerships)."""
-    deals = changes.pop("deals", None) or (DealRule(tuple(MeldRule.parse(p) for p in contract.split(",")), hand_size),)
-    return dataclasses.replace(base, deals=deals, **changes)  # type: ignore[arg-type]
 
 
 # -- players ---------------------------------------------------------------------------------------
@@ -572,7 +544,7 @@ def test_buy_only_after_the_next_player_declines() -> None:
     refused(state, Buy(1), CannotBuy, "you cannot buy your own discard")
     refused(state, Pass(1), NotYourTurn, "you have no open buy offer to decline")
     play(state, Buy(0))
-    assert state.phase is Phase.PLAY and state.current == 2
+    assert (state.phase, state.current) == (Phase.PLAY, 2)
     assert state.hands[0][-2:] == [card("2C"), card("3C")] and state.hands[2][-1] == card("4C")
 
 

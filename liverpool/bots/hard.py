@@ -48,7 +48,7 @@ class HardBot:
         self.time_limit = time_limit
         self.max_steps = max_steps
         self.guide = MediumBot(weights)
-        self.policy = MediumBot(weights)
+        self.policy = MediumBot(weights, counting=False)
         self.last_worlds = 0
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
@@ -70,7 +70,8 @@ class HardBot:
             going_down = [c for c in ranked if isinstance(c, GoDown)][:2]
             staying_up = [c for c in ranked if isinstance(c, Discard | EndTurn)][:1]
             return [*going_down, *staying_up]
-        return [c for c in ranked if c is None or isinstance(c, SEARCHED)][: self.candidates]
+        out: list[Choice] = [c for c in ranked if c is None or isinstance(c, SEARCHED)]
+        return out[: self.candidates]
 
     def search(self, observation: Observation, shortlist: Sequence[Choice], rng: random.Random) -> Choice:
         """The candidate with the best mean score over sampled worlds."""

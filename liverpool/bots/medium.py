@@ -18,13 +18,13 @@ The weights live in :class:`Weights`; ``liverpool.bots.tune`` picks them from se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from liverpool.engine.actions import Action, Discard, GoDown, SwapJoker
 from liverpool.engine.cards import Card
 from liverpool.engine.observe import Observation
-from liverpool.engine.rules import EmptyHand
+from liverpool.engine.rules import EmptyHand, MeldKind
 from liverpool.engine.search import best_leftover
 from liverpool.engine.state import TableMeld
 
@@ -54,35 +54,44 @@ class Weights:
     buy_cost: float = 1.0
     buy_risk: float = 0.0
     hold: float = 8.0
-    wait_left: int = 99
+    wait_left: float = 99.0
 
 
 class MediumBot(EasyBot):
     """The tuned heuristic bot (see the module docstring)."""
 
-    def __init__(self, weights: Weights | None = None) -> None:
+    def __init__(self, weights: Weights | None = None, counting: bool = True) -> None:
         self.weights = weights if weights is not None else Weights()
+        self.counting = counting
+        self._deciding: Observation | None = None
         self._live: list[int] | None = None
-        self._plans: dict[tuple[int, ...], Plan] = {}
+        self._plans: dict[tuple[int | None, ...], Plan] = {}
 
     def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
-        self._live = live_counts(observation)
+        self._deciding = observation
         try:
             return super().rank(observation, options)
         finally:
-            self._live = None
+            self._deciding = self._live = None
             self._plans.clear()
 
     def live(self, observation: Observation) -> list[int]:
-        return self._live if self._live is not None else live_counts(observation)
+        """Unseen copies of each face (computed once per decision)."""
+        if observation is not self._deciding:
+            return live_counts(observation)
+        if self._live is None:
+            self._live = live_counts(observation)
+        return self._live
 
     def plan(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> Plan:
-        if self._live is None:
-            return plan_of(observation, hand, live_counts(observation), size)
+        if not self.counting:
+            return plan_of(observation, hand, None, size)
+        if observation is not self._deciding:
+            return plan_of(observation, hand, self.live(observation), size)
         key = (size, *sorted(c.face for c in hand))
         found = self._plans.get(key)
         if found is None:
-            found = self._plans[key] = plan_of(observation, hand, self._live, size)
+            found = self._plans[key] = plan_of(observation, hand, self.live(observation), size)
         return found
 
     def score(self, plan: Plan) -> float:
@@ -113,7 +122,8 @@ class MediumBot(EasyBot):
 
     def rank_go_downs(self, observation: Observation, go_downs: list[GoDown]) -> list[Choice]:
         """The arrangement that leaves the least penalty it could not lay off at once, first."""
-        return sorted(go_downs, key=lambda g: self._stuck_after(observation, g))
+        ranked: list[Choice] = [*sorted(go_downs, key=lambda g: self._stuck_after(observation, g))]
+        return ranked
 
     def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
         rules = observation.rules
@@ -171,69 +181,86 @@ class MediumBot(EasyBot):
         hand = observation.hand
         down = self.is_down(observation)
         unused = set() if down else unused_cards(hand, self.plan(observation, hand, len(hand)))
-        whole = whole_hand(observation)
+        plain = down or whole_hand(observation)
+        feed = feeding(observation, down, w)
+        faces = [c & 63 for c in hand if not c.is_joker]
+        live = self.live(observation)
+        kinds = {r.kind for r in observation.contract}
         out: dict[Card, float] = {}
         for card in cards:
             if down:
-                keep = w.near_table * self._near_table(observation, card)
+                keep = w.near_table * near_table(observation, card)
             elif card.is_joker:
                 keep = w.joker
             elif card not in unused:
                 keep = w.used
             else:
-                keep = 0.0 if whole else self._potential(observation, card)
-            out[card] = keep - w.value * rules.value(card) + self._feed(observation, card)
+                keep = 0.0 if plain else potential(card & 63, faces, live, kinds, w)
+            out[card] = keep - w.value * rules.value(card) + feed(card)
         return out
 
-    def _potential(self, observation: Observation, card: Card) -> float:
-        """Keeping an unplanned natural: pairs toward sets, neighbours toward runs, if still live."""
-        w = self.weights
-        live = self.live(observation)
-        kinds = {r.kind.value for r in observation.contract}
-        score = 0.0
-        others = [c for c in observation.hand if c != card and not c.is_joker]
-        if "set" in kinds:
-            same = sum(1 for c in others if c.rank == card.rank)
-            rank_live = sum(live[s * 13 + card.rank - 1] for s in range(4))
-            score += w.pair * min(same, 2) * (1.0 if rank_live else 0.3)
-        if "run" in kinds:
-            near = sum(1 for c in others if c.suit == card.suit and 0 < _gap(c.rank, card.rank) <= 2)
-            score += w.neighbour * min(near, 3)
-        return score
 
-    def _near_table(self, observation: Observation, card: Card) -> int:
-        """1 when one more card would make ``card`` fit a run on the table."""
-        if card.is_joker:
-            return 0
-        for tm in observation.melds:
-            m = tm.meld
-            if m.kind.value == "run" and m.suit == card.suit and card.rank in (m.low - 2, m.high + 2):
-                return 1
+def potential(face: int, faces: list[int], live: Sequence[int], kinds: set[MeldKind], w: Weights) -> float:
+    """Keeping an unplanned natural: other cards of its rank toward sets (less if none is still out),
+    cards of its suit within two ranks toward runs."""
+    rank, suit = face % 13, face // 13
+    score = 0.0
+    if MeldKind.SET in kinds:
+        same = sum(1 for f in faces if f % 13 == rank) - 1
+        rank_live = sum(live[s * 13 + rank] for s in range(4))
+        score += w.pair * min(same, 2) * (1.0 if rank_live else 0.3)
+    if MeldKind.RUN in kinds:
+        near = sum(1 for f in faces if f // 13 == suit and 0 < _gap(f % 13 + 1, rank + 1) <= 2)
+        score += w.neighbour * min(near, 3)
+    return score
+
+
+def near_table(observation: Observation, card: Card) -> int:
+    """1 when one more card would make ``card`` fit a run on the table."""
+    if card.is_joker:
         return 0
+    rank, suit = card.rank, card.suit
+    for tm in observation.melds:
+        m = tm.meld
+        if m.kind is MeldKind.RUN and m.suit == suit and rank in (m.low - 2, m.high + 2):
+            return 1
+    return 0
 
-    def _feed(self, observation: Observation, card: Card) -> float:
-        """How much discarding ``card`` would help an opponent."""
-        w = self.weights
-        seat = me(observation)
-        nxt = (seat + 1) % observation.seat_count
-        score = 0.0
-        downs = [s for s in observation.seats if s.seat != seat and s.down]
-        if downs and fits_table(observation.melds, card, observation.rules):
-            score += w.feed_table * (1.0 if observation.seats[nxt].down else 0.3)
-            if self.is_down(observation):
-                score += w.feed_table
+
+def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card], float]:
+    """How much discarding a card would help an opponent: one that is down laying it off (the next seat
+    most, as it may take it for free; a Liverpool call when the discarder is down too), or one that is
+    not down collecting it (the cards it took face up show what it collects)."""
+    seat = me(observation)
+    nxt = (seat + 1) % observation.seat_count
+    opponents = [s for s in observation.seats if s.seat != seat]
+    table = 0.0
+    if any(s.down for s in opponents):
+        table = w.feed_table * (1.0 if observation.seats[nxt].down else 0.3) + (w.feed_table if down else 0.0)
+    collected = [
+        (k.rank, k.suit, w.feed_known * (1.0 if s.seat == nxt else 0.5))
+        for s in opponents
+        if not s.down
+        for k in s.known
+        if not k.is_joker
+    ]
+    rules, melds = observation.rules, observation.melds
+    cache: dict[int, float] = {}
+
+    def feed(card: Card) -> float:
+        face = card & 63
+        if face in cache:
+            return cache[face]
+        score = table if table and fits_table(melds, card, rules) else 0.0
         if card.is_joker:
-            return score + w.feed_known
-        for s in observation.seats:
-            if s.seat == seat or s.down:
-                continue
-            factor = 1.0 if s.seat == nxt else 0.5
-            for k in s.known:
-                if k.is_joker:
-                    continue
-                if k.rank == card.rank or (k.suit == card.suit and _gap(k.rank, card.rank) <= 2):
-                    score += w.feed_known * factor
+            score += w.feed_known
+        else:
+            rank, suit = card.rank, card.suit
+            score += sum(weight for r, s, weight in collected if r == rank or (s == suit and _gap(r, rank) <= 2))
+        cache[face] = score
         return score
+
+    return feed
 
 
 def _gap(a: int, b: int) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -84,7 +85,6 @@ def _run_windows(counts: list[int], length: int, rules: Ruleset) -> list[tuple[i
     """Run windows of ``length`` with at least one natural, as ``(missing, suit, low)``."""
     first = 1 if rules.aces_low else 2
     last = (14 if rules.aces_high else 13) - length + 1
-    full = (1 << length) - 1
     out = []
     for suit in range(4):
         base = suit * 13
@@ -92,15 +92,24 @@ def _run_windows(counts: list[int], length: int, rules: Ruleset) -> list[tuple[i
         for r in range(13):
             if counts[base + r]:
                 present |= 1 << (r + 1)
-        if not present:
-            continue
-        if present & 2:
-            present |= 1 << 14
-        for low in range(first, last + 1):
-            have = (present & (full << low)).bit_count()
-            if have:
-                out.append((length - have, suit, low))
+        if present:
+            out += [(missing, suit, low) for missing, low in _windows(present, length, first, last)]
     return out
+
+
+@lru_cache(maxsize=32768)
+def _windows(present: int, length: int, first: int, last: int) -> tuple[tuple[int, int], ...]:
+    """``(missing, low)`` of the windows of ``length`` starting at ``first .. last`` that hold a rank of
+    ``present`` (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too)."""
+    if present & 2:
+        present |= 1 << 14
+    full = (1 << length) - 1
+    out = []
+    for low in range(first, last + 1):
+        have = (present & (full << low)).bit_count()
+        if have:
+            out.append((length - have, low))
+    return tuple(out)
 
 
 def _set_ranks(counts: list[int], length: int, rules: Ruleset) -> list[tuple[int, int, int]]:

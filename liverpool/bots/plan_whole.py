@@ -20,6 +20,7 @@ short of the contract's minimum (only a buy, two cards at once, can close that g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -55,7 +56,8 @@ def plan_whole_runs(
     partials: list[Partial] = []
     dead = outs = 0
     for suit, low, span, _ in windows:
-        faces, wanted = [], []
+        faces: list[int] = []
+        wanted: list[int] = []
         for rank in range(low, low + span):
             face = suit * 13 + (rank - 1) % 13
             (faces if counts[face] else wanted).append(face)
@@ -86,12 +88,7 @@ def _best_windows(counts: list[int], slots: int, shortest: int, target: int, rul
                 present |= 1 << (r + 1)
         if present & 2:
             present |= 1 << 14
-        best: dict[int, Window] = {}
-        for span in range(shortest, longest + 1):
-            mask = (1 << span) - 1
-            top = max(((present & (mask << low)).bit_count(), -low) for low in range(first, last - span + 2))
-            best[span] = (suit, -top[1], span, top[0])
-        per_suit.append(best)
+        per_suit.append({span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)})
     # table[(chosen, length)] = (naturals, windows) over the suits seen so far
     table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
     for best in per_suit:
@@ -111,3 +108,19 @@ def _best_windows(counts: list[int], slots: int, shortest: int, target: int, rul
     if found is None:
         return []
     return found[1]
+
+
+@lru_cache(maxsize=65536)
+def _spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
+    """For each window length: the lowest window covering the most ranks of ``present``, as
+    ``(length, low, ranks covered)``."""
+    out = []
+    for span in range(shortest, longest + 1):
+        mask = (1 << span) - 1
+        best_low, best = first, -1
+        for low in range(first, last - span + 2):
+            covered = (present & (mask << low)).bit_count()
+            if covered > best:
+                best_low, best = low, covered
+        out.append((span, best_low, best))
+    return tuple(out)

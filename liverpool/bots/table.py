@@ -7,6 +7,7 @@ melds), never of a game state, so a bot built on it cannot see hidden cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.melds import End, lay_off_ends
@@ -100,13 +101,31 @@ def plan_of(
 ) -> Plan:
     """The plan of ``hand`` for this deal's contract. In a whole-hand deal, ``size`` is how many cards the
     runs must hold (the hand at rest plus the next draw by default; see :mod:`.plan_whole`)."""
-    rules = observation.rules
-    contract = observation.contract
-    if whole_hand(observation):
-        if all(rule.kind is MeldKind.RUN for rule in contract):
-            return plan_whole_runs(hand, contract, rules, live=live, size=size)
-        return plan_hand(hand, contract, rules, live=live, whole_hand=True)
-    return plan_hand(hand, contract, rules, live=live)
+    whole = whole_hand(observation)
+    if live is None:
+        faces = tuple(sorted(c & 63 for c in hand))
+        return _plan_faces(faces, observation.contract, observation.rules, whole, size)
+    return _plan(hand, observation.contract, observation.rules, whole, size, live)
+
+
+@lru_cache(maxsize=65536)
+def _plan_faces(faces: tuple[int, ...], contract: tuple[MeldRule, ...], rules: Ruleset, whole: bool, size: int | None) -> Plan:
+    return _plan(faces, contract, rules, whole, size, None)
+
+
+def _plan(
+    hand: Sequence[int],
+    contract: tuple[MeldRule, ...],
+    rules: Ruleset,
+    whole: bool,
+    size: int | None,
+    live: Sequence[int] | None,
+) -> Plan:
+    if not whole:
+        return plan_hand(hand, contract, rules, live=live)
+    if all(rule.kind is MeldKind.RUN for rule in contract):
+        return plan_whole_runs(hand, contract, rules, live=live, size=size)
+    return plan_hand(hand, contract, rules, live=live, whole_hand=True)
 
 
 def keeps_last_card(rules: Ruleset) -> bool:

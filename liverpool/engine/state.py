@@ -137,7 +137,9 @@ class GameState:
         if self.phase is Phase.GAME_OVER:
             return "the game is over"
         who = "" if self.phase in (Phase.DEAL, Phase.RESHUFFLE) else f", seat {self.current}'s turn"
-        return f"deal {self.deal + 1}, {self.phase.value} phase{who}"
+        scheduled = len(self.rules.deals)
+        deal = f"deal {self.deal + 1}" if self.deal < scheduled else f"deal {scheduled} replayed"
+        return f"{deal}, {self.phase.value} phase{who}"
 
     def all_cards(self) -> list[Card]:
         """Every physical card of the deal, wherever it is (for invariant checks)."""

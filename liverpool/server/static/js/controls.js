@@ -108,13 +108,13 @@ export function renderControls(container, view, act) {
 /** The server's going-down options as one-click choices (and a way to edit one in the builder). */
 export function renderGoDownOptions(options, act, onEdit) {
   return el("div", { class: "godown-options", dataset: { testid: "godown-options" } },
-    el("h4", { text: "Ways to go down" }),
     options.map((action, k) => el("div", { class: "godown-option" },
       el("div", { class: "option-melds" }, action.melds.map((meld) =>
         el("div", { class: "meld small" }, meld.cards.map((c) => cardElement(c, { small: true }))))),
-      el("button", {
-        type: "button", class: "primary small", dataset: { testid: `godown-option-${k}` }, text: "Go down like this",
-        onclick: () => act({ type: "go_down", melds: action.melds }),
-      }),
-      el("button", { type: "button", class: "small quiet", text: "edit", dataset: { testid: `godown-edit-${k}` }, onclick: () => onEdit(action.melds) }))));
+      el("div", { class: "row" },
+        el("button", {
+          type: "button", class: "primary small", dataset: { testid: `godown-option-${k}` }, text: "Go down like this",
+          onclick: () => act({ type: "go_down", melds: action.melds }),
+        }),
+        el("button", { type: "button", class: "small quiet", text: "edit", dataset: { testid: `godown-edit-${k}` }, onclick: () => onEdit(action.melds) })))));
 }

@@ -22,7 +22,7 @@ const app = {
   tableId: entry?.table_id ?? null,
   hand: new Hand(`liverpool.hand.${seatToken ?? "watch"}`),
   builder: new Builder(),
-  ui: { pendingEnds: null, summary: null },
+  ui: { pendingEnds: null, summary: null, builderOpen: false },
   seq: -1,
   resultsSeen: null,
   announced: null,
@@ -248,12 +248,19 @@ function renderGoDown(view) {
     onClear: () => { app.builder.clear(); render(); },
     onGoDown: (melds) => act({ type: "go_down", melds }),
   });
+  const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
+    el("summary", { text: "Build your own going-down" }), builder);
+  details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
   slot.replaceChildren(el("section", { class: "panel godown" },
     el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
     options.length
-      ? renderGoDownOptions(options, act, (melds) => { app.builder.load(melds, obs.contract); render(); })
+      ? renderGoDownOptions(options, act, (melds) => {
+        app.builder.load(melds, obs.contract);
+        app.ui.builderOpen = true;
+        render();
+      })
       : el("p", { class: "muted", dataset: { testid: "no-godown" }, text: "Your hand cannot make the contract yet; build it to see what is missing." }),
-    builder));
+    details));
 }
 
 function renderHeader(view) {
