@@ -385,6 +385,8 @@ def assemble(
         "oracle_disagreements": agreement[0] if agreement else None,
         "oracle_wrong_arrangements": agreement[1] if agreement else None,
         "corpus": search.get("corpus"),
+        "contract_search": {k: v for k, v in search.items() if k not in ("spec", "corpus")},
+        "oracle": {k: v for k, v in oracle.items() if k != "spec"},
         "find_arrangements": {k: v for k, v in results["find_arrangements corpus"].items() if k != "spec"},
         "hard_bot_p99_s": hard.get("p99_s") if hard else None,
         "hard_bot_note": None if hard else "no 'hard' bot is registered yet",

@@ -6,14 +6,20 @@ Screenshots of the lobby, a table and the results page are saved under ``artifac
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from browser_fixtures import Player, Tab, body, browser, create_table, join, open_tab, play_until, wait_for_move
 from server_fixtures import ServerProcess
 
+from liverpool.engine.cards import Card
 from liverpool.engine.record import GameRecord, replay
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 __all__ = ["browser"]
 
@@ -45,7 +51,7 @@ def hand(tab: Tab) -> list[str]:
     return cards
 
 
-def seated(browser, invite: str, seat: int, name: str, buys: int = 0) -> Player:
+def seated(browser: Browser, invite: str, seat: int, name: str, buys: int = 0) -> Player:
     tab = open_tab(browser)
     join(tab, invite, seat, name)
     return Player(tab, buys=buys)
@@ -55,7 +61,9 @@ def moves_made(*players: Player) -> int:
     return sum(sum(p.moves.values()) for p in players)
 
 
-def test_one_human_and_three_bots_play_a_whole_game(browser, start_server: StartServer, sqlite_url: str) -> None:
+def test_one_human_and_three_bots_play_a_whole_game(
+    browser: Browser, start_server: StartServer, sqlite_url: str
+) -> None:
     server = start_server(sqlite_url)
     tab = open_tab(browser)
     links = create_table(tab, server.http, ["human", "random", "random", "random"])
@@ -82,7 +90,9 @@ def test_one_human_and_three_bots_play_a_whole_game(browser, start_server: Start
     assert player.moves["draw_stock"] > 0 and player.moves["discard"] > 0, player.moves
     assert "win" in tab.by("results-winners").inner_text()
     assert tab.page.locator("[data-testid=final-scores] [data-testid=score-row]").count() == 7
-    shown = [int(tab.page.locator(f"[data-testid=final-scores] [data-testid=total-{s}]").inner_text()) for s in range(4)]
+    shown = [
+        int(tab.page.locator(f"[data-testid=final-scores] [data-testid=total-{s}]").inner_text()) for s in range(4)
+    ]
 
     replay_href = tab.by("results-replay").get_attribute("href")
     assert replay_href is not None
@@ -112,7 +122,9 @@ def test_one_human_and_three_bots_play_a_whole_game(browser, start_server: Start
     print(f"a whole game through the UI: {elapsed:.0f}s, moves {player.moves}")
 
 
-def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: StartServer, sqlite_url: str) -> None:
+def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(
+    browser: Browser, start_server: StartServer, sqlite_url: str
+) -> None:
     server = start_server(sqlite_url)
     host = open_tab(browser)
     links = create_table(host, server.http, ["human", "random", "human"], house=LAY_OFF_DEAL)
@@ -139,7 +151,9 @@ def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: 
     assert "asks to buy" in log and "lays off" in log
     assert host.errors == [] and bea.tab.errors == [] and spectator.errors == []
 
-    table_id = host.by("results-record").get_attribute("href").split("/")[-2]
+    record_href = host.by("results-record").get_attribute("href")
+    assert record_href is not None
+    table_id = record_href.split("/")[-2]
     text = server.get(f"/api/tables/{table_id}/record").text
     engine = replay(GameRecord.from_json(text))
     shown = spectator.page.evaluate(REPLAY_JS, text)
@@ -149,7 +163,7 @@ def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(browser, start_server: 
     print(f"Ada (builder): {ada.moves}; Bea (drag): {bea.moves}")
 
 
-def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer, sqlite_url: str) -> None:
+def test_server_killed_and_restarted_mid_deal(browser: Browser, start_server: StartServer, sqlite_url: str) -> None:
     server = start_server(sqlite_url)
     host = open_tab(browser)
     links = create_table(host, server.http, ["human", "random", "human"])
@@ -165,6 +179,13 @@ def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer
         )
 
     play_until([ada, bea], waiting_for_a_human_turn, limit_s=60)
+    bea.tab.by("sort-rank").click()
+    ranks = [99 if c.startswith("JK") else Card.parse(c).rank for c in hand(bea.tab)]
+    assert ranks == sorted(ranks)
+    cards = bea.tab.page.locator("[data-testid=hand-card]")
+    last = hand(bea.tab)[-1]
+    cards.last.drag_to(cards.first, target_position={"x": 3, "y": 30})
+    assert hand(bea.tab)[0] == last, "a card dragged onto the first one goes before it"
     before = {"ada": hand(ada.tab), "bea": hand(bea.tab), "deal": body(ada.tab, "deal")}
 
     server.kill()
@@ -182,11 +203,94 @@ def test_server_killed_and_restarted_mid_deal(browser, start_server: StartServer
 
     target = moves_made(ada, bea) + 8
     play_until([ada, bea], lambda: moves_made(ada, bea) >= target, limit_s=60)
+    assert ada.tab.by("log").inner_text().count("Deal 1:") == 1, "events resent on reconnecting are shown once"
     assert ada.tab.errors == [] and bea.tab.errors == []
 
 
 @pytest.mark.parametrize("path", ["/", "/join/nope", "/play/nope", "/watch/nope", "/replay/nope"])
-def test_pages_load_without_script_errors(browser, lobby_server: ServerProcess, path: str) -> None:
+def test_pages_load_without_script_errors(browser: Browser, lobby_server: ServerProcess, path: str) -> None:
     tab = open_tab(browser).goto(lobby_server.http + path)
     tab.page.wait_for_load_state("networkidle")
+    assert tab.errors == []
+
+
+def test_house_rules_are_checked_saved_and_played(browser: Browser, lobby_server: ServerProcess) -> None:
+    tab = open_tab(browser).goto(lobby_server.http + "/")
+    page = tab.page
+    page.wait_for_selector("body[data-ready='1']")
+    tab.by("preset-select").select_option("british")
+    tab.by("mode-house").check()
+    tab.by("rule-min_players").fill("9")
+    tab.by("create-table").click()
+    expect_text = "min_players 9 exceeds max_players 8"
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=create-error]').textContent.includes({expect_text!r})"
+    )
+
+    tab.by("rule-min_players").fill("3")
+    tab.by("rule-buy_limit").fill("5")
+    while page.locator("[data-testid^=rule-deals-remove-]").count() > 3:
+        page.locator("[data-testid^=rule-deals-remove-]").last.click()
+    tab.by("rule-deals-hand-0").fill("11")
+    name = f"tuesday-{secrets.token_hex(3)}"
+    tab.by("save-rules-name").fill(name)
+    tab.by("save-rules").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=save-rules-status]').textContent.startsWith('saved')"
+    )
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    tab.by("mode-saved").check()
+    tab.by("saved-rules-select").select_option(name)
+    tab.by("seat-count").fill("3")
+    tab.by("seat-count").dispatch_event("change")
+    tab.by("seat-kind-1").select_option("random")
+    tab.by("create-table").click()
+    page.wait_for_selector("[data-testid=created]:not([hidden])")
+    invite = tab.by("invite-link").input_value().rsplit("/", 1)[-1]
+    rules = lobby_server.get(f"/api/invite/{invite}").json()["ruleset"]
+    assert (rules["name"], rules["buy_limit"], len(rules["deals"]), rules["deals"][0]["hand_size"]) == (name, 5, 3, 11)
+    assert rules["run_joker_spacing"] == 4, "the other fields are british's"
+    assert tab.errors == []
+
+
+BUILDER_JS = """async () => {
+  const b = await import('/static/js/builder.js');
+  const rules = (await (await fetch('/api/presets')).json()).presets.find((p) => p.name === 'liverpool').rules;
+  const run = (cards) => b.arrangeRun(cards, 4, rules);
+  return {
+    gap: run(['5H', 'JK', '7H', '8H']),
+    high: run(['QS', 'KS', 'AS', 'JK']),
+    low: run(['AD', '2D', 'JK', '4D']),
+    two: run(['5C', '6C', '7C', 'JK']),
+    mixed: run(['5H', '6S', '7H', '8H']),
+    far: run(['2H', '3H', '9H', 'JK']),
+    short: b.arrangeSet(['7H', '7S'], 3, rules),
+    set: b.arrangeSet(['7H', 'JK', '7S'], 3, rules),
+  };
+}"""
+
+
+def test_going_down_builder_lays_out_melds_the_engine_accepts(browser: Browser, lobby_server: ServerProcess) -> None:
+    from liverpool.engine.melds import Meld, meld_problem
+    from liverpool.engine.presets import find_preset
+    from liverpool.engine.rules import MeldKind
+
+    tab = open_tab(browser).goto(lobby_server.http + "/")
+    got = tab.page.evaluate(BUILDER_JS)
+    assert got["gap"]["meld"] == {"kind": "run", "cards": ["5H", "JK", "7H", "8H"], "low": 5}
+    assert got["gap"]["stands"] == [None, "6♥", None, None]
+    assert got["high"]["meld"] == {"kind": "run", "cards": ["JK", "QS", "KS", "AS"], "low": 11}
+    assert got["low"]["meld"]["low"] == 1 and got["low"]["stands"][2] == "3♦"
+    assert got["two"]["choices"] == ["4♣ to 7♣", "5♣ to 8♣"], "a joker at either end: the player picks"
+    assert "mixes suits" in " ".join(got["mixed"]["problems"])
+    assert "too far apart" in " ".join(got["far"]["problems"])
+    assert got["short"]["problems"] == ["needs 1 more card"]
+    assert got["set"]["meld"] == {"kind": "set", "cards": ["7H", "7S", "JK"], "low": 7} and got["set"]["problems"] == []
+    rules = find_preset("liverpool")
+    for key in ("gap", "high", "low", "two", "set"):
+        meld = got[key]["meld"]
+        laid = Meld(MeldKind(meld["kind"]), tuple(Card.parse(c) for c in meld["cards"]), meld["low"])
+        assert meld_problem(laid, rules) is None, (key, meld)
     assert tab.errors == []

@@ -5,7 +5,8 @@ samples worlds consistent with its observation (:mod:`.worlds`), and in each wor
 to the end of the deal with ``medium`` bots at every seat (:mod:`.rollout`). Every candidate meets the
 same worlds and the same chance, so the comparison is paired. A candidate scores its own deal points minus
 the mean of the others' (with partnerships: its team's minus the other team's); the lowest mean wins,
-ties going to ``medium``'s order.
+but an option other than ``medium``'s first must beat it by ``confidence`` standard errors of the paired
+differences: a few noisy rollouts should not overturn a good heuristic.
 
 Budget: at most ``worlds`` worlds, and no new world once ``time_limit`` seconds have passed (``None``: no
 time limit, so the choice depends only on the observation and the random source). Lay-offs, swaps,
@@ -14,6 +15,7 @@ calls and placing a swapped joker follow ``medium`` without search, as do decisi
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -26,7 +28,7 @@ from liverpool.engine.state import GameState
 from .easy import Choice, must_act
 from .medium import MediumBot, Weights
 from .rollout import playout
-from .table import me
+from .table import me, relevant
 from .worlds import sample_world
 
 SEARCHED = (Buy, Pass, DrawStock, DrawDiscard, GoDown, Discard, EndTurn)
@@ -42,8 +44,10 @@ class HardBot:
         time_limit: float | None = 0.8,
         weights: Weights | None = None,
         max_steps: int = 3000,
+        confidence: float = 1.0,
     ) -> None:
         self.worlds = worlds
+        self.confidence = confidence
         self.candidates = candidates
         self.time_limit = time_limit
         self.max_steps = max_steps
@@ -66,6 +70,10 @@ class HardBot:
         first = ranked[0]
         if first is not None and not isinstance(first, SEARCHED):
             return [first]
+        top = observation.top_discard
+        about_top = first is None or isinstance(first, Buy | Pass | DrawStock | DrawDiscard)
+        if about_top and (top is None or not relevant(observation, top)):
+            return [first]
         if isinstance(first, GoDown):
             going_down = [c for c in ranked if isinstance(c, GoDown)][:2]
             staying_up = [c for c in ranked if isinstance(c, Discard | EndTurn)][:1]
@@ -76,18 +84,31 @@ class HardBot:
     def search(self, observation: Observation, shortlist: Sequence[Choice], rng: random.Random) -> Choice:
         """The candidate with the best mean score over sampled worlds."""
         seat = me(observation)
-        totals = [0.0] * len(shortlist)
+        results: list[list[float]] = []
         start = time.perf_counter()
         for _ in range(self.worlds):
             world = sample_world(observation, rng)
             chance_seed = rng.getrandbits(64)
-            for index, choice in enumerate(shortlist):
-                totals[index] += self._play(world.clone(), seat, choice, random.Random(chance_seed))
+            results.append([self._play(world.clone(), seat, c, random.Random(chance_seed)) for c in shortlist])
             self.last_worlds += 1
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
-        best = min(range(len(shortlist)), key=lambda i: (totals[i], i))
-        return shortlist[best]
+        return shortlist[self.pick(results)]
+
+    def pick(self, results: Sequence[Sequence[float]]) -> int:
+        """The candidate to play, from each world's scores: the best mean, if it beats ``medium``'s first
+        choice (index 0) by more than ``confidence`` standard errors of the paired differences; else 0."""
+        n = len(results)
+        means = [sum(r[i] for r in results) / n for i in range(len(results[0]))]
+        best = min(range(len(means)), key=lambda i: (means[i], i))
+        if best == 0:
+            return 0
+        if n < 2:
+            return best if self.confidence <= 0 else 0
+        diffs = [r[best] - r[0] for r in results]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        return best if mean + self.confidence * spread < 0 else 0
 
     def _play(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> float:
         agents = [self.policy] * world.seats

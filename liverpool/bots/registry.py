@@ -7,6 +7,7 @@ from collections.abc import Callable
 from liverpool.engine.play import Agent
 
 from .easy import EasyBot
+from .hard import HardBot
 from .medium import MediumBot
 from .random_bot import random_bot
 
@@ -19,6 +20,7 @@ FACTORIES: dict[str, Callable[[], Agent]] = {
     "random": _random,
     "easy": EasyBot,
     "medium": MediumBot,
+    "hard": HardBot,
 }
 
 

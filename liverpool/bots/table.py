@@ -141,3 +141,24 @@ def unseen_value(observation: Observation, live: Sequence[int]) -> float:
         return 0.0
     rules = observation.rules
     return sum(n * rules.value(face) for face, n in enumerate(live)) / total
+
+
+def relevant(observation: Observation, card: Card) -> bool:
+    """Whether ``card`` could matter to this seat's hand: a joker, a card it could lay off once down, or
+    (not down) a card of a rank it holds (contracts with sets) or of a suit it holds within three ranks
+    (contracts with runs)."""
+    if card.is_joker:
+        return True
+    seat = me(observation)
+    if observation.seats[seat].down:
+        return fits_table(observation.melds, card, observation.rules)
+    kinds = {rule.kind for rule in observation.contract}
+    rank, suit = card.rank, card.suit
+    for c in observation.hand:
+        if c.is_joker:
+            continue
+        if MeldKind.SET in kinds and c.rank == rank:
+            return True
+        if MeldKind.RUN in kinds and c.suit == suit and min(abs(c.rank - rank), 14 - abs(c.rank - rank)) <= 3:
+            return True
+    return False

@@ -61,10 +61,18 @@ def find_arrangements(
     """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first.
 
     ``whole_hand``: every card must be melded. ``keep``: at least this many cards stay in hand.
-    ``must_include``: this card must be melded. The list holds the ``limit`` best of all the arrangements.
+    ``must_include``: this card must be melded (so nothing is found if it is not in the hand); a hand
+    holding one card twice is a ``ValueError``. The list holds the ``limit`` best of all the arrangements.
     Of arrangements that leave as much, the search's order decides: slots are filled runs first, each
     from the suit (or rank) with the most valuable candidate first, then by points, length, low end and
     joker places. That order depends only on the faces in hand and the ruleset, so the answer does too.
+
+    >>> from .cards import parse_cards
+    >>> from .presets import find_preset
+    >>> rules = find_preset('liverpool')
+    >>> found = find_arrangements(parse_cards('5H 6H 7H JK 2C'), (MeldRule.parse('run 4'),), rules)
+    >>> [[str(m) for m in arrangement] for arrangement in found]
+    [['run: JK 5H 6H 7H'], ['run: 5H 6H 7H JK']]
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
@@ -158,10 +166,10 @@ class _Search:
             raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
         if keep < 0:
             raise ValueError(f"keep must not be negative, not {keep}")
-        if must_include is not None and must_include not in cards:
-            raise ValueError(f"{must_include} is not in the hand")
         n = len(cards)
         if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
+            return None
+        if must_include is not None and must_include not in cards:
             return None
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
         order = sorted(

@@ -8,7 +8,7 @@ const NAME_KEY = "liverpool.name";
 const invite = tokenFromLocation("join", "invite");
 
 function seatLabel(seat) {
-  if (seat.bot) return `${seat.name ?? "bot"} (bot: ${seat.bot})`;
+  if (seat.bot) return seat.name ?? `bot: ${seat.bot}`;
   if (!seat.free) return seat.name ?? "taken";
   return "free";
 }
@@ -42,6 +42,10 @@ async function load() {
           checked: seat === free[0], dataset: { testid: `seat-option-${seat.seat}` },
         }),
         ` Seat ${seat.seat + 1}: `, el("span", { text: seatLabel(seat) })))));
+  if (info.spectator_url) {
+    $("watch").hidden = false;
+    $("watch-link").href = new URL(info.spectator_url, location.origin).pathname;
+  }
   if (!free.length) {
     $("join-error").textContent = "Every seat is taken. You can still watch with the spectator link.";
     document.querySelector("[data-testid=join-button]").disabled = true;

@@ -33,7 +33,11 @@ function chosenRules() {
   const mode = rulesMode();
   if (mode === "house" && lobby.form) {
     const full = lobby.form.read();
-    return { preset: preset.name, rules: overrides(full, preset.rules), full };
+    const changed = overrides(full, preset.rules);
+    const house = Object.keys(changed).some((name) => name !== "name" && name !== "title");
+    if (house && !("name" in changed)) changed.name = `${preset.name}-house`;
+    if (house && !("title" in changed)) changed.title = `House rules on ${preset.title}`;
+    return { preset: preset.name, rules: changed, full: { ...full, ...changed } };
   }
   if (mode === "saved" && savedRules()) {
     const { base, ...rules } = savedRules().rules;

@@ -24,6 +24,7 @@ const app = {
   builder: new Builder(),
   ui: { pendingEnds: null, summary: null, builderOpen: false },
   seq: -1,
+  eventSeq: -1,
   resultsSeen: null,
   announced: null,
   deadlineAt: null,
@@ -182,6 +183,10 @@ function onMessage(message) {
       onState(message);
       break;
     case "event":
+      if (typeof message.seq === "number") {
+        if (message.seq <= app.eventSeq) break;
+        app.eventSeq = message.seq;
+      }
       logLine(message.text ?? "");
       break;
     case "error":
