@@ -84,17 +84,12 @@ def _arrangements(hands: int, seed: int) -> dict[str, Any]:
     return contracts.summary(times)
 
 
-def _bots(games: int, seed: int, budget_s: float, quick: bool) -> dict[str, Any]:
+def _bots(games: int, seed: int, budget_s: float) -> dict[str, Any]:
     module = _load_sibling("bots")
-    if module is not None and hasattr(module, "measure"):
-        values = {"games": games, "n_games": games, "seed": seed, "budget_s": budget_s, "quick": quick}
-        return {"source": "benchmarks/bots.py", "figures": _call_measure(module, values)}
-    import decisions
-
-    return {
-        "source": "benchmarks/decisions.py (benchmarks/bots.py is missing)",
-        "figures": decisions.measure_all(games, seed, budget_s),
-    }
+    if module is None:
+        return {"note": "n/a: benchmarks/bots.py is missing", "figures": {}}
+    values = {"games": games, "seed": seed, "budget_s": budget_s}
+    return {"source": "benchmarks/bots.py", "figures": _call_measure(module, values)}
 
 
 def _search_bench(hands: int, seed: int) -> dict[str, Any]:
@@ -174,13 +169,8 @@ def plan(quick: bool, seed: int, answers: Path) -> list[tuple[str, dict[str, Any
     jobs.append(("benchmarks/search.py", {"kind": "search-bench", "hands": hands, "seed": seed}))
     for kind in ("memory", "server-table"):
         jobs.append((kind, {"kind": kind, "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
-    budget = 10.0 if quick else 60.0
-    jobs.append(
-        (
-            "bot decisions",
-            {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": budget, "quick": quick},
-        )
-    )
+    bots_spec = {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": 10.0 if quick else 120.0}
+    jobs.append(("bot decisions", bots_spec))
     return jobs
 
 
@@ -389,7 +379,9 @@ def assemble(
         "oracle": {k: v for k, v in oracle.items() if k != "spec"},
         "find_arrangements": {k: v for k, v in results["find_arrangements corpus"].items() if k != "spec"},
         "hard_bot_p99_s": hard.get("p99_s") if hard else None,
-        "hard_bot_note": None if hard else "no 'hard' bot is registered yet",
+        "hard_bot_note": None
+        if hard
+        else "no figures for a 'hard' bot (not registered, or benchmarks/bots.py missing)",
         "bots": {k: v for k, v in bots.items() if k != "spec"},
         "memory": {k: v for k, v in memory.items() if k != "spec"},
         "server_table": {k: v for k, v in table.items() if k != "spec"},

@@ -18,7 +18,7 @@ from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
 from liverpool.bots.worlds import sample_world, unseen_cards
-from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown, LayOff
+from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.game import shoe
 from liverpool.engine.legal import is_chance, legal_actions

@@ -437,6 +437,24 @@ def test_dig_refused_when_the_card_cannot_be_melded_at_once() -> None:
     assert legal_actions(state) == [DrawStock(2), DrawDiscard(2)]
 
 
+def test_dig_when_down_lays_the_card_off_at_once_contract() -> None:
+    """RULES.md §3 draw from discard (001b): a player who is down digs for a card to lay off, then may discard one
+    of the cards taken above it."""
+    state = deal(CONTRACT, 3, hands=["2H 3S 4D 6C JC QH 10S AS KD 5C", SEVENS_EIGHTS, "9C 9D 9S 10C 10D 10H 3C 6H JD 2S"],
+                 upcard="7C", stock_top=["QD", "3D", "4H"])
+    play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D"), Discard(1, card("KS")))
+    turn(state)
+    turn(state)
+    assert discard_pile(state) == "7C KS 3D 4H" and state.current == 1
+    assert [a for a in legal_actions(state) if isinstance(a, DrawDiscard)] == [DrawDiscard(1), DrawDiscard(1, 4)]
+    refused(state, DrawDiscard(1, 3), CannotDraw, "KS could not be melded at once")
+    play(state, DrawDiscard(1, 4))
+    assert legal_actions(state) == [LayOff(1, card("7C"), 0)]
+    refused(state, Discard(1, card("KS")), MustPlaceCard)
+    play(state, LayOff(1, card("7C"), 0), Discard(1, card("KS")))
+    assert discard_pile(state) == "KS"
+
+
 def test_top_card_only() -> None:
     """RULES.md §3 draw from discard: top card only (most)."""
     state = _pile_of_two(LIVERPOOL, "9D 9H 5C 5D 5H 7S 2H 3S 4C 6D")
@@ -694,10 +712,11 @@ def _two_seats_down(rules: Ruleset, seat_1: str = SEVENS_EIGHTS, seat_1_melds: t
     return state
 
 
-def test_liverpool_call() -> None:
+@pytest.mark.parametrize("rules", [LIVERPOOL, NORSK], ids=lambda r: r.name)
+def test_liverpool_call(rules: Ruleset) -> None:
     """RULES.md §3 playable-discard call: "Liverpool": a player who is down may call it when someone who is down
     discards a card that could be laid off; first caller sheds one card of their own onto the pile (001a, 002)."""
-    state = _two_seats_down(LIVERPOOL)
+    state = _two_seats_down(rules)
     assert state.call_open and state.current == 0
     assert {a for a in legal_actions(state) if isinstance(a, Call)} == {Call(1, c) for c in state.hands[1]}
     refused(state, Call(0, state.hands[0][0]), CannotCall, "only a player who is down may call Liverpool")

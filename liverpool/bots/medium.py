@@ -35,7 +35,19 @@ from .table import fits_table, is_final_deal, live_counts, me, plan_of, unseen_v
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The knobs of ``medium`` (points-like units: a card's penalty counts ``value`` per point)."""
+    """The knobs of ``medium``, in points-like units (a card's penalty counts ``value`` per point).
+
+    Discarding (lower score: shed first): a card the plan uses is kept with ``used``, a joker with
+    ``joker``, another natural with ``pair`` per card of its rank and ``neighbour`` per card of its suit
+    within two ranks; once down, ``near_table`` keeps a card one card away from fitting a run on the
+    table. Feeding: ``feed_table`` for a card an opponent who is down could lay off, ``feed_known`` for
+    one matching what an opponent took face up. Drawing: the plan's score is its need, plus ``dead`` per
+    partial that can no longer be completed, less ``outs`` per unseen card that would fill it; a discard
+    is taken when the score improves by ``take_margin``. Buying: when ``buy_gain`` times the improvement
+    beats the expected penalty of the extra cards, raised by ``buy_risk`` as opponents go down. Going
+    down waits while ``wait_left`` cards or more would be stuck in hand and nobody else is down; with an
+    optional discard, the turn ends without one when the best discard scores above ``hold``.
+    """
 
     value: float = 1.0
     used: float = 14.0
@@ -44,17 +56,14 @@ class Weights:
     neighbour: float = 3.0
     near_table: float = 3.0
     feed_table: float = 12.0
-    feed_known: float = 5.0
+    feed_known: float = 2.0
     dead: float = 0.5
     outs: float = 0.05
     take_margin: float = 0.5
     buy_gain: float = 12.0
-    buy_base: float = 0.0
-    buy_min_gain: float = 0.5
-    buy_cost: float = 1.0
     buy_risk: float = 0.0
-    hold: float = 8.0
     wait_left: float = 99.0
+    hold: float = 8.0
 
 
 class MediumBot(EasyBot):
@@ -110,13 +119,13 @@ class MediumBot(EasyBot):
             return False
         w = self.weights
         gain = self.gain(observation, top, observation.rules.buy_penalty_cards)
-        if gain < w.buy_min_gain:
+        if gain < w.take_margin:
             return False
         seat = me(observation)
         others = [s for s in observation.seats if s.seat != seat]
         danger = sum(s.down for s in others) / max(1, len(others))
         penalty = observation.rules.buy_penalty_cards * unseen_value(observation, self.live(observation))
-        return w.buy_gain * gain + w.buy_base > w.buy_cost * penalty * (1 + w.buy_risk * 4 * danger)
+        return w.buy_gain * gain > penalty * (1 + w.buy_risk * 4 * danger)
 
     # -- going down -------------------------------------------------------------------------------
 
@@ -125,21 +134,25 @@ class MediumBot(EasyBot):
         ranked: list[Choice] = [*sorted(go_downs, key=lambda g: self._stuck_after(observation, g))]
         return ranked
 
-    def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
+    def _stuck(self, observation: Observation, go_down: GoDown) -> list[Card]:
+        """The cards left in hand after ``go_down`` that could not be laid off at once."""
         rules = observation.rules
         seat = me(observation)
         table = [*observation.melds, *(TableMeld(seat, m) for m in go_down.melds)]
         used = {c for m in go_down.melds for c in m.cards}
-        return sum(rules.value(c) for c in observation.hand if c not in used and not fits_table(table, c, rules))
+        return [c for c in observation.hand if c not in used and not fits_table(table, c, rules)]
+
+    def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
+        return sum(observation.rules.value(c) for c in self._stuck(observation, go_down))
 
     def go_down_now(self, observation: Observation, best: Choice) -> bool:
+        """Go down, unless many cards would be stuck in hand while nobody else is down yet."""
         if not isinstance(best, GoDown) or is_final_deal(observation):
             return True
         seat = me(observation)
         if any(s.down for s in observation.seats if s.seat != seat):
             return True
-        used = {c for m in best.melds for c in m.cards}
-        return len(observation.hand) - len(used) < self.weights.wait_left
+        return len(self._stuck(observation, best)) < self.weights.wait_left
 
     def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:
         if self.is_down(observation) or not g.swaps:
@@ -181,8 +194,9 @@ class MediumBot(EasyBot):
         hand = observation.hand
         down = self.is_down(observation)
         unused = set() if down else unused_cards(hand, self.plan(observation, hand, len(hand)))
-        plain = down or whole_hand(observation)
-        feed = feeding(observation, down, w)
+        whole = whole_hand(observation)
+        plain = down or whole
+        feed = _no_feeding if whole else feeding(observation, down, w)
         faces = [c & 63 for c in hand if not c.is_joker]
         live = self.live(observation)
         kinds = {r.kind for r in observation.contract}
@@ -230,7 +244,8 @@ def near_table(observation: Observation, card: Card) -> int:
 def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card], float]:
     """How much discarding a card would help an opponent: one that is down laying it off (the next seat
     most, as it may take it for free; a Liverpool call when the discarder is down too), or one that is
-    not down collecting it (the cards it took face up show what it collects)."""
+    not down collecting it (the cards it took face up show what it collects: same rank, or same suit
+    within two ranks)."""
     seat = me(observation)
     nxt = (seat + 1) % observation.seat_count
     opponents = [s for s in observation.seats if s.seat != seat]
@@ -238,12 +253,11 @@ def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card]
     if any(s.down for s in opponents):
         table = w.feed_table * (1.0 if observation.seats[nxt].down else 0.3) + (w.feed_table if down else 0.0)
     collected = [
-        (k.rank, k.suit, w.feed_known * (1.0 if s.seat == nxt else 0.5))
+        [(k.rank, k.suit) for k in s.known if not k.is_joker]
         for s in opponents
         if not s.down
-        for k in s.known
-        if not k.is_joker
     ]
+    factors = [w.feed_known * (1.0 if s.seat == nxt else 0.5) for s in opponents if not s.down]
     rules, melds = observation.rules, observation.melds
     cache: dict[int, float] = {}
 
@@ -253,14 +267,20 @@ def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card]
             return cache[face]
         score = table if table and fits_table(melds, card, rules) else 0.0
         if card.is_joker:
-            score += w.feed_known
+            score += max(factors, default=0.0)
         else:
             rank, suit = card.rank, card.suit
-            score += sum(weight for r, s, weight in collected if r == rank or (s == suit and _gap(r, rank) <= 2))
+            for known, factor in zip(collected, factors, strict=True):
+                if any(r == rank or (s == suit and _gap(r, rank) <= 2) for r, s in known):
+                    score += factor
         cache[face] = score
         return score
 
     return feed
+
+
+def _no_feeding(card: Card) -> float:
+    return 0.0
 
 
 def _gap(a: int, b: int) -> int:

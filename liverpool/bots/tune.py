@@ -29,16 +29,20 @@ from .medium import MediumBot, Weights
 from .registry import make_bot
 
 SPACE: dict[str, tuple[float, ...]] = {
+    "value": (0.5, 1.0, 1.5),
     "used": (8.0, 14.0, 24.0),
     "pair": (2.0, 4.0, 8.0),
     "neighbour": (1.5, 3.0, 6.0),
-    "value": (0.5, 1.0, 1.5),
+    "near_table": (0.0, 3.0, 6.0),
     "feed_table": (0.0, 12.0, 24.0),
-    "feed_known": (0.0, 5.0, 10.0),
-    "take_margin": (0.3, 0.5, 1.5),
+    "feed_known": (0.0, 2.0, 5.0),
+    "outs": (0.0, 0.05, 0.2),
     "buy_gain": (6.0, 12.0, 24.0),
+    "buy_risk": (0.0, 0.5),
+    "wait_left": (3.0, 99.0),
     "hold": (4.0, 8.0, 16.0),
 }
+ONLY_WITH_OPTIONAL_DISCARD = ("hold",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +113,11 @@ def tune(preset: str, seeds: Sequence[int], rounds: int = 1, jobs: int = 1, log:
     best = Weights()
     best_score = evaluate(best, preset, seeds, jobs=jobs)
     log(f"start {best_score}")
+    optional_discard = find_preset(preset).discard_optional
     for _ in range(rounds):
         for name, values in SPACE.items():
+            if name in ONLY_WITH_OPTIONAL_DISCARD and not optional_discard:
+                continue
             for value in values:
                 if getattr(best, name) == value:
                     continue
@@ -137,11 +144,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     fresh = range(10_000, 10_000 + args.fresh)
     for name, weights in (("defaults", Weights()), ("found", found)):
         print(f"fresh seeds, {name} vs easy: {evaluate(weights, args.preset, fresh, jobs=args.jobs)}")
-    print(f"fresh seeds, easy vs random: {_vs(args.preset, fresh, args.jobs)}")
-
-
-def _vs(preset: str, seeds: Sequence[int], jobs: int) -> Score:
-    return evaluate(None, preset, seeds, opponent="random", jobs=jobs)
+    print(f"fresh seeds, found vs random: {evaluate(found, args.preset, fresh, 'random', args.jobs)}")
 
 
 if __name__ == "__main__":
