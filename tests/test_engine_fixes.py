@@ -137,3 +137,27 @@ def test_a_refused_buy_in_a_window_says_why() -> None:
     refused(state, Buy(1), CannotBuy, "you cannot buy your own discard")
     refused(state, Buy(2), CannotBuy, "the player about to draw takes the discard by drawing it")
     play(state, Pass(3))
+
+
+def test_actions_built_with_wrong_types_are_refused_as_malformed() -> None:
+    """One validated entry: Python callers passing ints or strings get MalformedAction, state untouched."""
+    import random
+
+    from liverpool.engine.actions import Discard, DrawDiscard, GoDown
+    from liverpool.engine.errors import MalformedAction
+    from liverpool.engine.game import apply, new_game
+    from liverpool.engine.play import chance_action
+    from liverpool.engine.presets import find_preset
+    from liverpool.engine.record import snapshot
+
+    state = new_game(find_preset("liverpool"), 4)
+    apply(state, chance_action(state, random.Random(3)))
+    before = snapshot(state)
+    for action in (
+        Discard(1, int(state.hands[1][0])),  # type: ignore[arg-type]
+        GoDown(1, ("set: 7H 7S 7D",)),  # type: ignore[arg-type]
+        DrawDiscard(1, "2"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(MalformedAction):
+            apply(state, action)
+        assert snapshot(state) == before

@@ -42,9 +42,11 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .melds import contract_problem, lay_off, swap_joker
+from .melds import Meld, contract_problem, lay_off, swap_joker
 from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
 from .state import DealResult, GameState, Phase, TableMeld
+
+ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
 
 
 def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
@@ -90,6 +92,9 @@ def _verify(state: GameState, action: Action) -> None:
     seat = action.seat
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
         raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
+    problem = _shape_problem(action)
+    if problem is not None:
+        raise MalformedAction(name, problem, where)
     match action:
         case Shuffle():
             _verify_shuffle(state, action, name, where)
@@ -138,6 +143,34 @@ def _verify(state: GameState, action: Action) -> None:
                 raise CannotCall(name, problem, where)
         case _:
             assert_never(action)
+
+
+def _shape_problem(action: Action) -> str | None:
+    """Type checks for actions built in Python rather than read from JSON."""
+    if not isinstance(action, ACTION_CLASSES):
+        return f"{type(action).__name__} is not an action"
+    cards: list[object] = []
+    match action:
+        case Shuffle(deck=deck):
+            cards = list(deck)
+        case Reshuffle(stock=stock):
+            cards = list(stock)
+        case GoDown(melds=melds):
+            if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
+                return "a going-down is a tuple of Meld values"
+            cards = [c for m in melds for c in m.cards]
+        case LayOff(card=card) | Discard(card=card):
+            cards = [card]
+        case SwapJoker(card=card, joker=joker):
+            cards = [card, joker]
+        case Call(card=card) if card is not None:
+            cards = [card]
+        case DrawDiscard(depth=depth) if isinstance(depth, bool) or not isinstance(depth, int):
+            return f"depth must be a whole number, not {depth!r}"
+    bad = next((c for c in cards if not isinstance(c, Card)), None)
+    if bad is not None:
+        return f"{bad!r} is not a Card (use Card.parse)"
+    return None
 
 
 def _turn(state: GameState, seat: int, phase: Phase, name: str, where: str) -> None:

@@ -57,6 +57,8 @@ MAY_I = Ruleset(
         "000 marks 'after a May I the next player must draw from stock' as varying; it is on here "
         "(buy_blocks_next_player) and can be turned off.",
         "First dealer: 000 is silent; the low card of a cut deals, as in 001a/001b.",
+        "000's table says 'groups must be different' in rounds 1 and 5 (round 4's three groups carry a warning "
+        "instead); one ruleset field covers every deal, so the sets of any contract must differ in rank.",
     ),
     min_players=3,
     max_players=8,
