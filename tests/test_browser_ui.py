@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -62,11 +63,11 @@ def moves_made(*players: Player) -> int:
 
 
 def test_one_human_and_three_bots_play_a_whole_game(
-    browser: Browser, start_server: StartServer, sqlite_url: str
+    browser: Browser, start_server: StartServer, sqlite_url: str, tmp_path: Path
 ) -> None:
     server = start_server(sqlite_url)
     tab = open_tab(browser)
-    links = create_table(tab, server.http, ["human", "random", "random", "random"])
+    links = create_table(tab, server.http, ["human", "random", "easy", "random"])
     tab.screenshot("lobby")
     join(tab, links["invite"], 0, "Ada")
     player = Player(tab)
@@ -97,9 +98,11 @@ def test_one_human_and_three_bots_play_a_whole_game(
     replay_href = tab.by("results-replay").get_attribute("href")
     assert replay_href is not None
     table_id = replay_href.rsplit("/", 1)[-1]
-    engine_totals = list(replay(GameRecord.from_json(server.get(f"/api/tables/{table_id}/record").text)).totals)
+    record = server.get(f"/api/tables/{table_id}/record").text
+    engine_totals = list(replay(GameRecord.from_json(record)).totals)
     assert shown == engine_totals
 
+    finished = tab.page.url
     tab.by("results-replay").click()
     tab.page.wait_for_selector("body[data-ready='1']")
     tab.by("replay-next").click()
@@ -108,10 +111,17 @@ def test_one_human_and_three_bots_play_a_whole_game(
     assert body(tab, "phase") == "game_over"
     assert [int(t) for t in body(tab, "totals").split(",")] == engine_totals
     assert tab.by("replay-download").get_attribute("href") == f"/api/tables/{table_id}/record"
+    tab.by("replay-prev-deal").click()
     tab.screenshot("replay")
+    saved = tmp_path / "game.json"
+    saved.write_text(record)
+    tab.goto(server.http + "/static/replay.html")
+    tab.by("replay-file").set_input_files(str(saved))
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("replay-last").click()
+    assert [int(t) for t in body(tab, "totals").split(",")] == engine_totals, "a record file replays the same"
 
-    tab.page.go_back()
-    finished = tab.page.url
+    tab.goto(finished)
     tab.by("results-rematch").click()
     tab.page.wait_for_url(lambda url: "/play/" in url and url != finished)
     wait_for_move(tab)
@@ -130,6 +140,8 @@ def test_two_humans_play_a_deal_with_a_buy_and_a_lay_off(
     links = create_table(host, server.http, ["human", "random", "human"], house=LAY_OFF_DEAL)
     ada = Player(host, buys=1, builder=True)
     join(host, links["invite"], 0, "Ada")
+    host.page.wait_for_selector("body[data-phase='waiting']")
+    assert host.by("waiting-invite").input_value() == links["invite"], "the waiting room shows the invite link"
     bea = seated(browser, links["invite"], 2, "Bea", buys=1)
     bea.drag = True
     spectator = open_tab(browser).goto(links["spectator"])

@@ -8,14 +8,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's refusals are {reason, message} (docs/protocol.md). */
 function errorText(status, body) {
-  if (body && typeof body === "object") {
-    const detail = body.detail ?? body.message ?? body.error;
-    if (typeof detail === "string") return detail;
-    if (Array.isArray(detail)) return detail.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
-    if (detail) return JSON.stringify(detail);
-  }
-  return `request failed (${status})`;
+  return body?.message ?? body?.reason ?? `request failed (${status})`;
 }
 
 async function request(method, path, body) {

@@ -14,9 +14,7 @@ export function seatName(view, s) {
 }
 
 function isAway(view, s) {
-  const away = view.away ?? [];
-  if (away.length === view.obs.seats.length && away.every((a) => typeof a === "boolean")) return away[s];
-  return away.includes(s);
+  return view.away.includes(s);
 }
 
 /** The buy limit of this deal (null: no limit). */
@@ -51,7 +49,7 @@ export function renderSeats(container, view) {
         s === me && el("span", { class: "badge", text: "you" }),
         bot && el("span", { class: "badge bot", text: `bot · ${bot}` }),
         isAway(view, s) && el("span", { class: "badge away", dataset: { testid: `away-${s}` }, text: "away: a bot plays" }),
-        !bot && view.connected && !view.connected.includes(s) && !isAway(view, s)
+        !bot && !view.connected.includes(s) && !isAway(view, s)
           && el("span", { class: "badge away", dataset: { testid: `offline-${s}` }, text: "offline" }),
         obs.dealer === s && el("span", { class: "badge", title: "dealer", text: "D" })),
       el("div", { class: "seat-info" },

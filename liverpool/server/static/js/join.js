@@ -25,8 +25,7 @@ async function load() {
     $("join-error").textContent = error.status === 404 ? "There is no table for this invite." : error.message;
     return null;
   }
-  const rules = typeof info.ruleset === "object" && info.ruleset ? info.ruleset : null;
-  $("join-rules").textContent = rules ? `${rules.title ?? rules.name} · ${info.seats.length} seats` : `${info.ruleset ?? ""}`;
+  $("join-rules").textContent = `${info.ruleset.title} · ${info.seats.length} seats`;
   const mine = mySeats().filter((s) => s.table_id === info.table_id);
   if (mine.length) {
     $("mine").hidden = false;
@@ -50,7 +49,7 @@ async function load() {
     $("join-error").textContent = "Every seat is taken. You can still watch with the spectator link.";
     document.querySelector("[data-testid=join-button]").disabled = true;
   }
-  return { info, rules };
+  return { info };
 }
 
 async function join(event, table) {
@@ -65,7 +64,7 @@ async function join(event, table) {
   try {
     const answer = await postJSON(`/api/invite/${encodeURIComponent(invite)}/join`, { seat, name });
     localStorage.setItem(NAME_KEY, name);
-    rememberSeat({ token: answer.seat_token, table_id: table.info.table_id, seat, name, rules: table.rules, invite });
+    rememberSeat({ token: answer.seat_token, table_id: table.info.table_id, seat, name, invite });
     window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
   } catch (error) {
     $("join-error").textContent = error.status === 409 ? "Someone just took that seat; pick another." : error.message;

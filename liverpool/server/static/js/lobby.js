@@ -4,13 +4,12 @@
 import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
 import { overrides, rulesForm } from "./rules-form.js";
 
-const BOTS = ["random", "easy", "medium", "hard"];  // when /api/presets does not list the bots
 const $ = (id) => document.getElementById(id);
 
 const lobby = {
   presets: [],
   fields: {},
-  bots: BOTS,
+  bots: [],
   saved: [],
   form: null,
 };
@@ -40,9 +39,8 @@ function chosenRules() {
     return { preset: preset.name, rules: changed, full: { ...full, ...changed } };
   }
   if (mode === "saved" && savedRules()) {
-    const { base, ...rules } = savedRules().rules;
-    const start = lobby.presets.find((p) => p.name === base || (p.aliases ?? []).includes(base)) ?? preset;
-    return { preset: start.name, rules, full: { ...start.rules, ...rules } };
+    const { rules } = savedRules();
+    return { preset: preset.name, rules, full: rules };
   }
   return { preset: preset.name, rules: {}, full: preset.rules };
 }
@@ -81,7 +79,7 @@ function drawSeatKinds(count) {
 async function loadSaved() {
   try {
     const data = await getJSON("/api/rulesets");
-    lobby.saved = (Array.isArray(data) ? data : data?.rulesets ?? []).filter((s) => s && s.name && s.rules);
+    lobby.saved = data.rulesets;
   } catch {
     lobby.saved = [];
   }
@@ -150,17 +148,6 @@ function showCreated(table) {
 
 // -- my tables ------------------------------------------------------------------------------------
 
-function tableRows(data) {
-  const rows = Array.isArray(data) ? data : data?.tables ?? [];
-  return rows.filter((r) => r && typeof r === "object");
-}
-
-function rowFor(rows, entry) {
-  return rows.find((r) => (r.seat_token ?? r.token) === entry.token)
-    ?? rows.find((r) => r.table_id === entry.table_id && (r.seat === undefined || r.seat === entry.seat))
-    ?? null;
-}
-
 async function rematch(entry, button) {
   button.disabled = true;
   try {
@@ -182,32 +169,34 @@ async function loadMyTables() {
     list.replaceChildren();
     return;
   }
-  let rows = [];
+  let rows;
   try {
-    rows = tableRows(await getJSON(`/api/my-tables?tokens=${seats.map((s) => encodeURIComponent(s.token)).join(",")}`));
-  } catch {
-    rows = [];
+    rows = (await getJSON(`/api/my-tables?tokens=${seats.map((s) => encodeURIComponent(s.token)).join(",")}`)).tables;
+  } catch (error) {
+    list.replaceChildren(el("li", { class: "error", text: `cannot load your tables: ${error.message}` }));
+    return;
   }
   list.replaceChildren(...seats.map((entry) => {
-    const row = rowFor(rows, entry);
-    const status = row?.status ?? "unknown";
-    const over = /over|finished|done|ended/.test(String(status));
-    const names = Array.isArray(row?.names) ? row.names.filter(Boolean).join(", ") : "";
-    const ruleset = typeof row?.ruleset === "string" ? row.ruleset : row?.ruleset?.name ?? "";
-    return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status } },
+    const row = rows.find((r) => r.seat_token === entry.token);
+    if (!row) {
+      return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status: "gone" } },
+        el("span", { class: "muted", text: `${entry.name ?? "a seat"}: this table is not on this server` }),
+        el("button", { type: "button", class: "small quiet", text: "forget", onclick: () => { forgetSeat(entry.token); loadMyTables(); } }));
+    }
+    const over = row.status === "over";
+    return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status: row.status } },
       el("div", { class: "my-table-main" },
         el("a", { href: links.play(entry.token), dataset: { testid: "my-table-open" } },
-          `${entry.name ?? "seat"} at table ${String(row?.table_id ?? entry.table_id ?? "").slice(0, 8)}`),
-        el("span", { class: "badge", text: status }),
-        ruleset && el("span", { class: "muted", text: ruleset }),
-        names && el("span", { class: "muted", text: names })),
+          `${row.names[row.seat] ?? entry.name} · ${row.title ?? row.ruleset}`),
+        el("span", { class: "badge", text: row.status }),
+        el("span", { class: "muted", text: row.names.map((n, s) => n ?? `seat ${s}`).join(", ") })),
       el("div", { class: "my-table-actions" },
-        over && el("a", { class: "button small", href: links.replay(row?.table_id ?? entry.table_id), text: "replay" }),
+        over && el("a", { class: "button small", href: links.replay(row.table_id), text: "replay" }),
         el("button", {
-          type: "button", class: "small", text: "rematch", dataset: { testid: "rematch" },
+          type: "button", class: "small", text: row.rematch ? "join the rematch" : "rematch", dataset: { testid: "rematch" },
           disabled: !over,
           title: over ? "a new table with the same seats" : "after the game is over",
-          onclick: (e) => rematch({ ...entry, table_id: row?.table_id ?? entry.table_id }, e.currentTarget),
+          onclick: (e) => rematch({ ...entry, table_id: row.table_id }, e.currentTarget),
         }),
         el("button", {
           type: "button", class: "small quiet", text: "forget",
@@ -219,9 +208,9 @@ async function loadMyTables() {
 async function start() {
   try {
     const data = await getJSON("/api/presets");
-    lobby.presets = data.presets ?? [];
-    lobby.fields = data.fields ?? {};
-    if (Array.isArray(data.bots) && data.bots.length) lobby.bots = data.bots;
+    lobby.presets = data.presets;
+    lobby.fields = data.fields;
+    lobby.bots = data.bots;
   } catch (error) {
     $("create-error").textContent = `cannot load the presets: ${error.message}`;
     return;

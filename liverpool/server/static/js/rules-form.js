@@ -17,20 +17,14 @@ const ENUMS = {
 const OPTIONAL_INTS = new Set(["set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"]);
 const RANK_KEYS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 
-function fieldKind(name, value, fieldInfo) {
-  const options = fieldInfo?.options ?? fieldInfo?.choices ?? ENUMS[name];
-  if (options) return { kind: "enum", options };
+function fieldKind(name, value) {
+  if (ENUMS[name]) return { kind: "enum", options: ENUMS[name] };
   if (OPTIONAL_INTS.has(name)) return { kind: "optional_int" };
   if (name === "notes") return { kind: "lines" };
   if (name === "deals" || name === "decks" || name === "card_values") return { kind: name };
   if (typeof value === "boolean") return { kind: "bool" };
   if (typeof value === "number") return { kind: "int" };
   return { kind: "text" };
-}
-
-function docOf(fieldInfo) {
-  if (typeof fieldInfo === "string") return fieldInfo;
-  return fieldInfo?.doc ?? "";
 }
 
 const num = (attrs) => el("input", { type: "number", step: "1", ...attrs });
@@ -66,7 +60,7 @@ export function rulesForm(rules, fields = {}) {
   const order = [...new Set([...Object.keys(fields), ...Object.keys(rules)])].filter((n) => n in rules);
   for (const name of order) {
     const value = rules[name];
-    const { kind, options } = fieldKind(name, value, fields[name]);
+    const { kind, options } = fieldKind(name, value);
     const testid = `rule-${name}`;
     let input;
     switch (kind) {
@@ -135,7 +129,7 @@ export function rulesForm(rules, fields = {}) {
     rowsOut.push(el("div", { class: `rule rule-${kind}` },
       el("label", { class: "rule-name", text: name.replaceAll("_", " ") }),
       el("div", { class: "rule-input" }, input),
-      el("p", { class: "rule-doc", text: docOf(fields[name]) })));
+      el("p", { class: "rule-doc", text: fields[name] ?? "" })));
   }
   const element = el("div", { class: "rules-form", dataset: { testid: "rules-form" } }, rowsOut);
   const read = () => Object.fromEntries(Object.entries(readers).map(([name, reader]) => [name, reader()]));

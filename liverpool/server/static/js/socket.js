@@ -2,11 +2,12 @@
 
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 5000;
+const UNKNOWN_TOKEN = 4404;
 
 export class TableSocket {
   /**
    * url: the websocket URL; onMessage(message); onStatus("connecting" | "open" | "closed" | "gone").
-   * A close with code 4404/4403 (or 1008) means the token is not valid: no reconnect.
+   * A close with code 4404 means the token is not valid: no reconnect. Any other close reconnects.
    */
   constructor(url, { onMessage, onStatus }) {
     this.url = url;
@@ -46,7 +47,7 @@ export class TableSocket {
       clearInterval(this.pinger);
       if (this.socket !== socket) return;
       this.socket = null;
-      if ([1008, 4003, 4004, 4403, 4404].includes(event.code)) {
+      if (event.code === UNKNOWN_TOKEN) {
         this.stopped = true;
         this.onStatus("gone", event.reason);
         return;

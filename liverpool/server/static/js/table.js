@@ -1,7 +1,7 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, getJSON, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
+import { el, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
 import { pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
@@ -18,8 +18,8 @@ const LOG_LINES = 150;
 
 const app = {
   view: null,
-  rules: entry?.rules ?? null,
-  tableId: entry?.table_id ?? null,
+  rules: null,
+  tableId: null,
   hand: new Hand(`liverpool.hand.${seatToken ?? "watch"}`),
   builder: new Builder(),
   ui: { pendingEnds: null, summary: null, builderOpen: false },
@@ -57,62 +57,28 @@ function logLine(text, kind = "event") {
   log.scrollTop = log.scrollHeight;
 }
 
-// -- facts the state message may lack -------------------------------------------------------------
-
-async function ensureRules(name) {
-  if (app.rules || ensureRules.asked) return;
-  ensureRules.asked = true;
-  try {
-    const data = await getJSON("/api/presets");
-    const preset = (data.presets ?? []).find((p) => p.name === name);
-    if (preset && !app.rules) {
-      app.rules = preset.rules;
-      render();
-    }
-  } catch {
-    // The rules only add the buy limits and the builder's hints; the table works without them.
-  }
-}
-
-async function ensureTableId() {
-  if (app.tableId || !seatToken || ensureTableId.asked) return;
-  ensureTableId.asked = true;
-  try {
-    const data = await getJSON(`/api/my-tables?tokens=${encodeURIComponent(seatToken)}`);
-    const rows = Array.isArray(data) ? data : data?.tables ?? [];
-    const row = rows.find((r) => (r.seat_token ?? r.token) === seatToken) ?? rows[0];
-    if (row?.table_id) {
-      app.tableId = row.table_id;
-      render();
-    }
-  } catch {
-    // Without the table id the results page has no replay link; nothing else needs it.
-  }
-}
-
 // -- incoming messages ----------------------------------------------------------------------------
 
 function onState(message) {
   const obs = message.observation;
+  if (message.rules) app.rules = message.rules;
+  if (message.table_id) app.tableId = message.table_id;
   if (!obs) {
     onWaiting(message);
     return;
   }
   const first = app.view === null;
   if (typeof message.seq === "number") app.seq = message.seq;
-  if (message.rules && typeof message.rules === "object") app.rules = message.rules;
-  else if (message.ruleset && typeof message.ruleset === "object") app.rules = message.ruleset;
-  if (message.table_id) app.tableId = message.table_id;
-  if (seatToken && (message.table_id || message.rules)) {
-    rememberSeat({ token: seatToken, table_id: app.tableId, seat: message.seat, name: message.names?.[message.seat] ?? entry?.name, rules: app.rules });
+  if (seatToken && first) {
+    rememberSeat({ token: seatToken, table_id: app.tableId, seat: message.seat, name: message.names?.[message.seat] ?? entry?.name });
   }
   app.view = {
     obs,
-    legal: Array.isArray(message.legal) ? message.legal : [],
-    names: message.names ?? [],
-    bots: message.bots ?? [],
-    away: message.away ?? [],
-    connected: message.connected ?? null,
+    legal: message.legal,
+    names: message.names,
+    bots: message.bots,
+    away: message.away,
+    connected: message.connected,
     me: message.seat ?? null,
     rules: app.rules,
     hand: app.hand,
@@ -130,14 +96,11 @@ function onState(message) {
   const pendingSince = document.body.dataset.pending;
   if (pendingSince !== undefined && app.seq > Number(pendingSince)) delete document.body.dataset.pending;
   render();
-  ensureRules(obs.ruleset);
-  ensureTableId();
 }
 
 /** Before the game starts (seats still free) there is no observation: show who is here. */
 function onWaiting(message) {
   if (typeof message.seq === "number") app.seq = message.seq;
-  if (message.table_id) app.tableId = message.table_id;
   const view = { names: message.names ?? [], bots: message.bots ?? [] };
   const seats = view.names.length;
   const taken = view.names.filter((n, s) => n || view.bots[s]).length;
@@ -149,6 +112,11 @@ function onWaiting(message) {
   s === message.seat && el("span", { class: "badge", text: "you" }),
   view.bots[s] && el("span", { class: "badge bot", text: `bot · ${view.bots[s]}` }))));
   $("me").hidden = true;
+  const invite = entry?.invite ? new URL(`/join/${encodeURIComponent(entry.invite)}`, location.origin).href : null;
+  $("melds").replaceChildren(el("div", { class: "waiting", dataset: { testid: "waiting" } },
+    el("p", { text: `${seats - taken} seat${seats - taken === 1 ? "" : "s"} still free.` }),
+    invite && el("p", {}, "Send the invite link to the others: ",
+      el("input", { type: "text", readonly: true, value: invite, dataset: { testid: "waiting-invite" }, onclick: (e) => e.target.select() }))));
   const body = document.body.dataset;
   body.seq = String(app.seq);
   body.phase = "waiting";
@@ -291,12 +259,14 @@ function renderResults(view) {
   const winners = obs.winners ?? [];
   const order = obs.totals.map((t, s) => ({ s, t })).sort((a, b) => a.t - b.t);
   const rematch = seatToken && el("button", {
-    type: "button", class: "primary", dataset: { testid: "results-rematch" }, text: "Rematch",
+    type: "button", class: "primary", dataset: { testid: "results-rematch" },
+    text: view.rematch ? "Join the rematch" : "Rematch",
+    title: view.rematch ? "a rematch table is ready: take your seat in it" : "a new table with the same seats and rules",
     onclick: async (event) => {
       event.currentTarget.disabled = true;
       try {
         const answer = await postJSON(`/api/seat/${encodeURIComponent(seatToken)}/rematch`);
-        rememberSeat({ token: answer.seat_token, table_id: answer.table_id, seat: view.me, name: names[view.me], rules: app.rules });
+        rememberSeat({ token: answer.seat_token, table_id: answer.table_id, seat: view.me, name: names[view.me] });
         window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
       } catch (error) {
         showError(`Rematch failed: ${error.message}`);
