@@ -43,8 +43,9 @@ class Weights:
     table. Feeding: ``feed_table`` for a card an opponent who is down could lay off, ``feed_known`` for
     one matching what an opponent took face up. Drawing: the plan's score is its need, plus ``dead`` per
     partial that can no longer be completed, less ``outs`` per unseen card that would fill it; a discard
-    is taken when the score improves by ``take_margin``. Buying: when ``buy_gain`` times the improvement
-    beats the expected penalty of the extra cards, raised by ``buy_risk`` as opponents go down. Going
+    is taken when the score improves by ``take_margin``. Buying: when the score improves by ``buy_margin``
+    and ``buy_gain`` times the improvement beats the expected penalty of the extra cards, raised by
+    ``buy_risk`` as opponents go down. Going
     down waits while ``wait_left`` cards or more would be stuck in hand and nobody else is down; with an
     optional discard, the turn ends without one when the best discard scores above ``hold``.
     """
@@ -61,6 +62,7 @@ class Weights:
     outs: float = 0.05
     take_margin: float = 0.5
     buy_gain: float = 12.0
+    buy_margin: float = 0.5
     buy_risk: float = 0.0
     wait_left: float = 99.0
     hold: float = 8.0
@@ -119,7 +121,7 @@ class MediumBot(EasyBot):
             return False
         w = self.weights
         gain = self.gain(observation, top, observation.rules.buy_penalty_cards)
-        if gain < w.take_margin:
+        if gain < w.buy_margin:
             return False
         seat = me(observation)
         others = [s for s in observation.seats if s.seat != seat]

@@ -191,7 +191,8 @@ def plan_hand(
 
     ``live`` (unseen copies of each face) breaks ties toward plans whose missing cards are still out,
     and counts partials that can no longer be completed as ``dead``. With ``whole_hand`` every card must
-    end up melded, so the cards no partial can use count as needed too.
+    end up melded, so the cards no partial can use count as needed too (for contracts of runs only,
+    :mod:`.plan_whole` plans better). ``keep``: partials tried per meld of the contract.
     """
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
@@ -288,7 +289,3 @@ def _extends(counts: list[int], chosen: list[_Chosen], rules: Ruleset) -> int:
                 spare += 1
     return spare
 
-
-def need_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, *, whole_hand: bool = False) -> int:
-    """Cards the best plan of ``hand`` still needs (see :func:`plan_hand`)."""
-    return plan_hand(hand, contract, rules, whole_hand=whole_hand).need

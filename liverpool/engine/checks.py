@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Card
-from .melds import End, Meld, lay_off_ends
+from .melds import End, Meld, accepted_faces
 from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap
 from .search import find_arrangements
 from .state import GameState
@@ -84,11 +84,17 @@ def _penalty_left(state: GameState, hand: Sequence[Card], arrangement: tuple[Mel
 
 def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]]:
     """Every (meld index, end) where ``card`` fits on the table."""
-    out: list[tuple[int, End | None]] = []
-    for index, table_meld in enumerate(state.melds):
-        for end in lay_off_ends(table_meld.meld, card, state.rules):
-            out.append((index, end))
-    return out
+    return lay_off_index(state).get(card.face, [])
+
+
+def lay_off_index(state: GameState) -> dict[int, list[tuple[int, End | None]]]:
+    """For each face that fits somewhere on the table, every (meld index, end) it fits."""
+    index: dict[int, list[tuple[int, End | None]]] = {}
+    rules = state.rules
+    for position, table_meld in enumerate(state.melds):
+        for face, end in accepted_faces(table_meld.meld, rules):
+            index.setdefault(face, []).append((position, end))
+    return index
 
 
 def buy_problem(state: GameState, seat: int) -> str | None:

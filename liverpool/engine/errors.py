@@ -13,11 +13,11 @@ class IllegalAction(ValueError):
 
     reason = "illegal"
 
-    def __init__(self, action: str, detail: str, situation: str) -> None:
+    def __init__(self, action: object, detail: str, situation: object) -> None:
         super().__init__(f"{action} is illegal: {detail} ({situation})")
-        self.action = action
+        self.action = str(action)
         self.detail = detail
-        self.situation = situation
+        self.situation = str(situation)
 
 
 class MalformedAction(IllegalAction):

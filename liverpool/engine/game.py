@@ -85,8 +85,8 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 
 def _verify(state: GameState, action: Action) -> None:
-    name = repr(action)
-    where = state.situation()
+    name = _Named(action)
+    where = _Situation(state)
     if state.phase is Phase.GAME_OVER:
         raise GameOver(name, "the game is over", where)
     seat = action.seat
@@ -145,6 +145,30 @@ def _verify(state: GameState, action: Action) -> None:
             assert_never(action)
 
 
+class _Named:
+    """An action's repr, made only when an error message needs it."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Action) -> None:
+        self.action = action
+
+    def __str__(self) -> str:
+        return repr(self.action)
+
+
+class _Situation:
+    """The situation text, made only when an error message needs it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def __str__(self) -> str:
+        return self.state.situation()
+
+
 def _shape_problem(action: Action) -> str | None:
     """Type checks for actions built in Python rather than read from JSON."""
     if not isinstance(action, ACTION_CLASSES):
@@ -173,23 +197,23 @@ def _shape_problem(action: Action) -> str | None:
     return None
 
 
-def _turn(state: GameState, seat: int, phase: Phase, name: str, where: str) -> None:
+def _turn(state: GameState, seat: int, phase: Phase, name: object, where: object) -> None:
     if state.phase is not phase:
         raise WrongPhase(name, f"this is the {state.phase.value} phase, not the {phase.value} phase", where)
     if seat != state.current:
         raise NotYourTurn(name, f"it is seat {state.current}'s turn", where)
 
 
-def _play_turn(state: GameState, seat: int, name: str, where: str) -> None:
+def _play_turn(state: GameState, seat: int, name: object, where: object) -> None:
     _turn(state, seat, Phase.PLAY, name, where)
 
 
-def _no_pending(state: GameState, name: str, where: str) -> None:
+def _no_pending(state: GameState, name: object, where: object) -> None:
     if state.must_place is not None:
         raise MustPlaceCard(name, f"{state.must_place} must be melded or laid off first", where)
 
 
-def _verify_shuffle(state: GameState, action: Shuffle, name: str, where: str) -> None:
+def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: object) -> None:
     if state.phase is not Phase.DEAL:
         raise WrongPhase(name, "no deal is waiting to be dealt", where)
     if sorted(action.deck) != sorted(shoe(state)):
@@ -198,7 +222,7 @@ def _verify_shuffle(state: GameState, action: Shuffle, name: str, where: str) ->
         raise BadChance(name, f"the cut must lift 0..{len(action.deck)} cards, not {action.cut}", where)
 
 
-def _verify_draw_discard(state: GameState, action: DrawDiscard, name: str, where: str) -> None:
+def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, where: object) -> None:
     rules = state.rules
     pile = state.discard_pile
     if not pile:
@@ -229,7 +253,7 @@ def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
     return bool(checks.go_down_options(state, seat, hand, target, limit=1))
 
 
-def _verify_buy(state: GameState, seat: int, name: str, where: str) -> None:
+def _verify_buy(state: GameState, seat: int, name: object, where: object) -> None:
     rules = state.rules
     if rules.buying is Buying.AFTER_NEXT_DECLINES:
         if state.phase is not Phase.BUY:
@@ -246,7 +270,7 @@ def _verify_buy(state: GameState, seat: int, name: str, where: str) -> None:
         raise CannotBuy(name, problem, where)
 
 
-def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], name: str, where: str) -> None:
+def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], name: object, where: object) -> None:
     hand = state.hands[seat]
     if len(set(cards)) != len(cards):
         raise CardNotInHand(name, "the same card is used twice", where)
@@ -255,7 +279,7 @@ def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], na
         raise CardNotInHand(name, f"{', '.join(map(str, missing))} not in your hand", where)
 
 
-def _verify_go_down(state: GameState, action: GoDown, name: str, where: str) -> None:
+def _verify_go_down(state: GameState, action: GoDown, name: object, where: object) -> None:
     seat = action.seat
     if state.down[seat]:
         raise CannotGoDown(name, "you have already gone down this deal", where)
@@ -278,7 +302,7 @@ def _verify_go_down(state: GameState, action: GoDown, name: str, where: str) -> 
         raise CannotGoDown(name, problem, where)
 
 
-def _verify_lay_off(state: GameState, action: LayOff, name: str, where: str) -> None:
+def _verify_lay_off(state: GameState, action: LayOff, name: object, where: object) -> None:
     seat = action.seat
     if not state.down[seat]:
         raise CannotLayOff(name, "you lay off only once you have gone down", where)
@@ -297,7 +321,7 @@ def _verify_lay_off(state: GameState, action: LayOff, name: str, where: str) -> 
         raise CannotLayOff(name, problem, where)
 
 
-def _verify_swap(state: GameState, action: SwapJoker, name: str, where: str) -> None:
+def _verify_swap(state: GameState, action: SwapJoker, name: object, where: object) -> None:
     problem = checks.swap_allowed(state, action.seat)
     if problem is not None:
         raise CannotSwap(name, problem, where)
@@ -327,7 +351,7 @@ def swap_is_playable(state: GameState, action: SwapJoker) -> bool:
     return bool(checks.go_down_options(trial, action.seat, hand, action.joker, limit=1))
 
 
-def _verify_discard(state: GameState, action: Discard, name: str, where: str) -> None:
+def _verify_discard(state: GameState, action: Discard, name: object, where: object) -> None:
     seat = action.seat
     _owned(state, seat, [action.card], name, where)
     if state.rules.no_discard_taken_card and action.card == state.taken:

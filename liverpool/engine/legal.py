@@ -106,17 +106,17 @@ def _play_phase(state: GameState) -> list[Action]:
 def _lay_offs(state: GameState, cards: list[Card]) -> list[Action]:
     me = state.current
     hand = state.hands[me]
+    index = checks.lay_off_index(state)
     out: list[Action] = []
     for card in dict.fromkeys(cards):
-        targets = checks.lay_off_targets(state, card)
+        targets = index.get(card.face)
         if not targets:
             continue
         left = list(hand)
         left.remove(card)
         if checks.remaining_problem(state, left) is not None:
             continue
-        for meld, end in targets:
-            out.append(LayOff(me, card, meld, end))
+        out += [LayOff(me, card, meld, end) for meld, end in targets]
     return out
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from .cards import Card, face_text, parse_cards, rank_text
+from .cards import SUITS, Card, face_text, parse_cards, rank_text
 from .rules import MeldKind, MeldRule, Ruleset
 
 End = Literal["low", "high"]
@@ -246,26 +247,30 @@ def _natural_end(meld: Meld, card: Card) -> End:
 
 def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
     """Every way ``card`` can be laid off on ``meld`` (``[None]`` for a set, the ends for a run)."""
-    if not card.is_joker and (
-        (meld.kind is MeldKind.SET and card.rank != meld.low) or (meld.kind is MeldKind.RUN and card.suit != meld.suit)
-    ):
-        return []
+    face = card.face
+    return [end for accepted, end in accepted_faces(meld, rules) if accepted == face]
+
+
+@lru_cache(maxsize=1 << 16)
+def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
+    """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
     if meld.kind is MeldKind.SET:
-        ends: list[End | None] = [None]
+        tries: list[tuple[Card, End | None]] = [(Card.natural(meld.low, suit), None) for suit in SUITS]
+        tries.append((Card.joker(), None))
     else:
-        ends = ["low", "high"]
-    out: list[End | None] = []
-    for end in ends:
-        if meld.kind is MeldKind.RUN and not card.is_joker:
-            want = (meld.low - 2) % 13 + 1 if end == "low" else meld.high % 13 + 1
-            if card.rank != want:
-                continue
+        tries = [(Card.joker(), "low"), (Card.joker(), "high")]
+        if meld.low > 1:
+            tries.append((Card.natural(meld.low - 1, meld.suit), "low"))
+        if meld.high < 14:
+            tries.append((Card.natural(meld.high + 1, meld.suit), "high"))
+    out: list[tuple[int, End | None]] = []
+    for card, end in tries:
         try:
             lay_off(meld, card, end, rules)
         except ValueError:
             continue
-        out.append(end)
-    return out
+        out.append((card.face, end))
+    return tuple(out)
 
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:

@@ -226,6 +226,21 @@ class Ruleset:
     def __post_init__(self) -> None:
         _validate(self)
 
+    def __hash__(self) -> int:
+        # Rulesets key many caches; hashing every field on each lookup was a hot spot. The hash is
+        # kept per process only (dropped when pickled, since str hashes differ between processes).
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            self.__dict__["_hash"] = cached
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     # -- questions the engine asks ---------------------------------------------------------------
 
     def contract(self, deal: int) -> tuple[MeldRule, ...]:
