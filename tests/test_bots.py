@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from helpers import deal, pass_window, play, turn
 
+from liverpool.bots.arena import Score, duplicate, per_game
 from liverpool.bots.easy import EasyBot, must_act
 from liverpool.bots.hard import HardBot, relative
 from liverpool.bots.medium import MediumBot
@@ -17,7 +18,9 @@ from liverpool.bots.plan_whole import plan_whole_runs
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
+from liverpool.bots.table import lay_off_spots
 from liverpool.bots.worlds import sample_world, unseen_cards
+from liverpool.engine import checks
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.game import shoe
@@ -197,6 +200,14 @@ def test_rollout_options_are_legal_and_enough(preset: str) -> None:
             assert bool(quick) == bool(legal) or not must
 
 
+def test_lay_off_spots_match_the_engine() -> None:
+    for preset in ("liverpool", "british", "contract"):
+        for state, _ in decision_points(preset, 4, every=5):
+            for hand in state.hands:
+                for card in hand:
+                    assert lay_off_spots(state.melds, card, state.rules) == checks.lay_off_targets(state, card)
+
+
 def test_playout_ends_the_deal() -> None:
     for state, seat in decision_points("british", 4, every=13)[:4]:
         world = sample_world(observe(state, seat), random.Random(2))
@@ -239,9 +250,10 @@ def test_hard_answers_a_single_option_without_searching() -> None:
 
 def test_hard_needs_evidence_to_overrule_medium() -> None:
     bot = HardBot(confidence=1.0)
-    assert bot.pick([[0.0, -5.0], [0.0, -6.0], [0.0, -4.0]]) == 1
-    assert bot.pick([[0.0, -30.0], [0.0, 28.0], [0.0, -1.0]]) == 0
-    assert bot.pick([[3.0, 5.0]]) == 0
+    assert bot.pick([[], [-5.0, -6.0, -4.0]]) == 1
+    assert bot.pick([[], [-5.0, -6.0, -4.0], [-9.0, -8.0, -10.0]]) == 2
+    assert bot.pick([[], [-30.0, 28.0, -1.0]]) == 0
+    assert bot.pick([[], [-3.0, -5.0]]) == 0
     assert relative((10, 0, 20, 30), 0, partnerships=False) == 10 - 50 / 3
     assert relative((10, 0, 20, 30), 0, partnerships=True) == 0
 
@@ -298,6 +310,12 @@ def test_plans_count_the_cards_still_needed() -> None:
     whole = rules.contract(6)
     assert plan_whole_runs(parse_cards("2H 3H 4H 5H 7S 8S 9S TS 6H JS QD KD"), whole, rules).need == 1
     assert plan_whole_runs(parse_cards("2H 3H 4H 5H 7S 8S 9S TS QD KD"), whole, rules).need == 2
+
+
+def test_duplicate_deals_cancel_out_between_equal_bots() -> None:
+    rules = find_preset("liverpool")
+    assert duplicate(rules, EasyBot, EasyBot, deal=1, seed=4) == 0
+    assert per_game([1.0, 3.0, 10.0, 20.0], deals=2) == Score(17.0, (1.0 + 25.0) ** 0.5)
 
 
 def test_the_registry_makes_fresh_bots_by_name() -> None:

@@ -165,6 +165,7 @@ class EasyBot:
     # -- hooks ------------------------------------------------------------------------------------
 
     def is_down(self, observation: Observation) -> bool:
+        """Whether this seat has gone down this deal."""
         return observation.seats[me(observation)].down
 
     def plan(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> Plan:
@@ -212,6 +213,8 @@ class EasyBot:
         return by_card[ranked[0]] if ranked else None
 
     def rank_draws(self, observation: Observation, g: Options) -> list[Choice]:
+        """Drawing: the top discard when it fits the table (down) or helps the plan, a dig into the pile
+        when one is offered (it lets the seat go down at once), else the stock."""
         top = observation.top_discard
         takes = [d for d in g.draw_discard if d.depth == 1]
         digs = sorted((d for d in g.draw_discard if d.depth > 1), key=lambda d: d.depth)
@@ -230,6 +233,7 @@ class EasyBot:
         return list(go_downs)
 
     def go_down_now(self, observation: Observation, best: Choice) -> bool:
+        """Whether to go down now with ``best`` (always)."""
         return True
 
     def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:

@@ -4,9 +4,10 @@ For a decision worth searching, the bot keeps the first ``candidates`` options o
 samples worlds consistent with its observation (:mod:`.worlds`), and in each world plays every candidate
 to the end of the deal with ``medium`` bots at every seat (:mod:`.rollout`). Every candidate meets the
 same worlds and the same chance, so the comparison is paired. A candidate scores its own deal points minus
-the mean of the others' (with partnerships: its team's minus the other team's); the lowest mean wins,
-but an option other than ``medium``'s first must beat it by ``confidence`` standard errors of the paired
-differences: a few noisy rollouts should not overturn a good heuristic.
+the mean of the others' (with partnerships: its team's minus the other team's). The candidates race
+against ``medium``'s first choice: one that is worse by ``confidence`` standard errors of the paired
+differences drops out, and another option is played only if it beats the first choice by as much, since
+a few noisy rollouts should not overturn a good heuristic.
 
 Budget: at most ``worlds`` worlds, and no new world once ``time_limit`` seconds have passed (``None``: no
 time limit, so the choice depends only on the observation and the random source). Lay-offs, swaps,
@@ -44,7 +45,7 @@ class HardBot:
         time_limit: float | None = 0.8,
         weights: Weights | None = None,
         max_steps: int = 3000,
-        confidence: float = 1.0,
+        confidence: float = 2.0,
     ) -> None:
         self.worlds = worlds
         self.confidence = confidence
@@ -66,7 +67,8 @@ class HardBot:
         return self.search(observation, shortlist, random.Random(rng.getrandbits(64)))
 
     def shortlist(self, observation: Observation, ranked: Sequence[Choice]) -> list[Choice]:
-        """The options worth comparing: ``medium``'s first few, when its first is a searched kind."""
+        """The options worth comparing: ``medium``'s first few, when its first is a searched kind (two
+        discards of the same face are one option)."""
         first = ranked[0]
         if first is not None and not isinstance(first, SEARCHED):
             return [first]
@@ -78,37 +80,55 @@ class HardBot:
             going_down = [c for c in ranked if isinstance(c, GoDown)][:2]
             staying_up = [c for c in ranked if isinstance(c, Discard | EndTurn)][:1]
             return [*going_down, *staying_up]
-        out: list[Choice] = [c for c in ranked if c is None or isinstance(c, SEARCHED)]
+        out: list[Choice] = []
+        seen: set[object] = set()
+        for choice in ranked:
+            key = ("discard", choice.card.face) if isinstance(choice, Discard) else choice
+            if (choice is None or isinstance(choice, SEARCHED)) and key not in seen:
+                seen.add(key)
+                out.append(choice)
         return out[: self.candidates]
 
     def search(self, observation: Observation, shortlist: Sequence[Choice], rng: random.Random) -> Choice:
-        """The candidate with the best mean score over sampled worlds."""
+        """Race the candidates against ``medium``'s first choice over sampled worlds (see :meth:`pick`).
+
+        Each world plays every candidate still in the race from the same deck and chance; a candidate
+        drops out once it is worse than the first choice by ``confidence`` standard errors, and the
+        search stops when only the first choice is left, after ``worlds`` worlds, or after ``time_limit``.
+        """
         seat = me(observation)
-        results: list[list[float]] = []
+        diffs: list[list[float]] = [[] for _ in shortlist]
+        racing = list(range(1, len(shortlist)))
         start = time.perf_counter()
         for _ in range(self.worlds):
             world = sample_world(observation, rng)
             chance_seed = rng.getrandbits(64)
-            results.append([self._play(world.clone(), seat, c, random.Random(chance_seed)) for c in shortlist])
+            base = self._play(world.clone(), seat, shortlist[0], random.Random(chance_seed))
+            for j in racing:
+                diffs[j].append(self._play(world.clone(), seat, shortlist[j], random.Random(chance_seed)) - base)
             self.last_worlds += 1
-            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+            racing = [j for j in racing if not self._clearly(diffs[j], worse=True)]
+            if not racing or (self.time_limit is not None and time.perf_counter() - start > self.time_limit):
                 break
-        return shortlist[self.pick(results)]
+        return shortlist[self.pick(diffs)]
 
-    def pick(self, results: Sequence[Sequence[float]]) -> int:
-        """The candidate to play, from each world's scores: the best mean, if it beats ``medium``'s first
-        choice (index 0) by more than ``confidence`` standard errors of the paired differences; else 0."""
-        n = len(results)
-        means = [sum(r[i] for r in results) / n for i in range(len(results[0]))]
-        best = min(range(len(means)), key=lambda i: (means[i], i))
-        if best == 0:
-            return 0
-        if n < 2:
-            return best if self.confidence <= 0 else 0
-        diffs = [r[best] - r[0] for r in results]
+    def pick(self, diffs: Sequence[Sequence[float]]) -> int:
+        """The candidate to play, from its score minus the first choice's in each world (``diffs[j]``;
+        ``diffs[0]`` is unused): the best mean among those better than the first choice by more than
+        ``confidence`` standard errors, else the first choice (0)."""
+        better = [j for j in range(1, len(diffs)) if self._clearly(diffs[j], worse=False)]
+        return min(better, key=lambda j: (sum(diffs[j]) / len(diffs[j]), j), default=0)
+
+    def _clearly(self, diffs: Sequence[float], worse: bool) -> bool:
+        """Whether paired differences show a candidate worse (or better) than the first choice."""
+        n = len(diffs)
+        if n < 3:
+            return False
         mean = sum(diffs) / n
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        return best if mean + self.confidence * spread < 0 else 0
+        if worse:
+            return mean - self.confidence * spread > 0
+        return mean + self.confidence * spread < 0
 
     def _play(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> float:
         agents = [self.policy] * world.seats

@@ -61,10 +61,6 @@ class Plan:
         faces = [f for p in self.partials for f in p.faces]
         return faces + [JOKER_FACE] * self.jokers
 
-    def wanted_faces(self) -> set[int]:
-        """Natural faces that would fill a missing slot of the plan."""
-        return {f for p in self.partials for f in p.wanted}
-
 
 def face_counts(cards: Sequence[int]) -> list[int]:
     """How many cards of each face (jokers at ``JOKER_FACE``)."""

@@ -91,11 +91,6 @@ def whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
 
 
-def min_cards(contract: Sequence[MeldRule]) -> int:
-    """Fewest cards that meet ``contract``."""
-    return sum(rule.length for rule in contract)
-
-
 def plan_of(
     observation: Observation, hand: Sequence[int], live: Sequence[int] | None = None, size: int | None = None
 ) -> Plan:
