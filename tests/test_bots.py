@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from helpers import deal, pass_window, play, turn
 
-from liverpool.bots.arena import Score, duplicate, per_game
+from liverpool.bots.arena import Score, duplicate, per_game, solo
 from liverpool.bots.easy import EasyBot, must_act
 from liverpool.bots.hard import HardBot, relative
 from liverpool.bots.medium import MediumBot
@@ -315,6 +315,7 @@ def test_plans_count_the_cards_still_needed() -> None:
 def test_duplicate_deals_cancel_out_between_equal_bots() -> None:
     rules = find_preset("liverpool")
     assert duplicate(rules, EasyBot, EasyBot, deal=1, seed=4) == 0
+    assert solo(rules, MediumBot, MediumBot, deal=2, seed=3) == 0
     assert per_game([1.0, 3.0, 10.0, 20.0], deals=2) == Score(17.0, (1.0 + 25.0) ** 0.5)
 
 

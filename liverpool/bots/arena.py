@@ -3,13 +3,15 @@
 * :func:`compare` plays every deal of a preset as a *duplicate* deal: the same shuffle
   (:class:`~liverpool.engine.play.SeededChance`) twice, bots ``a`` and ``b`` in alternate seats and then
   swapped, so the luck of the deal cancels out. It reports ``a``'s points minus ``b``'s per seat, summed
-  over the deals of a game (negative: ``a`` gives away fewer points per game).
+  over the deals of a game (negative: ``a`` gives away fewer points per game). With ``--solo`` it plays
+  one ``a`` among ``b`` bots against the same deal with ``b`` bots only (:func:`solo`).
 * :func:`ladder` plays whole seeded games with one seat per bot, rotating the seats, and reports each
   bot's mean points per game.
 
 Bots are named as in :mod:`.registry`; ``hard`` can be given a budget (``hard_worlds``, ``hard_time``).
 
     python -m liverpool.bots.arena compare medium easy --preset liverpool --seeds 40 --jobs 2
+    python -m liverpool.bots.arena compare hard medium --solo --seeds 40 --hard-worlds 16 --jobs 2
     python -m liverpool.bots.arena ladder random easy medium --preset liverpool --games 20
 """
 
@@ -27,7 +29,7 @@ from liverpool.engine.presets import find_preset
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState
 
-from .hard import HardBot
+from .hard import HardBot, relative
 from .registry import make_bot
 
 
@@ -47,7 +49,7 @@ class Budget:
     """The search budget of ``hard`` bots made here (``time`` None: no time limit, reproducible)."""
 
     worlds: int = 24
-    time: float | None = 0.8
+    time: float | None = 0.7
 
 
 def factory(name: str, budget: Budget = Budget()) -> Callable[[], Agent]:
@@ -83,6 +85,16 @@ def duplicate(
     return total / 2
 
 
+def solo(rules: Ruleset, make_a: Callable[[], Agent], make_b: Callable[[], Agent], deal: int, seed: int, seats: int = 4) -> float:
+    """One ``a`` among ``b`` bots against the same deal with ``b`` bots only: the change in that seat's
+    points minus the mean of the others'. Where ``a`` plays as ``b`` would, the two deals are the same,
+    so this measures only what ``a`` does differently (sharper than :func:`duplicate` for close bots)."""
+    seat = seed % seats
+    alone = play_deal(rules, [make_a() if s == seat else make_b() for s in range(seats)], deal, seed)
+    base = play_deal(rules, [make_b() for _ in range(seats)], deal, seed)
+    return relative(alone, seat, rules.partnerships) - relative(base, seat, rules.partnerships)
+
+
 def per_game(diffs: Sequence[float], deals: int) -> Score:
     """Sum over deals of the mean difference per deal (``diffs`` deal by deal, seeds within)."""
     seeds = len(diffs) // deals
@@ -96,15 +108,19 @@ def per_game(diffs: Sequence[float], deals: int) -> Score:
     return Score(mean, math.sqrt(variance))
 
 
-def _compare_job(args: tuple[str, str, str, Budget, int, int]) -> float:
-    preset, a, b, budget, deal, seed = args
-    return duplicate(find_preset(preset), factory(a, budget), factory(b, budget), deal, seed)
+def _compare_job(args: tuple[str, str, str, Budget, bool, int, int]) -> float:
+    preset, a, b, budget, alone, deal, seed = args
+    play = solo if alone else duplicate
+    return play(find_preset(preset), factory(a, budget), factory(b, budget), deal, seed)
 
 
-def compare(a: str, b: str, preset: str, seeds: Sequence[int], jobs: int = 1, budget: Budget = Budget()) -> Score:
-    """Per-game points of bot ``a`` minus bot ``b`` from duplicate deals (see the module docstring)."""
+def compare(
+    a: str, b: str, preset: str, seeds: Sequence[int], jobs: int = 1, budget: Budget = Budget(), alone: bool = False
+) -> Score:
+    """Per-game points of bot ``a`` minus bot ``b`` from duplicate deals, or with ``alone`` from one ``a``
+    among ``b`` bots (:func:`solo`); see the module docstring."""
     deals = len(find_preset(preset).deals)
-    work = [(preset, a, b, budget, deal, seed) for deal in range(deals) for seed in seeds]
+    work = [(preset, a, b, budget, alone, deal, seed) for deal in range(deals) for seed in seeds]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             diffs = list(pool.map(_compare_job, work))
@@ -139,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=10, help="games per seating (ladder)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--solo", action="store_true", help="compare: one A among B bots against B bots only")
     parser.add_argument("--hard-worlds", type=int, default=Budget().worlds)
     parser.add_argument("--hard-time", type=float, default=None, help="seconds per hard decision (default: none)")
     args = parser.parse_args(argv)
@@ -148,8 +165,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error("compare takes two bots")
         a, b = args.bots
         seeds = range(args.first_seed, args.first_seed + args.seeds)
-        print(f"{a} - {b}, points per game ({args.preset}, {args.seeds} duplicate seeds): "
-              f"{compare(a, b, args.preset, seeds, args.jobs, budget)}")  # fmt: skip
+        how = f"one {a} among {b} bots" if args.solo else "duplicate"
+        print(f"{a} - {b}, points per game ({args.preset}, {args.seeds} seeds, {how}): "
+              f"{compare(a, b, args.preset, seeds, args.jobs, budget, args.solo)}")  # fmt: skip
     else:
         means = ladder(args.bots, args.preset, args.games, args.first_seed, budget)
         print(f"mean points per game ({args.preset}, {args.games} games per seating, seats rotated):")

@@ -42,7 +42,7 @@ class HardBot:
         self,
         worlds: int = 24,
         candidates: int = 4,
-        time_limit: float | None = 0.8,
+        time_limit: float | None = 0.7,
         weights: Weights | None = None,
         max_steps: int = 3000,
         confidence: float = 2.0,
@@ -94,21 +94,28 @@ class HardBot:
 
         Each world plays every candidate still in the race from the same deck and chance; a candidate
         drops out once it is worse than the first choice by ``confidence`` standard errors, and the
-        search stops when only the first choice is left, after ``worlds`` worlds, or after ``time_limit``.
+        search stops when only the first choice is left, after ``worlds`` worlds, or when another world
+        would likely overrun ``time_limit`` (a world cut short by the limit is dropped).
         """
         seat = me(observation)
         diffs: list[list[float]] = [[] for _ in shortlist]
         racing = list(range(1, len(shortlist)))
         start = time.perf_counter()
-        for _ in range(self.worlds):
+        deadline = None if self.time_limit is None else start + self.time_limit
+        for done in range(1, self.worlds + 1):
             world = sample_world(observation, rng)
             chance_seed = rng.getrandbits(64)
-            base = self._play(world.clone(), seat, shortlist[0], random.Random(chance_seed))
+            scores: dict[int, float] = {}
+            for j in [0, *racing]:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return shortlist[self.pick(diffs)]
+                scores[j] = self._play(world.clone(), seat, shortlist[j], random.Random(chance_seed))
             for j in racing:
-                diffs[j].append(self._play(world.clone(), seat, shortlist[j], random.Random(chance_seed)) - base)
-            self.last_worlds += 1
+                diffs[j].append(scores[j] - scores[0])
+            self.last_worlds = done
             racing = [j for j in racing if not self._clearly(diffs[j], worse=True)]
-            if not racing or (self.time_limit is not None and time.perf_counter() - start > self.time_limit):
+            now = time.perf_counter()
+            if not racing or (deadline is not None and now + (now - start) / done > deadline):
                 break
         return shortlist[self.pick(diffs)]
 
