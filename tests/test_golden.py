@@ -35,11 +35,18 @@ from liverpool.engine.state import GameState
 
 DATA = Path(__file__).parent / "data" / "golden.json"
 
+TABLES = (
+    ("liverpool", 4),
+    ("may-i", 6),
+    ("contract", 5),
+    ("norsk", 4),
+    ("british", 3),
+    ("british-9", 4),
+    ("british-fixed", 4),
+    ("british-nobuy", 4),
+)
 GAMES = [
-    (preset, bot, seats, seed)
-    for preset, seats in (("liverpool", 4), ("may-i", 6), ("contract", 5), ("norsk", 4), ("british", 3),
-                          ("british-9", 4), ("british-fixed", 4), ("british-nobuy", 4))  # fmt: skip
-    for bot, seed in (("random", 1), ("easy", 2), ("medium", 3))
+    (preset, bot, seats, seed) for preset, seats in TABLES for bot, seed in (("random", 1), ("easy", 2), ("medium", 3))
 ]
 SEARCH_HANDS = 400
 
