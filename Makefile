@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve play test bench clean
+.PHONY: run serve play test bench compile clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	bash scripts/bench.sh
+
+# A mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
+compile: $(STAMP)
+	$(BIN)/python scripts/compile.py build/mypyc
 
 clean:
 	rm -rf $(VENV) .venv-bench

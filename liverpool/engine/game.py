@@ -179,18 +179,22 @@ def _shape_problem(action: Action) -> str | None:
             cards = list(deck)
         case Reshuffle(stock=stock):
             cards = list(stock)
-        case GoDown(melds=melds):
+        case GoDown():
+            # Read untyped: compiled with mypyc, reading an attribute checks it against its annotation.
+            melds: object = getattr(action, "melds")  # noqa: B009
             if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
                 return "a going-down is a tuple of Meld values"
-            cards = [c for m in melds for c in m.cards]
+            cards = [c for m in action.melds for c in m.cards]
         case LayOff(card=card) | Discard(card=card):
             cards = [card]
         case SwapJoker(card=card, joker=joker):
             cards = [card, joker]
         case Call(card=card) if card is not None:
             cards = [card]
-        case DrawDiscard(depth=depth) if isinstance(depth, bool) or not isinstance(depth, int):
-            return f"depth must be a whole number, not {depth!r}"
+        case DrawDiscard():
+            depth: object = getattr(action, "depth")  # noqa: B009
+            if isinstance(depth, bool) or not isinstance(depth, int):
+                return f"depth must be a whole number, not {depth!r}"
     bad = next((c for c in cards if not isinstance(c, Card)), None)
     if bad is not None:
         return f"{bad!r} is not a Card (use Card.parse)"

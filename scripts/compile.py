@@ -1,0 +1,80 @@
+"""Build a mypyc-compiled copy of the package: the engine's hot core and the bots it runs in rollouts.
+
+    python scripts/compile.py [TARGET]      # default build/mypyc; then PYTHONPATH=build/mypyc liverpool ...
+
+The source tree stays pure Python (every test runs it); this writes a copy of ``liverpool/`` to
+``TARGET`` and compiles the modules of :data:`COMPILED` there with mypyc (C extensions next to the
+``.py`` files, which Python then imports first). Modules mypyc cannot compile as they are stay Python:
+``cards`` (``Card`` subclasses ``int``), ``rules`` (its cached hash lives in the instance ``__dict__``),
+``actions`` (compiled, a mistyped action could not even be built, where the engine promises a
+``MalformedAction`` from ``apply``)
+and modules that are not hot. ``tests/test_compiled.py`` builds it and checks that the compiled engine
+plays the golden games of ``tests/test_golden.py`` exactly as the pure one does; ``make bench``
+measures both builds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = (
+    "liverpool/engine/checks.py",
+    "liverpool/engine/game.py",
+    "liverpool/engine/legal.py",
+    "liverpool/engine/melds.py",
+    "liverpool/engine/observe.py",
+    "liverpool/engine/play.py",
+    "liverpool/engine/search.py",
+    "liverpool/engine/search_candidates.py",
+    "liverpool/engine/state.py",
+    "liverpool/bots/easy.py",
+    "liverpool/bots/medium.py",
+    "liverpool/bots/plan.py",
+    "liverpool/bots/plan_whole.py",
+    "liverpool/bots/table.py",
+)
+
+
+def build(target: Path, quiet: bool = True) -> list[Path]:
+    """Copy the package to ``target`` and compile :data:`COMPILED` there; the extension files built."""
+    target = target.resolve()
+    package = target / "liverpool"
+    if package.exists():
+        shutil.rmtree(package)
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(ROOT / "liverpool", package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    for stale in target.glob("*__mypyc*.so"):
+        stale.unlink()
+    # mypyc writes its shared runtime library into the working directory, so it runs inside ``target``.
+    done = subprocess.run(
+        [sys.executable, "-m", "mypyc", *COMPILED],
+        cwd=target,
+        capture_output=quiet,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"mypyc failed (exit {done.returncode}):\n{(done.stdout or '')[-3000:]}{(done.stderr or '')[-3000:]}")
+    built = sorted(package.rglob("*.so"))
+    missing = [m for m in COMPILED if not any(p.name.startswith(Path(m).stem + ".") and p.parent == target / Path(m).parent for p in built)]
+    if missing:
+        raise SystemExit(f"mypyc ran but built no extension for: {', '.join(missing)}")
+    return built
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) > 1 or argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    target = Path(argv[0]) if argv else ROOT / "build" / "mypyc"
+    built = build(target, quiet=False)
+    print(f"compiled {len(built)} modules into {target}; use it with PYTHONPATH={target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
