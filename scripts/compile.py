@@ -58,9 +58,15 @@ def build(target: Path, quiet: bool = True) -> list[Path]:
         check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"mypyc failed (exit {done.returncode}):\n{(done.stdout or '')[-3000:]}{(done.stderr or '')[-3000:]}")
+        raise SystemExit(
+            f"mypyc failed (exit {done.returncode}):\n{(done.stdout or '')[-3000:]}{(done.stderr or '')[-3000:]}"
+        )
     built = sorted(package.rglob("*.so"))
-    missing = [m for m in COMPILED if not any(p.name.startswith(Path(m).stem + ".") and p.parent == target / Path(m).parent for p in built)]
+    missing = [
+        m
+        for m in COMPILED
+        if not any(p.name.startswith(Path(m).stem + ".") and p.parent == target / Path(m).parent for p in built)
+    ]
     if missing:
         raise SystemExit(f"mypyc ran but built no extension for: {', '.join(missing)}")
     return built

@@ -232,6 +232,34 @@ def test_hard_is_deterministic_for_a_seed() -> None:
     assert one_deal() == one_deal()
 
 
+def test_hard_at_its_default_budget_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournament's ``hard`` (the registry's) counts worlds, not seconds: a clock that races ahead
+    changes neither its choice nor how many worlds it searched, and the same seed gives the same answer."""
+    bot = make_bot("hard")
+    assert isinstance(bot, HardBot) and bot.time_limit is None
+    for state, seat in decision_points("liverpool", 3, every=4):
+        seen, options = observe(state, seat), legal_actions(state, seat)
+        choice = bot(seen, options, random.Random(7))
+        if bot.last_worlds == 0:
+            continue
+        searched = bot.last_worlds
+        assert bot(seen, options, random.Random(7)) == choice and bot.last_worlds == searched
+        ticks = iter(range(0, 10**9, 10))
+        monkeypatch.setattr("liverpool.bots.hard.time.perf_counter", lambda: float(next(ticks)))
+        assert bot(seen, options, random.Random(7)) == choice and bot.last_worlds == searched
+        return
+    pytest.fail("no decision was searched")
+
+
+def test_hard_screens_out_candidates_that_are_not_better() -> None:
+    bot = HardBot(screen=4, confidence=2.0)
+    assert not bot.drops([-1.0, 2.0, 0.0])
+    assert bot.drops([-1.0, 2.0, 0.0, 1.0])
+    assert not bot.drops([-3.0, 1.0, -2.0, 0.5])
+    assert bot.drops([5.0, 6.0, 7.0])
+    assert bot.drops([0.0, 0.0, 0.0, 0.0])
+
+
 def test_hard_answers_a_single_option_without_searching() -> None:
     state = deal(find_preset("liverpool"), 4)
     bot = HardBot(worlds=2, time_limit=None)

@@ -11,7 +11,7 @@
 Bots are named as in :mod:`.registry`; ``hard`` can be given a budget (``hard_worlds``, ``hard_time``).
 
     python -m liverpool.bots.arena compare medium easy --preset liverpool --seeds 40 --jobs 2
-    python -m liverpool.bots.arena compare hard medium --solo --seeds 40 --hard-worlds 16 --jobs 2
+    python -m liverpool.bots.arena compare hard medium --solo --seeds 40 --hard-worlds 12 --jobs 2
     python -m liverpool.bots.arena ladder random easy medium --preset liverpool --games 20
 """
 
@@ -29,7 +29,7 @@ from liverpool.engine.presets import find_preset
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState
 
-from .hard import HardBot, relative
+from .hard import WORLDS, HardBot, relative
 from .registry import make_bot
 
 
@@ -48,8 +48,8 @@ class Score:
 class Budget:
     """The search budget of ``hard`` bots made here (``time`` None: no time limit, reproducible)."""
 
-    worlds: int = 24
-    time: float | None = 0.7
+    worlds: int = WORLDS
+    time: float | None = None
 
 
 def factory(name: str, budget: Budget = Budget()) -> Callable[[], Agent]:

@@ -5,13 +5,17 @@ samples worlds consistent with its observation (:mod:`.worlds`), and in each wor
 to the end of the deal with ``medium`` bots at every seat (:mod:`.rollout`). Every candidate meets the
 same worlds and the same chance, so the comparison is paired. A candidate scores its own deal points minus
 the mean of the others' (with partnerships: its team's minus the other team's). The candidates race
-against ``medium``'s first choice: one that is worse by ``confidence`` standard errors of the paired
-differences drops out, and another option is played only if it beats the first choice by as much, since
-a few noisy rollouts should not overturn a good heuristic.
+against ``medium``'s first choice: after ``screen`` worlds, one that is not better on average drops out,
+as does, at any time, one that is worse by ``confidence`` standard errors of the paired differences.
+Another option is played only if it beats the first choice by ``confidence`` standard errors, since a
+few noisy rollouts should not overturn a good heuristic.
 
-Budget: at most ``worlds`` worlds, and no new world once ``time_limit`` seconds have passed (``None``: no
-time limit, so the choice depends only on the observation and the random source). Lay-offs, swaps,
-calls and placing a swapped joker follow ``medium`` without search, as do decisions with one option.
+Budget: at most ``worlds`` worlds. The default budget counts worlds only, so a choice depends only on
+the observation and the random source and a seeded game replays exactly (tournaments rely on it); it is
+sized so that 99% of decisions take under a second on one core (``docs/bots.md``). ``time_limit``
+(seconds, off by default) adds a wall-clock cap for callers that prefer a bounded wait to reproducibility.
+Lay-offs, swaps, calls and placing a swapped joker
+follow ``medium`` without search, as do decisions with one option.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ from .table import me, relevant
 from .worlds import sample_world
 
 SEARCHED = (Buy, Pass, DrawStock, DrawDiscard, GoDown, Discard, EndTurn)
+WORLDS = 12
+CANDIDATES = 3
+SCREEN = 4
 
 
 class HardBot:
@@ -40,15 +47,17 @@ class HardBot:
 
     def __init__(
         self,
-        worlds: int = 24,
-        candidates: int = 4,
-        time_limit: float | None = 0.7,
+        worlds: int = WORLDS,
+        candidates: int = CANDIDATES,
+        time_limit: float | None = None,
         weights: Weights | None = None,
         max_steps: int = 3000,
         confidence: float = 2.0,
+        screen: int = SCREEN,
     ) -> None:
         self.worlds = worlds
         self.confidence = confidence
+        self.screen = screen
         self.candidates = candidates
         self.time_limit = time_limit
         self.max_steps = max_steps
@@ -93,9 +102,10 @@ class HardBot:
         """Race the candidates against ``medium``'s first choice over sampled worlds (see :meth:`pick`).
 
         Each world plays every candidate still in the race from the same deck and chance; a candidate
-        drops out once it is worse than the first choice by ``confidence`` standard errors, and the
-        search stops when only the first choice is left, after ``worlds`` worlds, or when another world
-        would likely overrun ``time_limit`` (a world cut short by the limit is dropped).
+        drops out once it is worse than the first choice by ``confidence`` standard errors, or after
+        ``screen`` worlds when it is not better on average. The search stops when only the first choice
+        is left, after ``worlds`` worlds, or when another world would likely overrun ``time_limit`` (a
+        world cut short by the limit is dropped).
         """
         seat = me(observation)
         diffs: list[list[float]] = [[] for _ in shortlist]
@@ -113,7 +123,7 @@ class HardBot:
             for j in racing:
                 diffs[j].append(scores[j] - scores[0])
             self.last_worlds = done
-            racing = [j for j in racing if not self._clearly(diffs[j], worse=True)]
+            racing = [j for j in racing if not self.drops(diffs[j])]
             now = time.perf_counter()
             if not racing or (deadline is not None and now + (now - start) / done > deadline):
                 break
@@ -125,6 +135,11 @@ class HardBot:
         ``confidence`` standard errors, else the first choice (0)."""
         better = [j for j in range(1, len(diffs)) if self._clearly(diffs[j], worse=False)]
         return min(better, key=lambda j: (sum(diffs[j]) / len(diffs[j]), j), default=0)
+
+    def drops(self, diffs: Sequence[float]) -> bool:
+        """Whether a candidate leaves the race: clearly worse, or after ``screen`` worlds no better on
+        average than the first choice."""
+        return self._clearly(diffs, worse=True) or (len(diffs) >= self.screen and sum(diffs) >= 0)
 
     def _clearly(self, diffs: Sequence[float], worse: bool) -> bool:
         """Whether paired differences show a candidate worse (or better) than the first choice."""
