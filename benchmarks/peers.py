@@ -33,6 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ENGINE_SEATS = (4, 6)
+COMPILED_KINDS = ("engine", "search", "arrangements", "bots")
 PEER_PACKAGES = ("liverpool", "rlcard", "open_spiel", "ortools", "numpy", "pyinstrument")
 
 
@@ -100,8 +101,25 @@ def _search_bench(hands: int, seed: int) -> dict[str, Any]:
 
 
 def run_one(spec: dict[str, Any]) -> dict[str, Any]:
-    """One measurement, in this process."""
+    """One measurement, in this process (``compiled`` in the result: whether the mypyc build ran)."""
     kind = spec.pop("kind")
+    build = spec.pop("build", None)
+    result = _measure(kind, spec)
+    if isinstance(result, dict):
+        result["compiled"] = _compiled()
+        if build and not result["compiled"]:
+            raise RuntimeError(f"asked for the compiled build in {build}, but the pure-Python engine was imported")
+    return result
+
+
+def _compiled() -> bool:
+    """Whether the engine imported here is the mypyc build (its search is a C extension)."""
+    import liverpool.engine.search
+
+    return not str(liverpool.engine.search.__file__).endswith(".py")
+
+
+def _measure(kind: str, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "engine":
         import games
 
@@ -136,8 +154,10 @@ def run_one(spec: dict[str, Any]) -> dict[str, Any]:
 # -- the whole run (the parent process) -------------------------------------------------------------
 
 
-def plan(quick: bool, seed: int, answers: Path) -> list[tuple[str, dict[str, Any]]]:
-    """Every measurement of a run, as ``(label, spec)``."""
+def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Every measurement of a run, as ``(label, spec)``. With ``compiled`` (a mypyc build), the engine
+    games, the contract search and the bot decisions are measured in both builds; the labels of the
+    compiled ones end in ``[mypyc]`` and their specs name the build's directory in ``build``."""
     import games
 
     from liverpool.engine.presets import PRESETS
@@ -171,17 +191,29 @@ def plan(quick: bool, seed: int, answers: Path) -> list[tuple[str, dict[str, Any
         jobs.append((kind, {"kind": kind, "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
     bots_spec = {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": 10.0 if quick else 120.0}
     jobs.append(("bot decisions", bots_spec))
+    if compiled is not None:
+        twins = [(label, spec) for label, spec in jobs if spec["kind"] in COMPILED_KINDS]
+        for label, spec in twins:
+            twin = {**spec, "build": str(compiled.resolve())}
+            if "answers" in twin:
+                twin["answers"] = twin["answers"] + "-mypyc"
+            jobs.append((f"{label} [mypyc]", twin))
     return jobs
 
 
 def run_child(spec: dict[str, Any]) -> dict[str, Any]:
-    """One measurement in a fresh process, with its wall time and the machine's load when it ended."""
+    """One measurement in a fresh process, with its wall time and the machine's load when it ended; a
+    spec with a ``build`` runs with that directory first on ``PYTHONPATH``."""
     start = time.perf_counter()
+    env = dict(os.environ)
+    if spec.get("build"):
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (spec["build"], env.get("PYTHONPATH")) if p)
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps(spec)],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}",
@@ -233,6 +265,15 @@ def _total_rate(results: list[dict[str, Any]], key: str) -> float | None:
     return sum(r[key] for r in results) / seconds if results and seconds else None
 
 
+def _same_builds(answers: Path, agreement: tuple[int, int, list[str]]) -> tuple[int, int, list[str]]:
+    """``agreement`` plus a disagreement for every hand the compiled build answers otherwise than the pure."""
+    pure = json.loads((answers / "search").read_text())
+    compiled = json.loads((answers / "search-mypyc").read_text())
+    differ = [i for i, (a, b) in enumerate(zip(pure, compiled, strict=True)) if a[0] != b[0]]
+    lines = [f"hand {i}: the pure search answers {pure[i][0]}, the compiled one {compiled[i][0]}" for i in differ]
+    return agreement[0] + len(differ), agreement[1], agreement[2] + lines
+
+
 def compare_answers(answers: Path, seed: int, hands: int) -> tuple[int, int, list[str]]:
     """(disagreements, certificate problems, lines describing them)."""
     import contracts
@@ -262,6 +303,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out", type=Path, help="results file (default benchmarks/results.json, or results-quick.json)"
     )
+    parser.add_argument(
+        "--compiled",
+        type=Path,
+        help="a mypyc-compiled copy of the package (scripts/compile.py): the engine, search and bots are measured in it too",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
@@ -278,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, Any]] = {}
     failed = []
     with tempfile.TemporaryDirectory(prefix="liverpool-bench-") as tmp:
-        jobs = plan(args.quick, args.seed, Path(tmp))
+        jobs = plan(args.quick, args.seed, Path(tmp), args.compiled)
         hands = next(spec["hands"] for _, spec in jobs if spec["kind"] == "search")
         for label, spec in jobs:
             print(f"  {label} ...", end="", flush=True)
@@ -292,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         agreement = None
         if "error" not in results["search corpus"] and "error" not in results["oracle corpus"]:
             agreement = compare_answers(Path(tmp), args.seed, hands)
+            twin = results.get("search corpus [mypyc]")
+            if twin is not None and "error" not in twin:
+                agreement = _same_builds(Path(tmp), agreement)
 
     info["load_average_at_end"] = os.getloadavg()
     report = assemble(results, info, started, args.quick, agreement)
@@ -325,68 +374,68 @@ def assemble(
     quick: bool,
     agreement: tuple[int, int, list[str]] | None,
 ) -> dict[str, Any]:
-    engine = [r for r in results.values() if r["spec"]["kind"] == "engine" and "error" not in r]
-    headline_bot = engine[0]["bot"] if engine else None
-    mine = [r for r in engine if r["bot"] == headline_bot]
-    randoms = [r for r in engine if r["bot"] == "random"]
-    notes = sorted({r["note"] for r in engine if r.get("note")})
+    """The report. Headline figures (``engine_turns_per_s``, ``contract_search_p99_us``, ``oracle_speedup``,
+    ``hard_bot_p99_s``) are the compiled build's when one was measured (``engine_build``), else the pure
+    one's; both builds' figures are kept under ``builds``."""
+    compiled = any(r["spec"].get("build") for r in results.values())
+    headline = "mypyc" if compiled else "pure"
+    builds = {name: _build_figures(results, name == "mypyc") for name in (("pure", "mypyc") if compiled else ("pure",))}
+    top = builds[headline]
     rlcard = results["rlcard gin rummy"]
     openspiel = results["openspiel gin rummy"]
-    search = results["search corpus"]
     oracle = results["oracle corpus"]
-    bots = results["bot decisions"]
     memory = results["memory"]
     table = results["server-table"]
-    figures = bots.get("figures", {}) if isinstance(bots.get("figures"), dict) else {}
-    hard = figures.get("hard") if isinstance(figures.get("hard"), dict) else None
 
     def get(result: dict[str, Any], key: str) -> Any:
         return result.get(key) if "error" not in result else None
 
-    engine_turns = _total_rate(mine, "turns")
-    random_turns = _total_rate(randoms, "turns")
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return a / b if a and b else None
+
     rl_turns, os_turns = get(rlcard, "turns_per_s"), get(openspiel, "turns_per_s")
+    engine_turns, random_turns = top["engine_turns_per_s"], top["engine_random_turns_per_s"]
+    search_median = top["contract_search_median_us"]
     return {
         "date": started.isoformat(timespec="seconds"),
         "quick": quick,
         "machine": info,
-        "engine_bot": headline_bot,
-        "engine_notes": notes,
+        "engine_build": headline,
+        "engine_bot": top["engine_bot"],
+        "engine_notes": top["engine_notes"],
         "engine_turns_per_s": engine_turns,
-        "engine_games_per_s": _total_rate(mine, "games"),
-        "engine_decision_steps_per_s": _total_rate(mine, "decision_steps"),
+        "engine_games_per_s": top["engine_games_per_s"],
+        "engine_decision_steps_per_s": top["engine_decision_steps_per_s"],
         "engine_random_turns_per_s": random_turns,
-        "engine_random_decision_steps_per_s": _total_rate(randoms, "decision_steps"),
+        "engine_random_decision_steps_per_s": top["engine_random_decision_steps_per_s"],
+        "engine_pure_turns_per_s": builds["pure"]["engine_turns_per_s"],
         "rlcard_gin_turns_per_s": rl_turns,
         "rlcard_gin_decision_steps_per_s": get(rlcard, "decision_steps_per_s"),
         "openspiel_gin_turns_per_s": os_turns,
         "openspiel_gin_decision_steps_per_s": get(openspiel, "decision_steps_per_s"),
-        "ratio_engine_to_rlcard_turns": engine_turns / rl_turns if engine_turns and rl_turns else None,
-        "ratio_engine_to_openspiel_turns": engine_turns / os_turns if engine_turns and os_turns else None,
-        "ratio_engine_random_to_rlcard_turns": random_turns / rl_turns if random_turns and rl_turns else None,
-        "ratio_engine_random_to_openspiel_turns": random_turns / os_turns if random_turns and os_turns else None,
-        "contract_search_median_us": get(search, "median_us"),
-        "contract_search_p99_us": get(search, "p99_us"),
+        "ratio_engine_to_rlcard_turns": ratio(engine_turns, rl_turns),
+        "ratio_engine_to_openspiel_turns": ratio(engine_turns, os_turns),
+        "ratio_engine_random_to_rlcard_turns": ratio(random_turns, rl_turns),
+        "ratio_engine_random_to_openspiel_turns": ratio(random_turns, os_turns),
+        "contract_search_median_us": search_median,
+        "contract_search_p99_us": top["contract_search_p99_us"],
+        "contract_search_pure_p99_us": builds["pure"]["contract_search_p99_us"],
         "oracle_median_us": get(oracle, "median_us"),
         "oracle_p99_us": get(oracle, "p99_us"),
-        "oracle_speedup": (oracle["median_us"] / search["median_us"])
-        if "error" not in oracle and "error" not in search
-        else None,
+        "oracle_speedup": ratio(get(oracle, "median_us"), search_median),
         "oracle_disagreements": agreement[0] if agreement else None,
         "oracle_wrong_arrangements": agreement[1] if agreement else None,
-        "corpus": search.get("corpus"),
-        "contract_search": {k: v for k, v in search.items() if k not in ("spec", "corpus")},
+        "corpus": top["corpus"],
+        "contract_search": top["contract_search"],
         "oracle": {k: v for k, v in oracle.items() if k != "spec"},
-        "find_arrangements": {k: v for k, v in results["find_arrangements corpus"].items() if k != "spec"},
-        "hard_bot_p99_s": hard.get("p99_s") if hard else None,
-        "hard_bot_note": None
-        if hard
-        else "no figures for a 'hard' bot (not registered, or benchmarks/bots.py missing)",
-        "bots": {k: v for k, v in bots.items() if k != "spec"},
+        "find_arrangements": top["find_arrangements"],
+        "hard_bot_p99_s": top["hard_bot_p99_s"],
+        "hard_bot_note": None if top["hard_bot_p99_s"] is not None else "no figures for a 'hard' bot",
+        "bots": top["bots"],
         "memory": {k: v for k, v in memory.items() if k != "spec"},
         "server_table": {k: v for k, v in table.items() if k != "spec"},
         "search_bench": {k: v for k, v in results["benchmarks/search.py"].items() if k != "spec"},
-        "engine": [{k: v for k, v in r.items() if k != "spec"} for r in engine],
+        "builds": builds,
         "peers": {
             "rlcard_gin": {k: v for k, v in rlcard.items() if k != "spec"},
             "openspiel_gin": {k: v for k, v in openspiel.items() if k != "spec"},
@@ -395,11 +444,51 @@ def assemble(
     }
 
 
+def _build_figures(results: dict[str, dict[str, Any]], compiled: bool) -> dict[str, Any]:
+    """One build's engine, search and bot figures."""
+    mine = {label: r for label, r in results.items() if bool(r["spec"].get("build")) == compiled}
+
+    def one(label: str) -> dict[str, Any]:
+        result = mine[label + (" [mypyc]" if compiled else "")]
+        return {k: v for k, v in result.items() if k != "spec"}
+
+    engine = [r for r in mine.values() if r["spec"]["kind"] == "engine" and "error" not in r]
+    headline_bot = engine[0]["bot"] if engine else None
+    easy = [r for r in engine if r["bot"] == headline_bot]
+    randoms = [r for r in engine if r["bot"] == "random"]
+    search, bots = one("search corpus"), one("bot decisions")
+    figures = bots.get("figures", {}) if isinstance(bots.get("figures"), dict) else {}
+    hard = figures.get("hard") if isinstance(figures.get("hard"), dict) else None
+    return {
+        "engine_bot": headline_bot,
+        "engine_notes": sorted({r["note"] for r in engine if r.get("note")}),
+        "engine_turns_per_s": _total_rate(easy, "turns"),
+        "engine_games_per_s": _total_rate(easy, "games"),
+        "engine_decision_steps_per_s": _total_rate(easy, "decision_steps"),
+        "engine_random_turns_per_s": _total_rate(randoms, "turns"),
+        "engine_random_decision_steps_per_s": _total_rate(randoms, "decision_steps"),
+        "contract_search_median_us": search.get("median_us"),
+        "contract_search_p99_us": search.get("p99_us"),
+        "corpus": search.get("corpus"),
+        "contract_search": {k: v for k, v in search.items() if k != "corpus"},
+        "find_arrangements": one("find_arrangements corpus"),
+        "hard_bot_p99_s": hard.get("p99_s") if hard else None,
+        "bots": bots,
+        "engine": [{k: v for k, v in r.items() if k != "spec"} for r in engine],
+    }
+
+
 def print_summary(report: dict[str, Any]) -> None:
     def num(value: Any, fmt: str = ",.0f") -> str:
         return "n/a" if value is None else format(value, fmt)
 
     print()
+    if report["engine_build"] == "mypyc":
+        pure = report["builds"]["pure"]
+        print(f"pure-Python build ({pure['engine_bot']} bots): {num(pure['engine_turns_per_s'])} turns/s; "
+              f"contract search median {num(pure['contract_search_median_us'], ',.1f')} us, "
+              f"p99 {num(pure['contract_search_p99_us'], ',.1f')} us; hard p99 {num(pure['hard_bot_p99_s'], '.4f')} s")  # fmt: skip
+        print("headline figures below: the mypyc build (scripts/compile.py)")
     print(f"our engine ({report['engine_bot']} bots): {num(report['engine_turns_per_s'])} turns/s, "
           f"{num(report['engine_decision_steps_per_s'])} decision steps/s, {num(report['engine_games_per_s'], ',.2f')} games/s")  # fmt: skip
     for note in report["engine_notes"]:

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 VENV=.venv-bench
 STAMP=$VENV/.installed
-PEERS=(rlcard==1.2.0 open_spiel==2.0.2 ortools==9.15.6755 pyinstrument==5.1.3 numpy)
+PEERS=(rlcard==1.2.0 open_spiel==2.0.2 ortools==9.15.6755 pyinstrument==5.1.3 numpy "mypy>=1.11" setuptools)
 
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/bench.sh -nt "$STAMP" ]; then
     test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
@@ -32,6 +32,13 @@ trap 'rm -rf "$SNAPSHOT"' EXIT
 cp -r liverpool "$SNAPSHOT/"
 export PYTHONPATH="$SNAPSHOT${PYTHONPATH:+:$PYTHONPATH}"
 
+# The same snapshot compiled with mypyc (scripts/compile.py), measured alongside the pure one. NO_MYPYC=1 skips it.
+COMPILED=()
+if [ "${NO_MYPYC:-0}" != 1 ]; then
+    "$VENV/bin/python" scripts/compile.py --source "$SNAPSHOT/liverpool" "$SNAPSHOT/mypyc" >/dev/null
+    COMPILED=(--compiled "$SNAPSHOT/mypyc")
+fi
+
 PROFILE=0
 ARGS=()
 for arg in "$@"; do
@@ -39,7 +46,7 @@ for arg in "$@"; do
 done
 
 status=0
-"${PIN[@]}" "$VENV/bin/python" benchmarks/peers.py "${ARGS[@]}" || status=$?
+"${PIN[@]}" "$VENV/bin/python" benchmarks/peers.py "${COMPILED[@]}" "${ARGS[@]}" || status=$?
 if [ "$PROFILE" = 1 ]; then
     "${PIN[@]}" "$VENV/bin/python" benchmarks/hotspots.py || status=$?
 fi

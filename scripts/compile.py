@@ -1,6 +1,7 @@
 """Build a mypyc-compiled copy of the package: the engine's hot core and the bots it runs in rollouts.
 
-    python scripts/compile.py [TARGET]      # default build/mypyc; then PYTHONPATH=build/mypyc liverpool ...
+    python scripts/compile.py [--source PACKAGE] [TARGET]   # default build/mypyc
+    PYTHONPATH=build/mypyc liverpool play                   # then use it
 
 The source tree stays pure Python (every test runs it); this writes a copy of ``liverpool/`` to
 ``TARGET`` and compiles the modules of :data:`COMPILED` there with mypyc (C extensions next to the
@@ -15,6 +16,7 @@ measures both builds.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -39,14 +41,14 @@ COMPILED = (
 )
 
 
-def build(target: Path, quiet: bool = True) -> list[Path]:
-    """Copy the package to ``target`` and compile :data:`COMPILED` there; the extension files built."""
+def build(target: Path, quiet: bool = True, source: Path = ROOT / "liverpool") -> list[Path]:
+    """Copy the package (``source``) to ``target`` and compile :data:`COMPILED` there; the extensions built."""
     target = target.resolve()
     package = target / "liverpool"
     if package.exists():
         shutil.rmtree(package)
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(ROOT / "liverpool", package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(source, package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     for stale in target.glob("*__mypyc*.so"):
         stale.unlink()
     # mypyc writes its shared runtime library into the working directory, so it runs inside ``target``.
@@ -73,11 +75,14 @@ def build(target: Path, quiet: bool = True) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) > 1 or argv[:1] in (["-h"], ["--help"]):
-        print(__doc__)
-        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    target = Path(argv[0]) if argv else ROOT / "build" / "mypyc"
-    built = build(target, quiet=False)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("target", nargs="?", type=Path, default=ROOT / "build" / "mypyc")
+    parser.add_argument("--source", type=Path, default=ROOT / "liverpool", help="the package to compile")
+    args = parser.parse_args(argv)
+    if not (args.source / "engine" / "search.py").is_file():
+        parser.error(f"{args.source} is not the liverpool package (no engine/search.py)")
+    target: Path = args.target
+    built = build(target, quiet=False, source=args.source.resolve())
     print(f"compiled {len(built)} modules into {target}; use it with PYTHONPATH={target}")
     return 0
 

@@ -5,13 +5,14 @@ Each returns ``None`` when the thing is allowed, or a sentence saying why not.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from .cards import Card
 from .melds import End, Meld, accepted_faces
-from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap
+from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, Ruleset
 from .search import find_arrangements
-from .state import GameState
+from .state import GameState, TableMeld
 
 
 def goes_out_on_going_down(state: GameState) -> bool:
@@ -87,13 +88,26 @@ def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]
     return lay_off_index(state).get(card.face, [])
 
 
-def lay_off_index(state: GameState) -> dict[int, list[tuple[int, End | None]]]:
-    """For each face that fits somewhere on the table, every (meld index, end) it fits."""
-    index: dict[int, list[tuple[int, End | None]]] = {}
+LayOffIndex = dict[int, list[tuple[int, End | None]]]
+# The last table indexed, as its rules, its melds (held, so that identity stays meaningful) and the index.
+_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], LayOffIndex]] = []
+
+
+def lay_off_index(state: GameState) -> LayOffIndex:
+    """For each face that fits somewhere on the table, every (meld index, end) it fits (shared: do not
+    modify it). Melds on the table are immutable and replaced when they change, so the index of the
+    last table asked about is reused while the table holds the very same melds."""
+    melds = state.melds
     rules = state.rules
-    for position, table_meld in enumerate(state.melds):
+    if _last_index:
+        last_rules, last_melds, last = _last_index[0]
+        if last_rules is rules and len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
+            return last
+    index: LayOffIndex = {}
+    for position, table_meld in enumerate(melds):
         for face, end in accepted_faces(table_meld.meld, rules):
             index.setdefault(face, []).append((position, end))
+    _last_index[:] = [(rules, tuple(melds), index)]
     return index
 
 
