@@ -87,10 +87,10 @@ def must_act(observation: Observation) -> bool:
 
 
 def _unique(choices: list[Choice], must: bool) -> list[Choice]:
-    out: list[Choice] = []
-    for c in choices:
-        if c not in out and not (must and c is None):
-            out.append(c)
+    """``choices`` without repeats (first places kept), and without ``None`` when the seat must act."""
+    out = list(dict.fromkeys(choices))
+    if must and None in out:
+        out.remove(None)
     return out
 
 
