@@ -37,4 +37,4 @@ compile: $(STAMP)
 	$(BIN)/python scripts/compile.py build/mypyc
 
 clean:
-	rm -rf $(VENV) .venv-bench
+	rm -rf $(VENV) .venv-bench build
