@@ -3,8 +3,8 @@
 Each registered bot plays whole seeded games with 4 seats, all four seats that bot, until it has played
 ``games`` games or spent ``budget_s`` seconds (the game then in progress is cut short). Every call of the
 bot (observation and legal actions in, an action or a decline out) is timed on its own in CPU time of the
-process (``time.process_time``), so other load on the machine does not inflate the figures; ``hard``
-budgets itself by wall-clock time, so under load it searches fewer worlds instead.
+process (``time.process_time``), so other load on the machine does not inflate the figures. ``hard``
+budgets its search in sampled worlds, not seconds, so load changes its time but never its choices.
 
     .venv/bin/python benchmarks/bots.py [--games 2] [--budget 120] [--bots easy,medium,hard]
 """
