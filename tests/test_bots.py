@@ -18,14 +18,14 @@ from liverpool.bots.plan_whole import plan_whole_runs
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
-from liverpool.bots.table import lay_off_spots
+from liverpool.bots.table import fits_table, lay_off_spots
 from liverpool.bots.worlds import sample_world, unseen_cards
 from liverpool.engine import checks
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.game import shoe
 from liverpool.engine.legal import is_chance, legal_actions
-from liverpool.engine.melds import Meld
+from liverpool.engine.melds import Meld, lay_off_ends
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import Agent, SeededChance, run_game, step
 from liverpool.engine.presets import PRESETS, find_preset
@@ -200,12 +200,20 @@ def test_rollout_options_are_legal_and_enough(preset: str) -> None:
             assert bool(quick) == bool(legal) or not must
 
 
-def test_lay_off_spots_match_the_engine() -> None:
+def test_lay_off_spots_are_every_meld_and_end_that_takes_the_card() -> None:
+    """The shared (cached) lay-off index against a from-scratch check of every meld and end."""
     for preset in ("liverpool", "british", "contract"):
         for state, _ in decision_points(preset, 4, every=5):
             for hand in state.hands:
                 for card in hand:
-                    assert lay_off_spots(state.melds, card, state.rules) == checks.lay_off_targets(state, card)
+                    expected = [
+                        (index, end)
+                        for index, table_meld in enumerate(state.melds)
+                        for end in lay_off_ends(table_meld.meld, card, state.rules)
+                    ]
+                    assert lay_off_spots(state.melds, card, state.rules) == expected
+                    assert checks.lay_off_targets(state, card) == expected
+                    assert fits_table(state.melds, card, state.rules) == bool(expected)
 
 
 def test_playout_ends_the_deal() -> None:

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.melds import End, lay_off_ends
+from liverpool.engine.checks import table_lay_off_index
+from liverpool.engine.melds import End
 from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
@@ -26,31 +27,14 @@ def me(observation: Observation) -> int:
     return observation.viewer
 
 
-def may_fit(meld: TableMeld, card: Card) -> bool:
-    """A quick test that ``card`` could go on ``meld`` (jokers: maybe); :func:`lay_off_spots` confirms."""
-    if card.is_joker:
-        return True
-    m = meld.meld
-    if m.kind is MeldKind.SET:
-        return card.rank == m.low
-    if card.suit != m.suit:
-        return False
-    rank = card.rank
-    return rank == m.low - 1 or rank == m.high + 1 or (rank == 1 and m.high == 13) or (rank == 1 and m.low == 2)
-
-
 def lay_off_spots(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> list[tuple[int, End | None]]:
-    """Every ``(meld index, end)`` where ``card`` can be laid off on the table."""
-    out: list[tuple[int, End | None]] = []
-    for index, table_meld in enumerate(melds):
-        if may_fit(table_meld, card):
-            out += [(index, end) for end in lay_off_ends(table_meld.meld, card, rules)]
-    return out
+    """Every ``(meld index, end)`` where ``card`` can be laid off on the table (the engine's index)."""
+    return table_lay_off_index(melds, rules).get(card.face, [])
 
 
 def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     """Whether ``card`` can be laid off somewhere on the table."""
-    return any(may_fit(tm, card) and lay_off_ends(tm.meld, card, rules) for tm in melds)
+    return card.face in table_lay_off_index(melds, rules)
 
 
 def shoe_counts(observation: Observation) -> list[int]:

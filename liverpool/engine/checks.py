@@ -95,10 +95,14 @@ _last_index: list[tuple[Ruleset, tuple[TableMeld, ...], LayOffIndex]] = []
 
 def lay_off_index(state: GameState) -> LayOffIndex:
     """For each face that fits somewhere on the table, every (meld index, end) it fits (shared: do not
-    modify it). Melds on the table are immutable and replaced when they change, so the index of the
-    last table asked about is reused while the table holds the very same melds."""
-    melds = state.melds
-    rules = state.rules
+    modify it); see :func:`table_lay_off_index`."""
+    return table_lay_off_index(state.melds, state.rules)
+
+
+def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffIndex:
+    """:func:`lay_off_index` of these table melds (as a state or an observation holds them). Melds on the
+    table are immutable and replaced when they change, so the index of the last table asked about is
+    reused while the table holds the very same melds."""
     if _last_index:
         last_rules, last_melds, last = _last_index[0]
         if last_rules is rules and len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
