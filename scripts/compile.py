@@ -34,10 +34,13 @@ COMPILED = (
     "liverpool/engine/search_candidates.py",
     "liverpool/engine/state.py",
     "liverpool/bots/easy.py",
+    "liverpool/bots/hard.py",
     "liverpool/bots/medium.py",
     "liverpool/bots/plan.py",
     "liverpool/bots/plan_whole.py",
+    "liverpool/bots/rollout.py",
     "liverpool/bots/table.py",
+    "liverpool/bots/worlds.py",
 )
 
 

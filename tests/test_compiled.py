@@ -54,3 +54,44 @@ def test_the_compiled_build_passes_the_engine_tests_and_the_golden_digests(compi
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     assert " passed" in done.stdout.strip().splitlines()[-1], done.stdout[-2000:]
+
+
+HARD = """
+import hashlib, random, sys
+import liverpool.bots.hard, liverpool.bots.rollout
+from liverpool.bots.hard import HardBot
+from liverpool.bots.registry import make_bot
+from liverpool.engine.play import SeededChance, step
+from liverpool.engine.presets import find_preset
+from liverpool.engine.record import GameRecord
+from liverpool.engine.state import GameState
+
+print(liverpool.bots.hard.__file__, liverpool.bots.rollout.__file__)
+rules = find_preset("liverpool")
+state = GameState(rules=rules, seats=3, first_dealer=0, dealer=0)
+agents = [HardBot(), make_bot("medium"), make_bot("easy")]
+rng, chance = random.Random(5), SeededChance("compiled-hard")
+while state.deal < 2 and not state.is_over:
+    step(state, agents, rng, chance=chance)
+print(hashlib.sha256(repr(GameRecord.of(state).to_dict()).encode()).hexdigest(), [r.scores for r in state.results])
+"""
+
+
+def test_the_compiled_hard_bot_plays_as_the_pure_one(compiled: Path) -> None:
+    """``hard`` and its rollouts are compiled too; two deals with a ``hard`` seat give the same record."""
+    runs = []
+    for path in (compiled, ROOT):
+        done = subprocess.run(
+            [sys.executable, "-c", HARD],
+            cwd=path,
+            env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs.append(done.stdout.splitlines())
+    (compiled_files, compiled_game), (pure_files, pure_game) = runs
+    assert compiled_files.count(".so") == 2 and pure_files.count(".py") == 2, (compiled_files, pure_files)
+    assert compiled_game == pure_game

@@ -22,17 +22,14 @@ from liverpool.engine.actions import (
     DrawStock,
     EndTurn,
     GoDown,
-    LayOff,
     Pass,
 )
-from liverpool.engine.cards import Card
 from liverpool.engine.game import apply, is_legal
+from liverpool.engine.legal import lay_off_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.play import Agent, chance_action
 from liverpool.engine.rules import Buying, DiscardCall
 from liverpool.engine.state import GameState, Phase
-
-from .table import lay_off_spots
 
 GO_DOWN_OPTIONS = 3
 
@@ -78,34 +75,19 @@ def _play_options(state: GameState) -> list[Action]:
     pending = state.must_place
     if pending is not None:
         if down:
-            return _lay_offs(state, [pending])
+            return lay_off_actions(state, [pending])
         return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_OPTIONS)]
     if not hand:
         return [EndTurn(me)]
     out: list[Action] = []
     if down:
-        out += _lay_offs(state, hand)
+        out += lay_off_actions(state, hand)
     else:
         out += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_OPTIONS)]
     rules = state.rules
     out += [Discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
     if rules.discard_optional:
         out.append(EndTurn(me))
-    return out
-
-
-def _lay_offs(state: GameState, cards: Sequence[Card]) -> list[Action]:
-    me = state.current
-    hand = state.hands[me]
-    out: list[Action] = []
-    for card in dict.fromkeys(cards):
-        spots = lay_off_spots(state.melds, card, state.rules)
-        if not spots:
-            continue
-        left = list(hand)
-        left.remove(card)
-        if checks.remaining_problem(state, left) is None:
-            out += [LayOff(me, card, meld, end) for meld, end in spots]
     return out
 
 

@@ -7,6 +7,8 @@ accepted too, so a client may build its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import checks
 from .actions import (
     Action,
@@ -85,7 +87,7 @@ def _play_phase(state: GameState) -> list[Action]:
     pending = state.must_place
     if pending is not None:
         if down:
-            return _lay_offs(state, [pending])
+            return lay_off_actions(state, [pending])
         return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_LIMIT)]
     if not hand:
         return [EndTurn(me)]
@@ -93,7 +95,7 @@ def _play_phase(state: GameState) -> list[Action]:
     if not down:
         actions += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)]
     else:
-        actions += _lay_offs(state, hand)
+        actions += lay_off_actions(state, hand)
     if checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand)
     rules = state.rules
@@ -103,7 +105,8 @@ def _play_phase(state: GameState) -> list[Action]:
     return actions
 
 
-def _lay_offs(state: GameState, cards: list[Card]) -> list[Action]:
+def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
+    """Every legal lay-off of ``cards`` (cards of the current player's hand) onto the table."""
     me = state.current
     hand = state.hands[me]
     index = checks.lay_off_index(state)
