@@ -9,12 +9,13 @@ from collections.abc import Callable
 import pytest
 from helpers import deal, pass_window, play, turn
 
-from liverpool.bots.arena import Score, duplicate, per_game, solo
+from liverpool.bots.arena import Score, duplicate, per_game, play_deal, solo
 from liverpool.bots.easy import EasyBot, must_act
 from liverpool.bots.hard import HardBot, relative
 from liverpool.bots.medium import MediumBot
 from liverpool.bots.plan import plan_hand
 from liverpool.bots.plan_whole import plan_whole_runs
+from liverpool.bots.probe import CHANCE_SHARE, Decision, Option, Probe, Row, evaluate, kind, probe_deal, summarize
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
@@ -361,3 +362,51 @@ def test_the_registry_makes_fresh_bots_by_name() -> None:
     assert make_bot("Medium") is not make_bot("medium")
     with pytest.raises(UnknownBot):
         make_bot("grandmaster")
+
+
+# -- the probe of hard's search (liverpool.bots.probe) ------------------------------------------
+
+
+def test_the_probe_pairs_every_option_on_the_same_worlds() -> None:
+    """An option compared with itself differs by exactly 0 in every world (same world, same chance), and
+    a different option is compared with the first over the worlds asked for."""
+    bot = HardBot()
+    for state, seat in decision_points("liverpool", 3, every=3):
+        seen = observe(state, seat)
+        ranked = bot.guide.rank(seen, legal_actions(state, seat))
+        shortlist = bot.shortlist(seen, ranked)
+        if len(shortlist) > 1:
+            break
+    else:
+        pytest.fail("no searched decision found")
+    same = evaluate(seen, [shortlist[0], shortlist[0]], 4, random.Random(1))
+    assert same.options == (Option(kind(shortlist[0]), 0.0, 0.0),)
+    other = evaluate(seen, shortlist, 4, random.Random(1))
+    assert [o.kind for o in other.options] == [kind(c) for c in shortlist[1:]]
+    assert other == evaluate(seen, shortlist, 4, random.Random(1))
+    with pytest.raises(ValueError, match="at least 2 worlds"):
+        evaluate(seen, shortlist, 1, random.Random(1))
+
+
+def test_the_probe_summary_counts_finds_gains_and_chance() -> None:
+    decisions = [
+        Decision("Discard", (Option("Discard", -10.0, 2.0), Option("Discard", -12.0, 8.0))),  # first is better
+        Decision("Discard", (Option("Discard", 1.0, 0.1),)),
+        Decision("Pass", (Option("Buy", -4.0, 1.0),)),
+        Decision("Pass", (Option("Buy", -4.0, 3.0),)),  # within noise
+    ]
+    rows = {row.kind: row for row in summarize(decisions, deals_probed=14, deals_per_game=7)}
+    assert rows["Discard"] == Row("Discard", 2, 3, 1, 3 * CHANCE_SHARE, 10.0 / 2)
+    assert rows["Pass"] == Row("Pass", 2, 2, 1, 2 * CHANCE_SHARE, 4.0 / 2)
+    assert rows["all"] == Row("all", 4, 5, 2, 5 * CHANCE_SHARE, 14.0 / 2)
+
+
+def test_the_probe_plays_medium_and_reports_searched_decisions() -> None:
+    decisions = probe_deal("liverpool", deal=0, seed=4, seats=3, worlds=2)
+    assert decisions and all(d.options for d in decisions)
+    searched = {"Buy", "Pass", "Decline", "DrawStock", "DrawDiscard", "GoDown", "Discard", "EndTurn"}
+    assert {d.kind for d in decisions} <= searched
+    medium = [MediumBot() for _ in range(3)]
+    assert play_deal(find_preset("liverpool"), medium, 0, 4) == play_deal(
+        find_preset("liverpool"), [Probe(2, 4) if s == 4 % 3 else MediumBot() for s in range(3)], 0, 4
+    )

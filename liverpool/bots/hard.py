@@ -119,7 +119,7 @@ class HardBot:
             for j in [0, *racing]:
                 if deadline is not None and time.perf_counter() > deadline:
                     return shortlist[self.pick(diffs)]
-                scores[j] = self._play(world.clone(), seat, shortlist[j], random.Random(chance_seed))
+                scores[j] = self.outcome(world.clone(), seat, shortlist[j], random.Random(chance_seed))
             for j in racing:
                 diffs[j].append(scores[j] - scores[0])
             self.last_worlds = done
@@ -152,7 +152,9 @@ class HardBot:
             return mean - self.confidence * spread > 0
         return mean + self.confidence * spread < 0
 
-    def _play(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> float:
+    def outcome(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> float:
+        """``seat`` plays ``choice`` in ``world`` (changed in place), then ``medium`` bots play to the end of
+        the deal: the seat's points minus its opponents' (:func:`relative`)."""
         agents = [self.policy] * world.seats
         deal = world.deal
         if choice is None:
