@@ -16,6 +16,7 @@ from liverpool.bots.medium import MediumBot
 from liverpool.bots.plan import plan_hand
 from liverpool.bots.plan_whole import plan_whole_runs
 from liverpool.bots.probe import CHANCE_SHARE, Decision, Option, Probe, Row, evaluate, kind, probe_deal, summarize
+from liverpool.bots.probe import main as probe_main
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
@@ -410,3 +411,17 @@ def test_the_probe_plays_medium_and_reports_searched_decisions() -> None:
     assert play_deal(find_preset("liverpool"), medium, 0, 4) == play_deal(
         find_preset("liverpool"), [Probe(2, 4) if s == 4 % 3 else MediumBot() for s in range(3)], 0, 4
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--preset", "nope"], "no preset named 'nope'"),
+        (["--seats", "9"], "--seats must be from 3 to 8"),
+        (["--worlds", "1"], "--worlds must be at least 2"),
+    ],
+)
+def test_the_probe_command_names_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        probe_main(argv)
+    assert stop.value.code == 2 and message in capsys.readouterr().err

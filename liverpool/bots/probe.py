@@ -26,9 +26,11 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from rich.progress import track
+
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
-from liverpool.engine.presets import find_preset
+from liverpool.engine.presets import UnknownPreset, find_preset
 
 from .arena import play_deal
 from .easy import Choice
@@ -156,18 +158,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.worlds < 2 or args.seeds < 1 or args.jobs < 1:
         parser.error("--worlds must be at least 2, --seeds and --jobs at least 1")
-    rules = find_preset(args.preset)
+    try:
+        rules = find_preset(args.preset)
+    except UnknownPreset as error:
+        parser.error(str(error))
+    if not rules.min_players <= args.seats <= rules.max_players:
+        parser.error(
+            f"--seats must be from {rules.min_players} to {rules.max_players} for {args.preset}, not {args.seats}"
+        )
     deals = len(rules.deals)
     work = [
         (args.preset, d, s, args.seats, args.worlds)
         for s in range(args.first_seed, args.first_seed + args.seeds)
         for d in range(deals)
     ]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            found = [d for part in pool.map(_job, work) for d in part]
-    else:
-        found = [d for w in work for d in _job(w)]
+    found: list[Decision] = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for part in track(pool.map(_job, work), total=len(work), description="deals probed", transient=True):
+            found += part
     print(
         f"{args.preset}, {args.seats} seats, {args.seeds} shuffles x {deals} deals, {args.worlds} worlds per decision"
     )
