@@ -15,7 +15,18 @@ from liverpool.bots.hard import HardBot, relative
 from liverpool.bots.medium import MediumBot
 from liverpool.bots.plan import plan_hand
 from liverpool.bots.plan_whole import plan_whole_runs
-from liverpool.bots.probe import CHANCE_SHARE, Decision, Option, Probe, Row, evaluate, kind, probe_deal, summarize
+from liverpool.bots.probe import (
+    CHANCE_SHARE,
+    Decision,
+    Option,
+    Probe,
+    Row,
+    evaluate,
+    kind,
+    known_hands_world,
+    probe_deal,
+    summarize,
+)
 from liverpool.bots.probe import main as probe_main
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
@@ -425,3 +436,20 @@ def test_the_probe_command_names_bad_input(argv: list[str], message: str, capsys
     with pytest.raises(SystemExit) as stop:
         probe_main(argv)
     assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_known_hands_worlds_keep_every_hand_and_shuffle_only_the_stock() -> None:
+    state, _ = decision_points("liverpool", 3, every=5)[2]
+    world = known_hands_world(state, random.Random(3))
+    assert world.hands == state.hands and world.melds == state.melds and world.discard_pile == state.discard_pile
+    assert sorted(world.stock) == sorted(state.stock) and world.stock != state.stock
+    assert known_hands_world(state, random.Random(3)).stock == world.stock
+
+
+def test_the_probe_with_known_hands_sees_the_real_hands() -> None:
+    """``--known-hands`` evaluates in the real deal, so its options differ from the sampled worlds' ones,
+    while the deal itself is still played by ``medium``."""
+    sampled = probe_deal("liverpool", deal=0, seed=4, seats=3, worlds=2)
+    known = probe_deal("liverpool", deal=0, seed=4, seats=3, worlds=2, known_hands=True)
+    assert [d.kind for d in known] == [d.kind for d in sampled]
+    assert [d.options for d in known] != [d.options for d in sampled]

@@ -14,7 +14,11 @@ chance alone would give if no option were ever better (about 2.3% of the options
 finds are about as many as chance gives, one-ply search over ``medium`` rollouts has little to offer
 ``medium``, whatever its budget.
 
-    python -m liverpool.bots.probe --preset liverpool --seeds 2 --worlds 80 --jobs 2
+With ``--known-hands``, the worlds are the real deal with only the stock shuffled: every hand is known.
+Comparing the two runs tells how much the search loses by not knowing what opponents hold, the part
+that better sampling of worlds could win back.
+
+    python -m liverpool.bots.probe --preset liverpool --seeds 2 --worlds 80 --jobs 2 [--known-hands]
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -30,15 +34,17 @@ from rich.progress import track
 
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
+from liverpool.engine.play import SeededChance, step
 from liverpool.engine.presets import UnknownPreset, find_preset
+from liverpool.engine.state import GameState
 
-from .arena import play_deal
 from .easy import Choice
 from .hard import HardBot
 from .registry import make_bot
 from .table import me
 from .worlds import sample_world
 
+MAX_STEPS = 20_000
 CHANCE_SHARE = 0.0228  # P(mean + 2 SE < 0) for a difference that is really 0 (normal approximation)
 
 
@@ -67,15 +73,22 @@ def kind(choice: Choice) -> str:
     return "Decline" if choice is None else type(choice).__name__
 
 
-def evaluate(observation: Observation, shortlist: Sequence[Choice], worlds: int, rng: random.Random) -> Decision:
-    """Every option of ``shortlist`` against the first over the same ``worlds`` sampled worlds."""
+def evaluate(
+    observation: Observation,
+    shortlist: Sequence[Choice],
+    worlds: int,
+    rng: random.Random,
+    sample: Callable[[random.Random], GameState] | None = None,
+) -> Decision:
+    """Every option of ``shortlist`` against the first over the same ``worlds`` worlds, drawn by ``sample``
+    (default: :func:`~.worlds.sample_world` of the observation, as ``hard`` draws them)."""
     if worlds < 2:
         raise ValueError(f"a probe needs at least 2 worlds per decision, not {worlds}")
     bot = HardBot()
     seat = me(observation)
     diffs: list[list[float]] = [[] for _ in shortlist]
     for _ in range(worlds):
-        world = sample_world(observation, rng)
+        world = sample_world(observation, rng) if sample is None else sample(rng)
         chance_seed = rng.getrandbits(64)
         first = bot.outcome(world.clone(), seat, shortlist[0], random.Random(chance_seed))
         for j in range(1, len(shortlist)):
@@ -88,13 +101,25 @@ def evaluate(observation: Observation, shortlist: Sequence[Choice], worlds: int,
     return Decision(kind(shortlist[0]), tuple(options))
 
 
-class Probe:
-    """A ``medium`` seat that evaluates each decision ``hard`` would search (see the module docstring)."""
+def known_hands_world(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with only its stock shuffled: every hand as it really is, the order of the stock unknown."""
+    world = state.clone()
+    rng.shuffle(world.stock)
+    return world
 
-    def __init__(self, worlds: int, seed: int) -> None:
+
+class Probe:
+    """A ``medium`` seat that evaluates each decision ``hard`` would search (see the module docstring).
+
+    With ``truth`` (the live game state), worlds are :func:`known_hands_world` of it instead of samples of
+    the observation: what the search would find if it knew every hand.
+    """
+
+    def __init__(self, worlds: int, seed: int, truth: GameState | None = None) -> None:
         self.hard = HardBot()
         self.worlds = worlds
         self.rng = random.Random(seed)
+        self.truth = truth
         self.decisions: list[Decision] = []
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
@@ -102,20 +127,29 @@ class Probe:
         if len(options) > 1:
             shortlist = self.hard.shortlist(observation, ranked)
             if len(shortlist) > 1:
-                self.decisions.append(evaluate(observation, shortlist, self.worlds, self.rng))
+                truth = self.truth
+                sample = None if truth is None else (lambda rng: known_hands_world(truth, rng))
+                self.decisions.append(evaluate(observation, shortlist, self.worlds, self.rng, sample))
         return ranked[0]
 
 
-def probe_deal(preset: str, deal: int, seed: int, seats: int, worlds: int) -> list[Decision]:
-    """The searched decisions of seat ``seed % seats`` in deal ``deal`` of the shuffle ``seed``."""
+def probe_deal(preset: str, deal: int, seed: int, seats: int, worlds: int, known_hands: bool = False) -> list[Decision]:
+    """The searched decisions of seat ``seed % seats`` in deal ``deal`` of the shuffle ``seed`` (played as
+    :func:`~.arena.play_deal` plays it); with ``known_hands``, evaluated in worlds that know every hand."""
     rules = find_preset(preset)
     seat = seed % seats
-    probe = Probe(worlds, seed)
-    play_deal(rules, [probe if s == seat else make_bot("medium") for s in range(seats)], deal, seed)
-    return probe.decisions
+    state = GameState(rules=rules, seats=seats, first_dealer=0, dealer=seed % seats, deal=deal)
+    probe = Probe(worlds, seed, state if known_hands else None)
+    agents = [probe if s == seat else make_bot("medium") for s in range(seats)]
+    rng, chance = random.Random(seed), SeededChance(seed)
+    for _ in range(MAX_STEPS):
+        if state.deal != deal or state.is_over:
+            return probe.decisions
+        step(state, agents, rng, chance=chance)
+    raise RuntimeError(f"deal {deal + 1} did not end within {MAX_STEPS} steps")
 
 
-def _job(args: tuple[str, int, int, int, int]) -> list[Decision]:
+def _job(args: tuple[str, int, int, int, int, bool]) -> list[Decision]:
     return probe_deal(*args)
 
 
@@ -155,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--worlds", type=int, default=80, help="worlds per decision")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--known-hands", action="store_true", help="worlds know every hand (not the stock)")
     args = parser.parse_args(argv)
     if args.worlds < 2 or args.seeds < 1 or args.jobs < 1:
         parser.error("--worlds must be at least 2, --seeds and --jobs at least 1")
@@ -168,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
     deals = len(rules.deals)
     work = [
-        (args.preset, d, s, args.seats, args.worlds)
+        (args.preset, d, s, args.seats, args.worlds, args.known_hands)
         for s in range(args.first_seed, args.first_seed + args.seeds)
         for d in range(deals)
     ]
@@ -178,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             found += part
     print(
         f"{args.preset}, {args.seats} seats, {args.seeds} shuffles x {deals} deals, {args.worlds} worlds per decision"
+        + (", every hand known" if args.known_hands else "")
     )
     print(f"{'medium plays':<12} {'decisions':>9} {'options':>8} {'better':>7} {'by chance':>9} {'gain/game':>9}")
     for row in summarize(found, len(work), deals):
