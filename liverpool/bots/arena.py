@@ -59,9 +59,22 @@ def factory(name: str, budget: Budget = Budget()) -> Callable[[], Agent]:
     return lambda: make_bot(name)
 
 
-def play_deal(rules: Ruleset, agents: Sequence[Agent], deal: int, seed: int, max_steps: int = 20_000) -> tuple[int, ...]:
-    """Play deal ``deal`` on its own from the shuffle of ``seed``; return each seat's points."""
-    state = GameState(rules=rules, seats=len(agents), first_dealer=0, dealer=seed % len(agents), deal=deal)
+def deal_start(rules: Ruleset, seats: int, deal: int, seed: int) -> GameState:
+    """The state before deal ``deal`` is dealt, played on its own from the shuffle of ``seed``."""
+    return GameState(rules=rules, seats=seats, first_dealer=0, dealer=seed % seats, deal=deal)
+
+
+def play_deal(
+    rules: Ruleset,
+    agents: Sequence[Agent],
+    deal: int,
+    seed: int,
+    max_steps: int = 20_000,
+    state: GameState | None = None,
+) -> tuple[int, ...]:
+    """Play deal ``deal`` on its own from the shuffle of ``seed``; return each seat's points. ``state``:
+    the :func:`deal_start` to play from (made here by default), for callers that watch it."""
+    state = deal_start(rules, len(agents), deal, seed) if state is None else state
     rng = random.Random(seed)
     chance = SeededChance(seed)
     for _ in range(max_steps):

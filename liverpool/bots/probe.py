@@ -34,17 +34,16 @@ from rich.progress import track
 
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
-from liverpool.engine.play import SeededChance, step
 from liverpool.engine.presets import UnknownPreset, find_preset
 from liverpool.engine.state import GameState
 
+from .arena import deal_start, play_deal
 from .easy import Choice
 from .hard import HardBot
 from .registry import make_bot
 from .table import me
 from .worlds import sample_world
 
-MAX_STEPS = 20_000
 CHANCE_SHARE = 0.0228  # P(mean + 2 SE < 0) for a difference that is really 0 (normal approximation)
 
 
@@ -134,19 +133,14 @@ class Probe:
 
 
 def probe_deal(preset: str, deal: int, seed: int, seats: int, worlds: int, known_hands: bool = False) -> list[Decision]:
-    """The searched decisions of seat ``seed % seats`` in deal ``deal`` of the shuffle ``seed`` (played as
-    :func:`~.arena.play_deal` plays it); with ``known_hands``, evaluated in worlds that know every hand."""
+    """The searched decisions of seat ``seed % seats`` in deal ``deal`` of the shuffle ``seed`` (played by
+    :func:`~.arena.play_deal`); with ``known_hands``, evaluated in worlds that know every hand."""
     rules = find_preset(preset)
     seat = seed % seats
-    state = GameState(rules=rules, seats=seats, first_dealer=0, dealer=seed % seats, deal=deal)
+    state = deal_start(rules, seats, deal, seed)
     probe = Probe(worlds, seed, state if known_hands else None)
-    agents = [probe if s == seat else make_bot("medium") for s in range(seats)]
-    rng, chance = random.Random(seed), SeededChance(seed)
-    for _ in range(MAX_STEPS):
-        if state.deal != deal or state.is_over:
-            return probe.decisions
-        step(state, agents, rng, chance=chance)
-    raise RuntimeError(f"deal {deal + 1} did not end within {MAX_STEPS} steps")
+    play_deal(rules, [probe if s == seat else make_bot("medium") for s in range(seats)], deal, seed, state=state)
+    return probe.decisions
 
 
 def _job(args: tuple[str, int, int, int, int, bool]) -> list[Decision]:
