@@ -31,7 +31,7 @@ from liverpool.bots.probe import main as probe_main
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
-from liverpool.bots.table import fits_table, lay_off_spots
+from liverpool.bots.table import fits_table
 from liverpool.bots.worlds import sample_world, unseen_cards
 from liverpool.engine import checks
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
@@ -213,7 +213,7 @@ def test_rollout_options_are_legal_and_enough(preset: str) -> None:
             assert bool(quick) == bool(legal) or not must
 
 
-def test_lay_off_spots_are_every_meld_and_end_that_takes_the_card() -> None:
+def test_the_lay_off_index_is_every_meld_and_end_that_takes_the_card() -> None:
     """The shared (cached) lay-off index against a from-scratch check of every meld and end."""
     for preset in ("liverpool", "british", "contract"):
         for state, _ in decision_points(preset, 4, every=5):
@@ -224,7 +224,7 @@ def test_lay_off_spots_are_every_meld_and_end_that_takes_the_card() -> None:
                         for index, table_meld in enumerate(state.melds)
                         for end in lay_off_ends(table_meld.meld, card, state.rules)
                     ]
-                    assert lay_off_spots(state.melds, card, state.rules) == expected
+                    assert checks.table_lay_off_index(state.melds, state.rules).get(card.face, []) == expected
                     assert checks.lay_off_targets(state, card) == expected
                     assert fits_table(state.melds, card, state.rules) == bool(expected)
 

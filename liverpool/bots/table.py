@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
-from liverpool.engine.melds import End
 from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
@@ -25,11 +24,6 @@ def me(observation: Observation) -> int:
     if observation.viewer is None:
         raise ValueError("bots play from a seat's observation, not the public view")
     return observation.viewer
-
-
-def lay_off_spots(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> list[tuple[int, End | None]]:
-    """Every ``(meld index, end)`` where ``card`` can be laid off on the table (the engine's index)."""
-    return table_lay_off_index(melds, rules).get(card.face, [])
 
 
 def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
