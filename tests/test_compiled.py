@@ -40,18 +40,23 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def test_the_compiled_build_passes_the_engine_tests_and_the_golden_digests(compiled: Path) -> None:
-    tests = [str(ROOT / "tests" / name) for name in CHECKED]
-    # Run from the build directory, so that the compiled copy is imported, not the source tree.
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, *tests],
-        cwd=compiled,
-        env={"PYTHONPATH": str(compiled), "PATH": "/usr/bin:/bin"},
+def run_python(code: str, path: Path, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh Python from ``path`` with only ``path`` on its module path, so that it
+    imports the package found there (the compiled copy or the source tree)."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=path,
+        env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         check=False,
-        timeout=1800,
+        timeout=timeout,
     )
+
+
+def test_the_compiled_build_passes_the_engine_tests_and_the_golden_digests(compiled: Path) -> None:
+    tests = [str(ROOT / "tests" / name) for name in CHECKED]
+    done = run_python(RUN, compiled, *tests, timeout=1800)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     assert " passed" in done.stdout.strip().splitlines()[-1], done.stdout[-2000:]
 
@@ -81,15 +86,7 @@ def test_the_compiled_hard_bot_plays_as_the_pure_one(compiled: Path) -> None:
     """``hard`` and its rollouts are compiled too; two deals with a ``hard`` seat give the same record."""
     runs = []
     for path in (compiled, ROOT):
-        done = subprocess.run(
-            [sys.executable, "-c", HARD],
-            cwd=path,
-            env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin"},
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=600,
-        )
+        done = run_python(HARD, path, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         runs.append(done.stdout.splitlines())
     (compiled_files, compiled_game), (pure_files, pure_game) = runs
