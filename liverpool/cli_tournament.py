@@ -26,7 +26,16 @@ from rich.text import Text
 
 from .cli_rules import fail, load_or_fail
 from .tournament.games import GameResult, TournamentError, make_setup
-from .tournament.report import entrant_table, pair_table, progress_note, to_document, write_chart, write_json
+from .tournament.report import (
+    Checkpoint,
+    entrant_table,
+    pair_table,
+    progress_note,
+    to_document,
+    write_chart,
+    write_json,
+)
+from .tournament.resume import load_finished
 from .tournament.runner import RayUnavailable, run_tournament
 from .tournament.stats import summarize
 
@@ -63,10 +72,25 @@ def tournament(
     ] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="JSON results file.")] = Path("tournament.json"),
     chart: Annotated[Path, typer.Option("--chart", help="PNG chart of points per game.")] = Path("tournament.png"),
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            "-r",
+            metavar="FILE.json",
+            help="Carry on from this report of the same rules, bots and seed: its games are kept, the rest played.",
+        ),
+    ] = None,
+    save_every: Annotated[
+        float,
+        typer.Option("--save-every", min=0, metavar="SECONDS", help="Rewrite --out with the games so far this often."),
+    ] = 60.0,
 ) -> None:
     """Play bots against each other over duplicate deals and report who scores fewest points.
 
     Each of the --games groups is one sequence of shuffles played once in every seat rotation, with fresh bots each game, so the luck of the deal cancels out. A seed gives the same results with any backend (--workers, --ray).
+
+    While it runs, the --out file is rewritten with the games finished so far (every --save-every seconds), so a run that is stopped or killed can carry on with --resume.
     """
     if ray is not None and workers > 1:
         fail("choose one of --workers and --ray")
@@ -76,6 +100,7 @@ def tournament(
     rules = load_or_fail(preset)
     try:
         setup = make_setup(rules, bots.split(","), seed)
+        done = () if resume is None else load_finished(resume, setup, games)
     except TournamentError as exc:
         fail(str(exc))
     console, errors = Console(), Console(stderr=True)
@@ -89,13 +114,18 @@ def tournament(
         TimeRemainingColumn(),
         console=errors,
     ) as progress:
-        task = progress.add_task("games", total=games * setup.seats)
+        task = progress.add_task("games", total=games * setup.seats, completed=len(done))
+        checkpoint = Checkpoint(out, setup, games, done, seconds=save_every, workers=workers, ray_address=ray)
 
-        def advance(_: GameResult) -> None:
+        def advance(result: GameResult) -> None:
             progress.advance(task)
+            try:
+                checkpoint.add(result)
+            except OSError as exc:  # the run goes on; the final write reports its own failure
+                errors.print(f"cannot save the games so far to {out}: {exc}", markup=False, highlight=False)
 
         try:
-            run = run_tournament(setup, games, workers=workers, ray_address=ray, on_result=advance)
+            run = run_tournament(setup, games, workers=workers, ray_address=ray, on_result=advance, done=done)
         except RayUnavailable as exc:
             fail(str(exc))
     summary = summarize(setup, run.results)
@@ -106,7 +136,7 @@ def tournament(
     if note is not None:
         errors.print(note, markup=False, highlight=False)
     try:
-        write_json(out, to_document(run, summary, workers=workers, ray_address=ray))
+        write_json(out, to_document(run, summary, workers=workers, ray_address=ray, resumed=len(done)))
         if summary is not None:
             write_chart(chart, run, summary)
     except OSError as exc:

@@ -7,7 +7,9 @@ The JSON file (``FORMAT``) is one object:
   --json`` writes it), ``bots`` and ``entrants`` (labels such as ``medium#2``) in entrant order,
   ``seats``, ``seed``, ``groups`` (duplicate groups asked for; each is played in every rotation).
 - ``run``: ``backend`` (``local``, ``processes`` or ``ray``), ``workers`` (local processes; null on
-  Ray), ``games_scheduled``, ``games_finished``, ``interrupted``.
+  Ray), ``games_scheduled``, ``games_finished``, ``games_resumed`` (of those, how many were read back
+  from an earlier report with ``--resume``), ``interrupted`` (true for a run stopped early, and for the
+  checkpoints written while a run is going).
 - ``summary``: null when no group was completed, else ``groups`` and ``games`` counted,
   ``dropped_groups`` and ``dropped_games`` (incomplete groups of an interrupted run), ``confidence``,
   ``resamples``, ``entrants`` (per entrant: ``label``, ``bot``, ``points`` and ``vs_field`` as
@@ -22,6 +24,9 @@ The JSON file (``FORMAT``) is one object:
 from __future__ import annotations
 
 import json
+import os
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +34,9 @@ from rich.table import Table
 
 from liverpool.rulesfile import plural
 
-from .games import entrant_at
+from .games import GameResult, Setup, entrant_at
 from .runner import Run
-from .stats import Interval, Summary, summary_to_dict
+from .stats import Interval, Summary, summarize, summary_to_dict
 
 FORMAT = "liverpool-tournament/1"
 FEW_GROUPS = 20
@@ -45,7 +50,7 @@ def backend_name(workers: int, ray_address: str | None) -> str:
 
 
 def to_document(
-    run: Run, summary: Summary | None, *, workers: int = 1, ray_address: str | None = None
+    run: Run, summary: Summary | None, *, workers: int = 1, ray_address: str | None = None, resumed: int = 0
 ) -> dict[str, Any]:
     """The JSON object described in this module's doc."""
     setup, labels = run.setup, run.setup.labels
@@ -66,6 +71,7 @@ def to_document(
             "workers": None if ray_address is not None else workers,
             "games_scheduled": run.games,
             "games_finished": len(run.results),
+            "games_resumed": resumed,
             "interrupted": run.interrupted,
         },
         "summary": None if summary is None else summary_to_dict(summary),
@@ -86,7 +92,46 @@ def to_document(
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    """Write ``document`` whole or not at all: a crash mid-write leaves the previous file in place."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+class Checkpoint:
+    """Rewrites a run's report with the games finished so far, at most once every ``seconds``.
+
+    Each checkpoint reads as an interrupted run, so if the process dies the file is what ``--resume``
+    carries on from. Timing decides only when the file is written, never what the games are.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        setup: Setup,
+        groups: int,
+        done: Sequence[GameResult] = (),
+        *,
+        seconds: float = 60.0,
+        workers: int = 1,
+        ray_address: str | None = None,
+    ) -> None:
+        self.path, self.setup, self.groups, self.seconds = path, setup, groups, seconds
+        self.workers, self.ray_address, self.resumed = workers, ray_address, len(done)
+        self.results = list(done)
+        self.written = time.monotonic()
+
+    def add(self, result: GameResult) -> None:
+        self.results.append(result)
+        if time.monotonic() - self.written >= self.seconds:
+            self.write()
+
+    def write(self) -> None:
+        run = Run(self.setup, self.groups, tuple(sorted(self.results, key=lambda r: r.key)), interrupted=True)
+        summary = summarize(self.setup, run.results)
+        document = to_document(run, summary, workers=self.workers, ray_address=self.ray_address, resumed=self.resumed)
+        write_json(self.path, document)
+        self.written = time.monotonic()
 
 
 def _interval(interval: Interval, signed: bool = False) -> str:

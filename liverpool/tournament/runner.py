@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -60,9 +60,14 @@ def run_tournament(
     workers: int = 1,
     ray_address: str | None = None,
     on_result: OnResult | None = None,
+    done: Sequence[GameResult] = (),
 ) -> Run:
-    """Play ``groups`` duplicate groups: here (``workers`` 1), in local processes, or as Ray tasks."""
-    jobs = schedule(setup.seats, groups)
+    """Play ``groups`` duplicate groups: here (``workers`` 1), in local processes, or as Ray tasks.
+
+    Games in ``done`` (read back from an earlier run of the same setup) are kept and not played again.
+    """
+    kept = {result.key for result in done}
+    jobs = [job for job in schedule(setup.seats, groups) if job not in kept]
     if workers < 1:
         raise TournamentError(f"--workers must be at least 1, not {workers}")
     source: Generator[GameResult, None, None]
@@ -72,7 +77,7 @@ def run_tournament(
         source = _process_results(setup, jobs, workers)
     else:
         source = (play_game(setup, group, rotation) for group, rotation in jobs)
-    finished: list[GameResult] = []
+    finished = list(done)
     interrupted = False
     try:
         for result in source:
