@@ -50,6 +50,16 @@ class RateColumn(ProgressColumn):
         return Text("-- games/s" if speed is None else f"{speed:.2f} games/s", style="progress.data.speed")
 
 
+def _progress_line(task: Task, out: Path) -> str:
+    """``saved 40 of 90 games to FILE; 0.52 games/s, about 0:01:36 left`` (the bar's figures, as text)."""
+    line = f"saved {task.completed:.0f} of {task.total or 0:.0f} games to {out}"
+    speed, left = task.speed, task.time_remaining
+    if speed is not None and left is not None:
+        minutes, seconds = divmod(round(left), 60)
+        line += f"; {speed:.2f} games/s, about {minutes // 60}:{minutes % 60:02d}:{seconds:02d} left"
+    return line
+
+
 def tournament(
     bots: Annotated[
         str,
@@ -120,9 +130,12 @@ def tournament(
         def advance(result: GameResult) -> None:
             progress.advance(task)
             try:
-                checkpoint.add(result)
+                saved = checkpoint.add(result)
             except OSError as exc:  # the run goes on; the final write reports its own failure
                 errors.print(f"cannot save the games so far to {out}: {exc}", markup=False, highlight=False)
+                return
+            if saved and not errors.is_terminal:  # a log file gets no live bar: a line per save instead
+                errors.print(_progress_line(progress.tasks[task], out), markup=False, highlight=False, soft_wrap=True)
 
         try:
             run = run_tournament(setup, games, workers=workers, ray_address=ray, on_result=advance, done=done)

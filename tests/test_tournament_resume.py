@@ -103,6 +103,15 @@ def test_resume_keeps_the_reported_games_and_plays_only_the_rest(
     assert document["summary"]["groups"] == 3
 
 
+def test_without_a_terminal_each_save_prints_a_progress_line(tmp_path: Path, rules_file: Path) -> None:
+    out = tmp_path / "run.json"
+    result = cli.invoke(app, _args(rules_file, out, "--games", "1", "--save-every", "0"))
+    assert result.exit_code == 0, result.output
+    for done in (1, 2, 3):
+        assert f"saved {done} of 3 games to {out}" in result.output
+    assert "games/s, about 0:00:" in result.output
+
+
 def test_a_resumed_run_can_ask_for_more_groups(tmp_path: Path, setup: Setup, whole: Run) -> None:
     out = tmp_path / "run.json"
     _report(out, setup, whole.results[:3], groups=1)

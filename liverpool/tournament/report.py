@@ -121,10 +121,13 @@ class Checkpoint:
         self.results = list(done)
         self.written = time.monotonic()
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: GameResult) -> bool:
+        """Count ``result``; True when that wrote the file."""
         self.results.append(result)
-        if time.monotonic() - self.written >= self.seconds:
-            self.write()
+        if time.monotonic() - self.written < self.seconds:
+            return False
+        self.write()
+        return True
 
     def write(self) -> None:
         run = Run(self.setup, self.groups, tuple(sorted(self.results, key=lambda r: r.key)), interrupted=True)
