@@ -242,6 +242,7 @@ def test_command_writes_table_json_and_chart(tmp_path: Path, short_rules: Path, 
         "workers": 1,
         "games_scheduled": 6,
         "games_finished": 6,
+        "games_resumed": 0,
         "interrupted": False,
     }
     games = document["games"]
