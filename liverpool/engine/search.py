@@ -13,6 +13,10 @@ first). What a branch could still
 shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
+:func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it (every slot of
+a kind asks one length, no card must be melded, and ``keep`` cannot bind, see there) and is the faster
+way, it answers from per-suit and per-rank tables instead of this search.
+
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
 >>> rules = find_preset('liverpool')
@@ -36,6 +40,7 @@ from .cards import JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, Family, decode
+from .search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
 
@@ -109,6 +114,17 @@ def best_leftover(
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return None
+    if must_include is None and _mixed_or_distinct(contract, rules):
+        most = most_shed(search.pool, contract)
+        if most is not None:
+            if most < 0:
+                return None
+            if whole_hand:
+                return 0 if most == search.total else None
+            counts, weights = search.pool.counts, search.pool.weights
+            heaviest = max(weights[face] for face, count in enumerate(counts) if count)
+            if search.total - most > (keep - 1) * heaviest:
+                return search.total - most
     found = search.run(_FEASIBLE if whole_hand else _BEST, 1)
     if not found:
         return None
@@ -409,6 +425,16 @@ class _Search:
                 melds.append(Meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
+
+
+def _mixed_or_distinct(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
+    """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
+    asks for one kind only, several melds of it, and one suit (or rank) may hold several of them."""
+    kinds = {rule.kind for rule in contract}
+    if len(kinds) != 1:
+        return True
+    kind = next(iter(kinds))
+    return len(contract) == 1 or _distinct(kind, rules)
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

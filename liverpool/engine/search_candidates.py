@@ -66,6 +66,15 @@ def decode(kind: MeldKind, order: int) -> tuple[int, tuple[int, ...]]:
     return family, naturals + (JOKER_FACE,) * (shape & 255)
 
 
+def family_fields(kind: MeldKind, order: int, width: int) -> int:
+    """The packed fields of every face of the family (suit or rank) of the candidate ``order`` of ``kind``."""
+    family = order >> (_SHAPE_BITS + 4) & 15
+    field = (1 << width) - 1
+    if kind is MeldKind.RUN:
+        return ((1 << (13 * width)) - 1) << (family * 13 * width)
+    return sum(field << ((suit * 13 + family - 1) * width) for suit in range(4))
+
+
 def describe(kind: MeldKind, order: int) -> str:
     """``'run: 7H JK 9H'``: a candidate as text."""
     return f"{kind.value}: {' '.join(face_text(f) for f in decode(kind, order)[1])}"
