@@ -428,8 +428,7 @@ def test_the_family_tables_shed_as_much_as_the_best_arrangement(seed: int, prese
         deal = 0
     q = question(rng, rules, deal)
     found = find_arrangements(q.hand, q.contract, rules, whole_hand=q.whole_hand, limit=1)
-    pool = CandidatePool.build(q.hand, q.contract, rules, q.whole_hand)
-    most = most_shed(pool, q.contract)
+    most = most_shed(q.hand, q.contract, rules, q.whole_hand)
     lengths = [{r.length for r in q.contract if r.kind is kind} for kind in MeldKind]
     assert (most is None) == any(len(each) > 1 for each in lengths)
     if most is not None and q.whole_hand:

@@ -111,20 +111,22 @@ def best_leftover(
     must_include: Card | None = None,
 ) -> int | None:
     """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
-    search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
-    if search is None:
+    cards = tuple(hand)
+    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
         return None
     if must_include is None and _mixed_or_distinct(contract, rules):
-        most = most_shed(search.pool, contract)
+        most = most_shed(cards, contract, rules, whole_hand)
         if most is not None:
             if most < 0:
                 return None
             if whole_hand:
-                return 0 if most == search.total else None
-            counts, weights = search.pool.counts, search.pool.weights
-            heaviest = max(weights[face] for face, count in enumerate(counts) if count)
-            if search.total - most > (keep - 1) * heaviest:
-                return search.total - most
+                return 0 if most == len(hand) else None
+            values = [rules.value(card) for card in cards]
+            if sum(values) - most > (keep - 1) * max(values):
+                return sum(values) - most
+    search = _Search.prepare(cards, contract, rules, whole_hand, keep, must_include)
+    if search is None:
+        return None
     found = search.run(_FEASIBLE if whole_hand else _BEST, 1)
     if not found:
         return None
@@ -178,15 +180,9 @@ class _Search:
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
         cards = tuple(hand)
-        if len(set(cards)) != len(cards):
-            raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
-        if keep < 0:
-            raise ValueError(f"keep must not be negative, not {keep}")
+        if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+            return None
         n = len(cards)
-        if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
-            return None
-        if must_include is not None and must_include not in cards:
-            return None
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
         order = sorted(
             range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i)
@@ -425,6 +421,21 @@ class _Search:
                 melds.append(Meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
+
+
+def _plainly_impossible(
+    cards: tuple[Card, ...], contract: Sequence[MeldRule], whole_hand: bool, keep: int, must_include: Card | None
+) -> bool:
+    """Whether the question cannot be met whatever the cards (too few of them, or ``must_include`` is not in
+    hand); a ``ValueError`` when it is malformed."""
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
+    if keep < 0:
+        raise ValueError(f"keep must not be negative, not {keep}")
+    n = len(cards)
+    if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
+        return True
+    return must_include is not None and must_include not in cards
 
 
 def _mixed_or_distinct(contract: Sequence[MeldRule], rules: Ruleset) -> bool:

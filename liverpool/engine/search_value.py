@@ -19,39 +19,54 @@ arrangements instead.
 >>> from .presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> hand = parse_cards('7H 7S 7D 4C 5C 6C JK KD 2S')
->>> pool = CandidatePool.build(hand, rules.contract(1), rules, whole_hand=False)
->>> most_shed(pool, rules.contract(1))
+>>> most_shed(hand, rules.contract(1), rules, whole_hand=False)
 50
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .cards import JOKER_FACE
-from .rules import MeldKind, MeldRule
-from .search_candidates import CandidatePool, family_fields
+from .cards import JOKER_FACE, Card
+from .rules import MeldKind, MeldRule, Ruleset
+from .search_candidates import (
+    ACE_HIGH,
+    CandidatePool,
+    Packing,
+    family_fields,
+    family_of,
+    lengths_allowed,
+    run_shapes,
+    set_shapes,
+)
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
-Steps = list[list[tuple[int, int]]]
+Steps = Sequence[Sequence[tuple[int, int]]]
 """A family's table: ``steps[m - 1]`` lists ``(j, most)`` where the most ``m`` melds of the family shed
 with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
 
 
 @dataclass(slots=True)
 class _Family:
-    """The distinct candidates of one suit or rank, best first, and the fields of its faces."""
+    """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
+    the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
+    have no candidates, their table comes from :func:`run_steps`."""
 
     fields: int
     members: list[Member]
     most: int
+    suit: int = -1
+    rank: int = 0
 
 
 @dataclass(slots=True)
 class _Kind:
-    """The families of one kind of meld, how many slots the contract has for it, and the tables met so far."""
+    """The families of one kind of meld, how many slots the contract has for it, and the tables met so far
+    (by family and what the family has left)."""
 
     slots: int
     jokers: int
@@ -59,39 +74,152 @@ class _Kind:
     tables: dict[tuple[int, int], Steps]
 
 
-def most_shed(pool: CandidatePool, contract: Sequence[MeldRule]) -> int | None:
-    """The most points (or cards, in a whole-hand pool) a going-down of ``contract`` can shed from the
-    pool's hand, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
-    jokers = pool.counts[JOKER_FACE]
-    width = pool.packing.width
-    guard = pool.packing.guard
-    joker_unit = 1 << (JOKER_FACE * width)
-    kinds: dict[MeldKind, _Kind] = {}
+@dataclass(frozen=True, slots=True)
+class _RunRules:
+    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present."""
+
+    width: int
+    weights: tuple[int, ...]
+    lengths: int
+    min_naturals: int
+    spacing: int
+    aces_low: bool
+    aces_high: bool
+
+    def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
+        """:func:`run_steps` of ``suit`` under these rules."""
+        return run_steps(
+            present, jokers, self.weights[suit * 13 : suit * 13 + 13], self.weights[JOKER_FACE], self.lengths,
+            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _SetRules:
+    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight."""
+
+    lengths: int
+    min_naturals: int
+    longest: int
+    distinct_suits: bool
+    joker_weight: int
+
+
+def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
+    """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
+    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
+    counted: dict[MeldKind, int] = {}
     for kind in (MeldKind.RUN, MeldKind.SET):
         lengths = {rule.length for rule in contract if rule.kind is kind}
         if len(lengths) > 1:
             return None
         if lengths:
-            slots = sum(1 for rule in contract if rule.kind is kind)
-            kinds[kind] = _Kind(slots, jokers, _families(pool, kind, slots, joker_unit), {})
-    start = pool.start | guard
-    if not kinds:
+            counted[kind] = sum(1 for rule in contract if rule.kind is kind)
+    if not counted:
         return 0
+    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
+    pool = CandidatePool.build(hand, contract, rules, whole_hand, _listed(counted, runs_tabled))
+    width = pool.packing.width
+    run_rules = _RunRules(
+        width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
+        rules.run_joker_spacing, rules.aces_low, rules.aces_high,
+    )  # fmt: skip
+    longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
+    set_rules = _SetRules(
+        lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
+        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
+    )  # fmt: skip
+    jokers = pool.counts[JOKER_FACE]
+    joker_unit = 1 << (JOKER_FACE * width)
+    guard = pool.packing.guard
+    start = pool.start | guard
+    if runs_tabled and len(counted) == 2:
+        sets = _families(pool, MeldKind.SET, counted[MeldKind.SET], joker_unit)
+        runs = sum((_present(start, suit, width).bit_count() + jokers) ** 2 for suit in range(4))
+        if float(runs) ** counted[MeldKind.RUN] < _ways(sets, counted[MeldKind.SET]):
+            runs_tabled = False
+            pool = CandidatePool.build(hand, contract, rules, whole_hand)
+    kinds: dict[MeldKind, _Kind] = {}
+    for kind, slots in counted.items():
+        if kind is MeldKind.RUN and runs_tabled:
+            families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
+        else:
+            families = _families(pool, kind, slots, joker_unit)
+        kinds[kind] = _Kind(slots, jokers, families, {})
     if len(kinds) == 1:
         only = next(iter(kinds.values()))
-        return _joined(only, start, guard)[jokers]
-    runs, sets = kinds[MeldKind.RUN], kinds[MeldKind.SET]
-    outer, inner = (runs, sets) if _ways(runs) <= _ways(sets) else (sets, runs)
+        return _joined(only, start, guard, run_rules, set_rules)[jokers]
+    runs_kind, sets_kind = kinds[MeldKind.RUN], kinds[MeldKind.SET]
+    if runs_tabled or _ways(sets_kind.families, sets_kind.slots) <= _ways(runs_kind.families, runs_kind.slots):
+        outer, inner = sets_kind, runs_kind
+    else:
+        outer, inner = runs_kind, sets_kind
     members = sorted((m for family in outer.families for m in family.members), reverse=True)
-    ceiling = _joined(inner, start, guard)
+    ceiling = _joined(inner, start, guard, run_rules, set_rules)
     best = [-1]
-    _choose(members, 0, outer.slots, start, jokers, 0, 0, inner, ceiling, guard, best)
+    _choose(members, 0, outer.slots, start, jokers, 0, 0, inner, ceiling, guard, (run_rules, set_rules), best)
     return best[0]
 
 
-def _ways(kind: _Kind) -> float:
-    """Roughly how many ways there are to fill the slots of ``kind``."""
-    return float(sum(len(family.members) for family in kind.families)) ** kind.slots
+def _listed(counted: dict[MeldKind, int], runs_tabled: bool) -> tuple[MeldKind, ...]:
+    """The kinds whose candidates are listed: all but runs read from tables."""
+    return tuple(kind for kind in counted if not (kind is MeldKind.RUN and runs_tabled))
+
+
+@lru_cache(maxsize=8192)
+def run_steps(
+    present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
+    spacing: int, aces_low: bool, aces_high: bool,
+) -> tuple[tuple[int, int], ...]:  # fmt: skip
+    """The table of one run whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and 14):
+    ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
+    of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
+    directly: its jokers stand for the holes and then for the lightest naturals."""
+    best = [-1] * (jokers + 1)
+    if spacing > 1:
+        shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+        for natural_score, _, _, count, _, _ in shapes:
+            best[count] = max(best[count], natural_score + count * joker_weight)
+    else:
+        first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
+        usable = present & ((1 << (last + 1)) - (1 << first))
+        if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
+            return ()
+        lowest = (usable & -usable).bit_length() - 1
+        for low in range(max(first, lowest - jokers), last + 1):
+            if (usable >> low).bit_count() < min_naturals:
+                break
+            forced = natural_score = 0
+            held: list[int] = []
+            for high in range(low, min(last, low + 12) + 1):
+                if usable >> high & 1:
+                    weight = rank_weights[(high - 1) % 13]
+                    natural_score += weight
+                    bisect.insort(held, weight)
+                else:
+                    forced += 1
+                    if forced > jokers:
+                        break
+                spare = min(jokers - forced, len(held) - min_naturals)
+                if spare < 0 or not lengths >> (high - low + 1) & 1:
+                    continue
+                score = natural_score + forced * joker_weight
+                best[forced] = max(best[forced], score)
+                for extra in range(spare):
+                    score += joker_weight - held[extra]
+                    best[forced + extra + 1] = max(best[forced + extra + 1], score)
+    steps = []
+    top = -1
+    for j, value in enumerate(best):
+        if value > top:
+            top = value
+            steps.append((j, value))
+    return tuple(steps)
+
+
+def _ways(families: list[_Family], slots: int) -> float:
+    """Roughly how many ways there are to fill ``slots`` slots from ``families``."""
+    return float(sum(len(family.members) for family in families)) ** slots
 
 
 def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) -> list[_Family]:
@@ -107,18 +235,19 @@ def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) 
                 members[use, tag, block] = (score, use - count * joker_unit, count, tag, block)
         entry = family.entries[0]
         most = 1 if entry[3] & entry[4] else slots
-        out.append(_Family(family_fields(kind, entry[5], width), list(members.values()), most))
+        rank = family_of(entry[5]) if kind is MeldKind.SET else 0
+        out.append(_Family(family_fields(kind, entry[5], width), list(members.values()), most, rank=rank))
     return out
 
 
 def _choose(
     members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
-    inner: _Kind, ceiling: list[int], guard: int, best: list[int],
+    inner: _Kind, ceiling: list[int], guard: int, rules: tuple[_RunRules, _SetRules], best: list[int],
 ) -> None:  # fmt: skip
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found."""
     if not wanted:
-        rest = _joined(inner, left, guard)[jokers]
+        rest = _joined(inner, left, guard, *rules)[jokers]
         if rest >= 0 and score + rest > best[0]:
             best[0] = score + rest
         return
@@ -134,19 +263,25 @@ def _choose(
         if after & guard != guard:
             continue
         _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | block, inner, ceiling,
-                guard, best)  # fmt: skip
+                guard, rules, best)  # fmt: skip
 
 
-def _joined(kind: _Kind, left: int, guard: int) -> list[int]:
+def _joined(kind: _Kind, left: int, guard: int, run_rules: _RunRules, set_rules: _SetRules) -> list[int]:
     """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all)."""
     wanted, jokers = kind.slots, kind.jokers
+    if wanted == 1:
+        best = [-1] * (jokers + 1)
+        for index, family in enumerate(kind.families):
+            steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+            if steps:
+                for j, value in steps[0]:
+                    for k in range(j, jokers + 1):
+                        if value > best[k]:
+                            best[k] = value
+        return best
     total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
     for index, family in enumerate(kind.families):
-        key = (index, left & family.fields)
-        steps = kind.tables.get(key)
-        if steps is None:
-            steps = _steps(family, left, guard, min(family.most, wanted), jokers)
-            kind.tables[key] = steps
+        steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
         for had in range(wanted - 1, -1, -1):
             row = total[had]
             for more in range(1, min(len(steps), wanted - had) + 1):
@@ -158,6 +293,55 @@ def _joined(kind: _Kind, left: int, guard: int) -> list[int]:
     return total[wanted]
 
 
+def _family_steps(
+    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: _RunRules, set_rules: _SetRules
+) -> Sequence[Sequence[tuple[int, int]]]:
+    """The table of the ``index``-th family of ``kind`` on ``left``, met before or made now."""
+    key = (index, left & family.fields)
+    steps = kind.tables.get(key)
+    if steps is None:
+        jokers, most = kind.jokers, min(family.most, kind.slots)
+        if family.suit >= 0:
+            steps = (run_rules.steps(_present(left, family.suit, run_rules.width), jokers, family.suit),)
+        elif family.rank:
+            width = run_rules.width
+            have = sorted(
+                left >> ((suit * 13 + family.rank - 1) * width) & ((1 << (width - 1)) - 1) for suit in range(4)
+            )
+            steps = set_steps(tuple(have), jokers, run_rules.weights[family.rank - 1], set_rules, most)
+        else:
+            steps = _steps(family, left, guard, most, jokers)
+        kind.tables[key] = steps
+    return steps
+
+
+@lru_cache(maxsize=8192)
+def set_steps(
+    have: tuple[int, ...], jokers: int, weight: int, rules: _SetRules, most: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
+    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers."""
+    packing = Packing.for_largest(max(have))
+    width = packing.width
+    shapes, _ = set_shapes(have, jokers, width, rules.lengths, rules.min_naturals, rules.longest, rules.distinct_suits)
+    members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
+                     reverse=True)  # fmt: skip
+    left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
+    return tuple(tuple(row) for row in _steps(_Family(0, members, most), left, packing.guard, most, jokers))
+
+
+def _present(left: int, suit: int, width: int) -> int:
+    """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
+    present = 0
+    mask = (1 << (width - 1)) - 1
+    shift = suit * 13 * width
+    for rank in range(1, 14):
+        if left >> shift & mask:
+            present |= 1 << rank
+        shift += width
+    return present | (present & 2) << 13
+
+
 def _steps(family: _Family, left: int, guard: int, most: int, jokers: int) -> Steps:
     """The family's table on ``left``, up to ``most`` melds (none when it has no meld at all)."""
     members = [m for m in family.members if m[2] <= jokers and (left - m[1]) & guard == guard]
@@ -166,7 +350,7 @@ def _steps(family: _Family, left: int, guard: int, most: int, jokers: int) -> St
     by_jokers: list[list[Member]] = [[] for _ in range(jokers + 1)]
     for member in members:
         by_jokers[member[2]].append(member)
-    steps: Steps = []
+    steps: list[list[tuple[int, int]]] = []
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
         _fill(members, by_jokers, 0, melds, left, 0, 0, 0, guard, exact)
