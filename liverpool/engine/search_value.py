@@ -104,6 +104,10 @@ class _SetRules:
     distinct_suits: bool
     joker_weight: int
 
+    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
+        """:func:`.set_shapes` under these rules."""
+        return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
@@ -117,8 +121,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
             counted[kind] = sum(1 for rule in contract if rule.kind is kind)
     if not counted:
         return 0
-    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
-    pool = CandidatePool.build(hand, contract, rules, whole_hand, _listed(counted, runs_tabled))
+    pool = CandidatePool.build(hand, contract, rules, whole_hand, ())
     width = pool.packing.width
     run_rules = _RunRules(
         width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
@@ -130,40 +133,52 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
     )  # fmt: skip
     jokers = pool.counts[JOKER_FACE]
-    joker_unit = 1 << (JOKER_FACE * width)
-    guard = pool.packing.guard
-    start = pool.start | guard
-    if runs_tabled and len(counted) == 2:
-        sets = _families(pool, MeldKind.SET, counted[MeldKind.SET], joker_unit)
-        runs = sum((_present(start, suit, width).bit_count() + jokers) ** 2 for suit in range(4))
-        if float(runs) ** counted[MeldKind.RUN] < _ways(sets, counted[MeldKind.SET]):
-            runs_tabled = False
-            pool = CandidatePool.build(hand, contract, rules, whole_hand)
+    start = pool.start | pool.packing.guard
+    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
+    outer: MeldKind | None = None
+    if len(counted) == 2:
+        counts = pool.counts
+        runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
+        sets = 0
+        for rank in range(13):
+            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
+            if sum(have) >= rules.set_min_naturals:
+                sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
+        smaller = float(runs) ** counted[MeldKind.RUN] < float(sets) ** counted[MeldKind.SET]
+        outer = MeldKind.RUN if smaller else MeldKind.SET
+    listed = tuple(k for k in counted if k is outer or (k is MeldKind.RUN and not runs_tabled))
+    if listed:
+        pool = CandidatePool.build(hand, contract, rules, whole_hand, listed)
     kinds: dict[MeldKind, _Kind] = {}
     for kind, slots in counted.items():
-        if kind is MeldKind.RUN and runs_tabled:
+        if kind in listed:
+            families = _families(pool, kind, slots, 1 << (JOKER_FACE * width))
+        elif kind is MeldKind.RUN:
             families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
         else:
-            families = _families(pool, kind, slots, joker_unit)
+            most = 1 if rules.set_distinct_ranks else slots
+            families = [_Family(_rank_fields(rank, width), [], most, rank=rank) for rank in range(1, 14)
+                        if any(_have(start, rank, width))]  # fmt: skip
         kinds[kind] = _Kind(slots, jokers, families, {})
-    if len(kinds) == 1:
+    guard = pool.packing.guard
+    if outer is None:
         only = next(iter(kinds.values()))
         return _joined(only, start, guard, run_rules, set_rules)[jokers]
-    runs_kind, sets_kind = kinds[MeldKind.RUN], kinds[MeldKind.SET]
-    if runs_tabled or _ways(sets_kind.families, sets_kind.slots) <= _ways(runs_kind.families, runs_kind.slots):
-        outer, inner = sets_kind, runs_kind
-    else:
-        outer, inner = runs_kind, sets_kind
-    members = sorted((m for family in outer.families for m in family.members), reverse=True)
-    ceiling = _joined(inner, start, guard, run_rules, set_rules)
+    inner = kinds[MeldKind.SET if outer is MeldKind.RUN else MeldKind.RUN]
+    members = sorted((m for family in kinds[outer].families for m in family.members), reverse=True)
     best = [-1]
-    _choose(members, 0, outer.slots, start, jokers, 0, 0, inner, ceiling, guard, (run_rules, set_rules), best)
+    _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
 
 
-def _listed(counted: dict[MeldKind, int], runs_tabled: bool) -> tuple[MeldKind, ...]:
-    """The kinds whose candidates are listed: all but runs read from tables."""
-    return tuple(kind for kind in counted if not (kind is MeldKind.RUN and runs_tabled))
+def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
+    """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
+    mask = (1 << (width - 1)) - 1
+    return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
+
+
+def _rank_fields(rank: int, width: int) -> int:
+    return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 
 
 @lru_cache(maxsize=8192)
@@ -242,14 +257,15 @@ def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) 
 
 def _choose(
     members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
-    inner: _Kind, ceiling: list[int], guard: int, rules: tuple[_RunRules, _SetRules], best: list[int],
+    inner: _Kind, guard: int, rules: tuple[_RunRules, _SetRules], best: list[int],
 ) -> None:  # fmt: skip
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
-    inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found."""
+    inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
+    inner kind sheds from ``left`` bounds what it sheds once more melds are chosen."""
+    ceiling = _joined(inner, left, guard, *rules)
     if not wanted:
-        rest = _joined(inner, left, guard, *rules)[jokers]
-        if rest >= 0 and score + rest > best[0]:
-            best[0] = score + rest
+        if ceiling[jokers] >= 0 and score + ceiling[jokers] > best[0]:
+            best[0] = score + ceiling[jokers]
         return
     if ceiling[jokers] < 0:
         return
@@ -257,13 +273,13 @@ def _choose(
         m_score, use, count, tag, block = members[i]
         if score + wanted * m_score + ceiling[jokers] <= best[0]:
             return
-        if count > jokers or tag & blocked:
+        if count > jokers or tag & blocked or score + wanted * m_score + ceiling[jokers - count] <= best[0]:
             continue
         after = left - use
         if after & guard != guard:
             continue
-        _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | block, inner, ceiling,
-                guard, rules, best)  # fmt: skip
+        _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | block, inner, guard, rules,
+                best)  # fmt: skip
 
 
 def _joined(kind: _Kind, left: int, guard: int, run_rules: _RunRules, set_rules: _SetRules) -> list[int]:
@@ -304,11 +320,8 @@ def _family_steps(
         if family.suit >= 0:
             steps = (run_rules.steps(_present(left, family.suit, run_rules.width), jokers, family.suit),)
         elif family.rank:
-            width = run_rules.width
-            have = sorted(
-                left >> ((suit * 13 + family.rank - 1) * width) & ((1 << (width - 1)) - 1) for suit in range(4)
-            )
-            steps = set_steps(tuple(have), jokers, run_rules.weights[family.rank - 1], set_rules, most)
+            have = _have(left, family.rank, run_rules.width)
+            steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
         else:
             steps = _steps(family, left, guard, most, jokers)
         kind.tables[key] = steps
@@ -323,7 +336,7 @@ def set_steps(
     of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers."""
     packing = Packing.for_largest(max(have))
     width = packing.width
-    shapes, _ = set_shapes(have, jokers, width, rules.lengths, rules.min_naturals, rules.longest, rules.distinct_suits)
+    shapes = rules.shapes(have, jokers, width)
     members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
                      reverse=True)  # fmt: skip
     left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
