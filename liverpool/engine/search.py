@@ -440,12 +440,14 @@ def _plainly_impossible(
 
 def _mixed_or_distinct(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
     """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
-    asks for one kind only, several melds of it, and one suit (or rank) may hold several of them."""
+    asks for several melds of one kind and nothing else, and one suit may hold several of the runs, or one
+    rank several of the sets, whose suits must differ."""
     kinds = {rule.kind for rule in contract}
-    if len(kinds) != 1:
+    if len(kinds) != 1 or len(contract) == 1:
         return True
-    kind = next(iter(kinds))
-    return len(contract) == 1 or _distinct(kind, rules)
+    if MeldKind.RUN in kinds:
+        return rules.run_distinct_suits
+    return rules.set_distinct_ranks or not rules.set_distinct_suits
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

@@ -333,7 +333,10 @@ def set_steps(
     have: tuple[int, ...], jokers: int, weight: int, rules: _SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
-    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers."""
+    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
+    :func:`.set_shapes`, or straight from counts when suits may repeat in a set."""
+    if not rules.distinct_suits:
+        return _pooled_set_steps(sum(have), jokers, weight, rules, most)
     packing = Packing.for_largest(max(have))
     width = packing.width
     shapes = rules.shapes(have, jokers, width)
@@ -341,6 +344,48 @@ def set_steps(
                      reverse=True)  # fmt: skip
     left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
     return tuple(tuple(row) for row in _steps(_Family(0, members, most), left, packing.guard, most, jokers))
+
+
+@lru_cache(maxsize=4096)
+def _pooled_set_steps(
+    naturals: int, jokers: int, weight: int, rules: _SetRules, most: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`set_steps` when a set may hold any naturals of its rank: one set holds ``n`` naturals and
+    ``k`` jokers when ``n`` is at least the naturals a set needs, ``n + k`` is a length the contract takes
+    and at most the longest set, so ``m`` sets are any ``m`` such pairs whose naturals add up to at most
+    ``naturals``. ``reach[k]`` holds bit ``n`` when ``n`` naturals and ``k`` jokers can make the sets."""
+    single = [0] * (jokers + 1)
+    for k in range(jokers + 1):
+        for n in range(rules.min_naturals, naturals + 1):
+            if n + k <= rules.longest and rules.lengths >> (n + k) & 1:
+                single[k] |= 1 << n
+    within = (1 << (naturals + 1)) - 1
+    reach = [1] + [0] * jokers
+    out = []
+    for _ in range(most):
+        grown = [0] * (jokers + 1)
+        for had, mask in enumerate(reach):
+            if not mask:
+                continue
+            for k in range(jokers + 1 - had):
+                more = single[k]
+                n = 0
+                while more:
+                    if more & 1:
+                        grown[had + k] |= mask << n
+                    more >>= 1
+                    n += 1
+        reach = [mask & within for mask in grown]
+        row = []
+        top = -1
+        for k, mask in enumerate(reach):
+            if mask and (mask.bit_length() - 1) * weight + k * rules.joker_weight > top:
+                top = (mask.bit_length() - 1) * weight + k * rules.joker_weight
+                row.append((k, top))
+        if not row:
+            break
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def _present(left: int, suit: int, width: int) -> int:
