@@ -137,15 +137,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
     if len(counted) == 2:
-        counts = pool.counts
-        runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
-        sets = 0
-        for rank in range(13):
-            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-            if sum(have) >= rules.set_min_naturals:
-                sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
-        smaller = float(runs) ** counted[MeldKind.RUN] < float(sets) ** counted[MeldKind.SET]
-        outer = MeldKind.RUN if smaller else MeldKind.SET
+        outer = _first_kind(pool.counts, counted, rules, set_rules, width)
     listed = tuple(k for k in counted if k is outer or (k is MeldKind.RUN and not runs_tabled))
     if listed:
         pool = CandidatePool.build(hand, contract, rules, whole_hand, listed)
@@ -169,6 +161,26 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     best = [-1]
     _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
+
+
+def _first_kind(
+    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: _SetRules, width: int
+) -> MeldKind:
+    """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
+    cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
+    sets are counted (their shapes are cached); run tables cost more under joker spacing."""
+    jokers = counts[JOKER_FACE]
+    runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
+    sets = ranks = 0
+    for rank in range(13):
+        have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
+        ranks += any(have)
+        if sum(have) >= rules.set_min_naturals:
+            sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
+    run_table = 4 if rules.run_joker_spacing < 2 else 16
+    by_runs = float(runs) ** counted[MeldKind.RUN] * ranks * counted[MeldKind.SET] ** 2
+    by_sets = float(sets) ** counted[MeldKind.SET] * run_table * counted[MeldKind.RUN] ** 2
+    return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
 
 
 def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
