@@ -4,16 +4,16 @@ listing arrangements.
 Runs of different suits share no natural card, nor do sets of different ranks: only jokers pass between
 families (a suit for runs, a rank for sets). So for one kind the search keeps, per family, a *table*: the
 most ``m`` melds of that family can shed with at most ``j`` jokers, and joins the families' tables by a
-knapsack over melds and jokers. When the contract asks for both kinds, the melds of the kind with fewer
-ways are chosen by a depth-first search (best first, cut by the other kind's tables on the whole hand),
-and each choice leaves the counts the other kind's tables are built from (memoised per family on what the
-family has left).
+knapsack over melds and jokers. When the contract asks for both kinds, the melds of the kind that looks
+cheaper to choose first are chosen by a depth-first search (best first, each branch cut by the other
+kind's tables on what it has left), and each choice leaves the counts the other kind's tables are read
+from (memoised per family on what the family has left).
 
-The candidates are those of :mod:`.search_candidates`, so every rule of a single meld (lengths, naturals,
-joker spacing, aces, set length) holds as there; their ``tag`` and ``block`` carry the rules between melds
-of one family (distinct suits or ranks, runs that could be joined). The search answers when every slot
-of a kind asks the same length; :func:`most_shed` returns ``None`` otherwise, and the caller searches
-arrangements instead.
+The tables are those of :mod:`.search_tables`. The melds are those of :mod:`.search_candidates`, so every
+rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as there; their ``tag``
+and ``block`` carry the rules between melds of one family (distinct suits or ranks, runs that could be
+joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
+``None`` otherwise, and the caller searches arrangements instead.
 
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
@@ -25,29 +25,13 @@ arrangements instead.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import (
-    ACE_HIGH,
-    CandidatePool,
-    Packing,
-    family_fields,
-    family_of,
-    lengths_allowed,
-    run_shapes,
-    set_shapes,
-)
-
-Member = tuple[int, int, int, int, int]
-"""A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
-Steps = Sequence[Sequence[tuple[int, int]]]
-"""A family's table: ``steps[m - 1]`` lists ``(j, most)`` where the most ``m`` melds of the family shed
-with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
+from .search_candidates import CandidatePool, family_fields, family_of, lengths_allowed
+from .search_tables import Member, RunRules, SetRules, Steps, candidate_steps, set_steps
 
 
 @dataclass(slots=True)
@@ -74,41 +58,6 @@ class _Kind:
     tables: dict[tuple[int, int], Steps]
 
 
-@dataclass(frozen=True, slots=True)
-class _RunRules:
-    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present."""
-
-    width: int
-    weights: tuple[int, ...]
-    lengths: int
-    min_naturals: int
-    spacing: int
-    aces_low: bool
-    aces_high: bool
-
-    def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
-        """:func:`run_steps` of ``suit`` under these rules."""
-        return run_steps(
-            present, jokers, self.weights[suit * 13 : suit * 13 + 13], self.weights[JOKER_FACE], self.lengths,
-            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
-        )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class _SetRules:
-    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight."""
-
-    lengths: int
-    min_naturals: int
-    longest: int
-    distinct_suits: bool
-    joker_weight: int
-
-    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
-        """:func:`.set_shapes` under these rules."""
-        return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
-
-
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
     from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
@@ -123,12 +72,12 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         return 0
     pool = CandidatePool.build(hand, contract, rules, whole_hand, ())
     width = pool.packing.width
-    run_rules = _RunRules(
+    run_rules = RunRules(
         width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
         rules.run_joker_spacing, rules.aces_low, rules.aces_high,
     )  # fmt: skip
     longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
-    set_rules = _SetRules(
+    set_rules = SetRules(
         lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
         min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
     )  # fmt: skip
@@ -164,7 +113,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
 
 
 def _first_kind(
-    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: _SetRules, width: int
+    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: SetRules, width: int
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
@@ -193,62 +142,6 @@ def _rank_fields(rank: int, width: int) -> int:
     return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 
 
-@lru_cache(maxsize=8192)
-def run_steps(
-    present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
-    spacing: int, aces_low: bool, aces_high: bool,
-) -> tuple[tuple[int, int], ...]:  # fmt: skip
-    """The table of one run whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and 14):
-    ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
-    of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
-    directly: its jokers stand for the holes and then for the lightest naturals."""
-    best = [-1] * (jokers + 1)
-    if spacing > 1:
-        shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
-        for natural_score, _, _, count, _, _ in shapes:
-            best[count] = max(best[count], natural_score + count * joker_weight)
-    else:
-        first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
-        usable = present & ((1 << (last + 1)) - (1 << first))
-        if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
-            return ()
-        lowest = (usable & -usable).bit_length() - 1
-        for low in range(max(first, lowest - jokers), last + 1):
-            if (usable >> low).bit_count() < min_naturals:
-                break
-            forced = natural_score = 0
-            held: list[int] = []
-            for high in range(low, min(last, low + 12) + 1):
-                if usable >> high & 1:
-                    weight = rank_weights[(high - 1) % 13]
-                    natural_score += weight
-                    bisect.insort(held, weight)
-                else:
-                    forced += 1
-                    if forced > jokers:
-                        break
-                spare = min(jokers - forced, len(held) - min_naturals)
-                if spare < 0 or not lengths >> (high - low + 1) & 1:
-                    continue
-                score = natural_score + forced * joker_weight
-                best[forced] = max(best[forced], score)
-                for extra in range(spare):
-                    score += joker_weight - held[extra]
-                    best[forced + extra + 1] = max(best[forced + extra + 1], score)
-    steps = []
-    top = -1
-    for j, value in enumerate(best):
-        if value > top:
-            top = value
-            steps.append((j, value))
-    return tuple(steps)
-
-
-def _ways(families: list[_Family], slots: int) -> float:
-    """Roughly how many ways there are to fill ``slots`` slots from ``families``."""
-    return float(sum(len(family.members) for family in families)) ** slots
-
-
 def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) -> list[_Family]:
     """The families of ``kind`` with their distinct candidates (a run's jokers may stand at several places
     for one use of the hand: only the use matters here)."""
@@ -269,7 +162,7 @@ def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) 
 
 def _choose(
     members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
-    inner: _Kind, guard: int, rules: tuple[_RunRules, _SetRules], best: list[int],
+    inner: _Kind, guard: int, rules: tuple[RunRules, SetRules], best: list[int],
 ) -> None:  # fmt: skip
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
@@ -294,7 +187,7 @@ def _choose(
                 best)  # fmt: skip
 
 
-def _joined(kind: _Kind, left: int, guard: int, run_rules: _RunRules, set_rules: _SetRules) -> list[int]:
+def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules) -> list[int]:
     """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all)."""
     wanted, jokers = kind.slots, kind.jokers
     if wanted == 1:
@@ -322,7 +215,7 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: _RunRules, set_rules:
 
 
 def _family_steps(
-    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: _RunRules, set_rules: _SetRules
+    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
 ) -> Sequence[Sequence[tuple[int, int]]]:
     """The table of the ``index``-th family of ``kind`` on ``left``, met before or made now."""
     key = (index, left & family.fields)
@@ -335,69 +228,9 @@ def _family_steps(
             have = _have(left, family.rank, run_rules.width)
             steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
         else:
-            steps = _steps(family, left, guard, most, jokers)
+            steps = candidate_steps(family.members, left, guard, most, jokers)
         kind.tables[key] = steps
     return steps
-
-
-@lru_cache(maxsize=8192)
-def set_steps(
-    have: tuple[int, ...], jokers: int, weight: int, rules: _SetRules, most: int
-) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
-    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
-    :func:`.set_shapes`, or straight from counts when suits may repeat in a set."""
-    if not rules.distinct_suits:
-        return _pooled_set_steps(sum(have), jokers, weight, rules, most)
-    packing = Packing.for_largest(max(have))
-    width = packing.width
-    shapes = rules.shapes(have, jokers, width)
-    members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
-                     reverse=True)  # fmt: skip
-    left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
-    return tuple(tuple(row) for row in _steps(_Family(0, members, most), left, packing.guard, most, jokers))
-
-
-@lru_cache(maxsize=4096)
-def _pooled_set_steps(
-    naturals: int, jokers: int, weight: int, rules: _SetRules, most: int
-) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """:func:`set_steps` when a set may hold any naturals of its rank: one set holds ``n`` naturals and
-    ``k`` jokers when ``n`` is at least the naturals a set needs, ``n + k`` is a length the contract takes
-    and at most the longest set, so ``m`` sets are any ``m`` such pairs whose naturals add up to at most
-    ``naturals``. ``reach[k]`` holds bit ``n`` when ``n`` naturals and ``k`` jokers can make the sets."""
-    single = [0] * (jokers + 1)
-    for k in range(jokers + 1):
-        for n in range(rules.min_naturals, naturals + 1):
-            if n + k <= rules.longest and rules.lengths >> (n + k) & 1:
-                single[k] |= 1 << n
-    within = (1 << (naturals + 1)) - 1
-    reach = [1] + [0] * jokers
-    out = []
-    for _ in range(most):
-        grown = [0] * (jokers + 1)
-        for had, mask in enumerate(reach):
-            if not mask:
-                continue
-            for k in range(jokers + 1 - had):
-                more = single[k]
-                n = 0
-                while more:
-                    if more & 1:
-                        grown[had + k] |= mask << n
-                    more >>= 1
-                    n += 1
-        reach = [mask & within for mask in grown]
-        row = []
-        top = -1
-        for k, mask in enumerate(reach):
-            if mask and (mask.bit_length() - 1) * weight + k * rules.joker_weight > top:
-                top = (mask.bit_length() - 1) * weight + k * rules.joker_weight
-                row.append((k, top))
-        if not row:
-            break
-        out.append(tuple(row))
-    return tuple(out)
 
 
 def _present(left: int, suit: int, width: int) -> int:
@@ -410,57 +243,3 @@ def _present(left: int, suit: int, width: int) -> int:
             present |= 1 << rank
         shift += width
     return present | (present & 2) << 13
-
-
-def _steps(family: _Family, left: int, guard: int, most: int, jokers: int) -> Steps:
-    """The family's table on ``left``, up to ``most`` melds (none when it has no meld at all)."""
-    members = [m for m in family.members if m[2] <= jokers and (left - m[1]) & guard == guard]
-    if not members:
-        return []
-    by_jokers: list[list[Member]] = [[] for _ in range(jokers + 1)]
-    for member in members:
-        by_jokers[member[2]].append(member)
-    steps: list[list[tuple[int, int]]] = []
-    for melds in range(1, most + 1):
-        exact = [-1] * (jokers + 1)
-        _fill(members, by_jokers, 0, melds, left, 0, 0, 0, guard, exact)
-        row = []
-        top = -1
-        for j, value in enumerate(exact):
-            if value > top:
-                top = value
-                row.append((j, value))
-        if not row:
-            break
-        steps.append(row)
-    return steps
-
-
-def _fill(
-    members: list[Member], by_jokers: list[list[Member]], begin: int, wanted: int, left: int, used: int,
-    score: int, blocked: int, guard: int, exact: list[int],
-) -> None:  # fmt: skip
-    """``exact[j]``: the most ``wanted`` more melds of ``members[begin:]`` shed with ``j`` jokers in all,
-    ``used`` of them already laid; a branch is cut when it cannot beat what fewer jokers already shed. The
-    last meld is the best that fits of each joker count (``by_jokers``, best first)."""
-    if wanted == 1:
-        top = max(exact[: used + 1])
-        for count in range(len(exact) - used):
-            top = max(top, exact[used + count])
-            for m_score, use, _, tag, _ in by_jokers[count]:
-                if score + m_score <= top:
-                    break
-                if not tag & blocked and (left - use) & guard == guard:
-                    exact[used + count] = top = score + m_score
-                    break
-        return
-    for i in range(begin, len(members)):
-        m_score, use, count, tag, block = members[i]
-        if score + wanted * m_score <= max(exact[: used + 1]):
-            return
-        if used + count >= len(exact) or tag & blocked:
-            continue
-        after = left - use
-        if after & guard == guard:
-            _fill(members, by_jokers, i, wanted - 1, after, used + count, score + m_score, blocked | block, guard,
-                  exact)  # fmt: skip
