@@ -440,13 +440,13 @@ def _plainly_impossible(
 
 def _mixed_or_distinct(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
     """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
-    asks for several melds of one kind and nothing else, and one suit may hold several of the runs, or one
-    rank several of the sets, whose suits must differ."""
+    asks for melds of one kind only, and one suit may hold three runs or more, or one rank several sets
+    whose suits must differ."""
     kinds = {rule.kind for rule in contract}
     if len(kinds) != 1 or len(contract) == 1:
         return True
     if MeldKind.RUN in kinds:
-        return rules.run_distinct_suits
+        return rules.run_distinct_suits or len(contract) == 2
     return rules.set_distinct_ranks or not rules.set_distinct_suits
 
 
