@@ -178,7 +178,7 @@ def _pooled_set_steps(
 
 def candidate_steps(members: list[Member], left: int, guard: int, most: int, jokers: int) -> Steps:
     """The table of a family of ``members`` (best first) on ``left``, up to ``most`` melds (none when it has
-    no meld at all)."""
+    no meld at all). The table of fewer melds bounds each branch of the search for more."""
     members = [m for m in members if m[2] <= jokers and (left - m[1]) & guard == guard]
     if not members:
         return []
@@ -186,28 +186,33 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
     for member in members:
         by_jokers[member[2]].append(member)
     steps: list[list[tuple[int, int]]] = []
+    fewer = [[0] * (jokers + 1)]
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
-        _fill(members, by_jokers, 0, melds, left, 0, 0, 0, guard, exact)
+        _fill(by_jokers, fewer, melds, left, 0, 0, 0, guard, exact)
         row = []
+        dense = []
         top = -1
         for j, value in enumerate(exact):
             if value > top:
                 top = value
                 row.append((j, value))
+            dense.append(top)
         if not row:
             break
         steps.append(row)
+        fewer.append(dense)
     return steps
 
 
 def _fill(
-    members: list[Member], by_jokers: list[list[Member]], begin: int, wanted: int, left: int, used: int,
-    score: int, blocked: int, guard: int, exact: list[int],
+    by_jokers: list[list[Member]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
+    blocked: int, guard: int, exact: list[int],
 ) -> None:  # fmt: skip
-    """``exact[j]``: the most ``wanted`` more melds of ``members[begin:]`` shed with ``j`` jokers in all,
-    ``used`` of them already laid; a branch is cut when it cannot beat what fewer jokers already shed. The
-    last meld is the best that fits of each joker count (``by_jokers``, best first)."""
+    """``exact[j]``: the most ``wanted`` more melds shed with ``j`` jokers in all, ``used`` of them already
+    laid, the melds taken from ``by_jokers[k]`` (those with ``k`` jokers, best first). A meld is tried only
+    while it could beat what as many jokers or fewer already shed, the melds after it bounded by ``fewer``
+    (the tables of fewer melds on the whole family); the last is the best that fits of each joker count."""
     if wanted == 1:
         top = max(exact[: used + 1])
         for count in range(len(exact) - used):
@@ -219,13 +224,22 @@ def _fill(
                     exact[used + count] = top = score + m_score
                     break
         return
-    for i in range(begin, len(members)):
-        m_score, use, count, tag, block = members[i]
-        if score + wanted * m_score <= max(exact[: used + 1]):
-            return
-        if used + count >= len(exact) or tag & blocked:
-            continue
-        after = left - use
-        if after & guard == guard:
-            _fill(members, by_jokers, i, wanted - 1, after, used + count, score + m_score, blocked | block, guard,
-                  exact)  # fmt: skip
+    rest = fewer[wanted - 1]
+    for count in range(len(exact) - used):
+        for m_score, use, _, tag, block in by_jokers[count]:
+            if not _may_improve(exact, used + count, score + m_score, rest):
+                break
+            after = left - use
+            if not tag & blocked and after & guard == guard:
+                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | block, guard, exact)
+
+
+def _may_improve(exact: list[int], used: int, score: int, rest: list[int]) -> bool:
+    """Whether ``score`` with ``used`` jokers, and at most ``rest[k]`` more with ``k`` more jokers, could beat
+    what ``exact`` holds with as many jokers or fewer."""
+    top = max(exact[: used + 1])
+    for more in range(len(exact) - used):
+        top = max(top, exact[used + more])
+        if rest[more] >= 0 and score + rest[more] > top:
+            return True
+    return False
