@@ -13,9 +13,11 @@ first). What a branch could still
 shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
-:func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it (every slot of
-a kind asks one length, no card must be melded, and ``keep`` cannot bind, see there) and is the faster
-way, it answers from per-suit and per-rank tables instead of this search.
+:func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it from per-suit
+and per-rank tables (every slot of a kind asks one length, no card must be melded) and that is the
+faster way, the tables answer instead of this search. They ignore ``keep``: their answer stands when the
+points it leaves are more than ``keep - 1`` of the heaviest cards could hold, so that at least ``keep``
+cards stay; otherwise this search answers.
 
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
@@ -114,15 +116,15 @@ def best_leftover(
     cards = tuple(hand)
     if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
         return None
-    if must_include is None and _mixed_or_distinct(contract, rules):
+    if must_include is None and _tables_faster(contract, rules):
         most = most_shed(cards, contract, rules, whole_hand)
         if most is not None:
             if most < 0:
                 return None
             if whole_hand:
-                return 0 if most == len(hand) else None
+                return 0 if most == len(cards) else None
             values = [rules.value(card) for card in cards]
-            if sum(values) - most > (keep - 1) * max(values):
+            if sum(values) - most > (keep - 1) * max(values, default=0):
                 return sum(values) - most
     search = _Search.prepare(cards, contract, rules, whole_hand, keep, must_include)
     if search is None:
@@ -438,7 +440,7 @@ def _plainly_impossible(
     return must_include is not None and must_include not in cards
 
 
-def _mixed_or_distinct(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
+def _tables_faster(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
     """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
     asks for melds of one kind only, and one suit may hold three runs or more, or one rank several sets
     whose suits must differ."""
