@@ -29,6 +29,7 @@ from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search_candidates import CandidatePool, decode
+from liverpool.engine.search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
 FaceMeld = tuple[str, int, tuple[int, ...]]
@@ -407,6 +408,37 @@ def test_the_candidates_are_exactly_the_valid_melds(seed: int) -> None:
             got = [decode(kind, entry[5]) for entry in pool.entries[kind]]
             assert len(got) == len(set(got))
             assert set(got) == want
+
+
+@settings(max_examples=250, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_the_family_tables_shed_as_much_as_the_best_arrangement(seed: int, preset: bool, even: bool) -> None:
+    # search_value.most_shed against the depth-first search (find_arrangements), under the presets and under
+    # random house rules (RULES.md §3: distinct suits or ranks, joinable runs, min naturals, joker spacing,
+    # set length and suits, aces low/high, longer melds, card values), whole hand or not; ``even`` gives the
+    # slots of each kind one length, the contracts most_shed answers. best_leftover, which takes most_shed's
+    # answer where it is faster and keep allows, must agree with the arrangements for every option.
+    rng = random.Random(seed)
+    rules = rng.choice(PRESET_RULES) if preset else random_ruleset(rng)
+    deal = rng.randrange(len(rules.deals))
+    if even:
+        first = {r.kind: r.length for r in reversed(rules.deals[deal].contract)}
+        contract = tuple(MeldRule(r.kind, first[r.kind]) for r in rules.deals[deal].contract)
+        rules = dataclasses.replace(rules, deals=(DealRule(contract, 10),))
+        deal = 0
+    q = question(rng, rules, deal)
+    found = find_arrangements(q.hand, q.contract, rules, whole_hand=q.whole_hand, limit=1)
+    most = most_shed(q.hand, q.contract, rules, q.whole_hand)
+    lengths = [{r.length for r in q.contract if r.kind is kind} for kind in MeldKind]
+    assert (most is None) == any(len(each) > 1 for each in lengths)
+    if most is not None and q.whole_hand:
+        assert (most == len(q.hand)) == bool(found), (rules, q)
+    elif most is not None:
+        total = sum(rules.value(c) for c in q.hand)
+        assert most == (total - penalty_left(q.hand, found[0], rules) if found else -1), (rules, q)
+    best = find_arrangements(q.hand, q.contract, rules, **q.options, limit=1)
+    expected = penalty_left(q.hand, best[0], rules) if best else None
+    assert best_leftover(q.hand, q.contract, rules, **q.options) == (0 if best and q.whole_hand else expected)
 
 
 # -- properties --------------------------------------------------------------------------------------

@@ -13,6 +13,12 @@ first). What a branch could still
 shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
+:func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it from per-suit
+and per-rank tables (every slot of a kind asks one length, no card must be melded) and that is the
+faster way, the tables answer instead of this search. They ignore ``keep``: their answer stands when the
+points it leaves are more than ``keep - 1`` of the heaviest cards could hold, so that at least ``keep``
+cards stay; otherwise this search answers.
+
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
 >>> rules = find_preset('liverpool')
@@ -36,6 +42,7 @@ from .cards import JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, Family, decode
+from .search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
 
@@ -106,7 +113,20 @@ def best_leftover(
     must_include: Card | None = None,
 ) -> int | None:
     """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
-    search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
+    cards = tuple(hand)
+    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+        return None
+    if must_include is None and _tables_faster(contract, rules):
+        most = most_shed(cards, contract, rules, whole_hand)
+        if most is not None:
+            if most < 0:
+                return None
+            if whole_hand:
+                return 0 if most == len(cards) else None
+            values = [rules.value(card) for card in cards]
+            if sum(values) - most > (keep - 1) * max(values, default=0):
+                return sum(values) - most
+    search = _Search.prepare(cards, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return None
     found = search.run(_FEASIBLE if whole_hand else _BEST, 1)
@@ -162,15 +182,9 @@ class _Search:
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
         cards = tuple(hand)
-        if len(set(cards)) != len(cards):
-            raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
-        if keep < 0:
-            raise ValueError(f"keep must not be negative, not {keep}")
+        if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+            return None
         n = len(cards)
-        if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
-            return None
-        if must_include is not None and must_include not in cards:
-            return None
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
         order = sorted(
             range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i)
@@ -409,6 +423,33 @@ class _Search:
                 melds.append(Meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
+
+
+def _plainly_impossible(
+    cards: tuple[Card, ...], contract: Sequence[MeldRule], whole_hand: bool, keep: int, must_include: Card | None
+) -> bool:
+    """Whether the question cannot be met whatever the cards (too few of them, or ``must_include`` is not in
+    hand); a ``ValueError`` when it is malformed."""
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
+    if keep < 0:
+        raise ValueError(f"keep must not be negative, not {keep}")
+    n = len(cards)
+    if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
+        return True
+    return must_include is not None and must_include not in cards
+
+
+def _tables_faster(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
+    """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
+    asks for melds of one kind only, and one suit may hold three runs or more, or one rank several sets
+    whose suits must differ."""
+    kinds = {rule.kind for rule in contract}
+    if len(kinds) != 1 or len(contract) == 1:
+        return True
+    if MeldKind.RUN in kinds:
+        return rules.run_distinct_suits or len(contract) == 2
+    return rules.set_distinct_ranks or not rules.set_distinct_suits
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:

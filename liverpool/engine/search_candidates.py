@@ -66,6 +66,20 @@ def decode(kind: MeldKind, order: int) -> tuple[int, tuple[int, ...]]:
     return family, naturals + (JOKER_FACE,) * (shape & 255)
 
 
+def family_of(order: int) -> int:
+    """The suit (0..3, a run) or rank (1..13, a set) of the candidate ``order``."""
+    return order >> (_SHAPE_BITS + 4) & 15
+
+
+def family_fields(kind: MeldKind, order: int, width: int) -> int:
+    """The packed fields of every face of the family (suit or rank) of the candidate ``order`` of ``kind``."""
+    family = family_of(order)
+    field = (1 << width) - 1
+    if kind is MeldKind.RUN:
+        return ((1 << (13 * width)) - 1) << (family * 13 * width)
+    return sum(field << ((suit * 13 + family - 1) * width) for suit in range(4))
+
+
 def describe(kind: MeldKind, order: int) -> str:
     """``'run: 7H JK 9H'``: a candidate as text."""
     return f"{kind.value}: {' '.join(face_text(f) for f in decode(kind, order)[1])}"
@@ -148,10 +162,15 @@ class CandidatePool:
 
     @classmethod
     def build(
-        cls, hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool
+        cls,
+        hand: Sequence[int],
+        contract: Sequence[MeldRule],
+        rules: Ruleset,
+        whole_hand: bool,
+        kinds: tuple[MeldKind, ...] = (MeldKind.RUN, MeldKind.SET),
     ) -> CandidatePool:
-        """Candidates of ``hand`` for the slots of ``contract``; scores are penalties shed, or cards melded
-        when the ``whole_hand`` must go."""
+        """Candidates of ``hand`` for the slots of ``contract`` (of ``kinds`` only: the others have none);
+        scores are penalties shed, or cards melded when the ``whole_hand`` must go."""
         counts = [0] * (JOKER_FACE + 1)
         for card in hand:
             counts[card & 63] += 1
@@ -165,7 +184,7 @@ class CandidatePool:
         entries: dict[MeldKind, list[Entry]] = {}
         families: dict[MeldKind, list[Family]] = {}
         for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
-            lengths = lengths_allowed(contract, kind, rules)
+            lengths = lengths_allowed(contract, kind, rules) if kind in kinds else 0
             found = make(counts, lengths, rules, weights, width) if lengths else []
             families[kind] = [family for family, _ in found]
             if len(found) == 1:

@@ -1,0 +1,245 @@
+"""The tables of one family of melds (the runs of a suit, or the sets of a rank) for
+:mod:`.search_value`: the most ``m`` melds of the family shed with at most ``j`` jokers, from what the
+family has left.
+
+A table is :data:`Steps`, kept only where it grows: ``steps[m - 1]`` lists ``(j, most)``. One run of a
+suit is read off its ranks (:func:`run_steps`), sets whose suits may repeat off the count of their
+rank's naturals (:func:`set_steps`), both cached across hands; the others come from the family's
+candidates (:func:`candidate_steps`), by a depth-first search over them.
+
+With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker and cannot be laid without:
+
+>>> run_steps(0b1110000, 1, (5,) * 13, 20, 1 << 4, 3, 0, True, True)
+((1, 35),)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import JOKER_FACE
+from .search_candidates import ACE_HIGH, Packing, run_shapes, set_shapes
+
+Member = tuple[int, int, int, int, int]
+"""A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
+Steps = Sequence[Sequence[tuple[int, int]]]
+"""A family's table: ``steps[m - 1]`` lists ``(j, most)`` where the most ``m`` melds of the family shed
+with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunRules:
+    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present."""
+
+    width: int
+    weights: tuple[int, ...]
+    lengths: int
+    min_naturals: int
+    spacing: int
+    aces_low: bool
+    aces_high: bool
+
+    def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
+        """:func:`run_steps` of ``suit`` under these rules."""
+        return run_steps(
+            present, jokers, self.weights[suit * 13 : suit * 13 + 13], self.weights[JOKER_FACE], self.lengths,
+            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SetRules:
+    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight."""
+
+    lengths: int
+    min_naturals: int
+    longest: int
+    distinct_suits: bool
+    joker_weight: int
+
+    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
+        """:func:`.set_shapes` under these rules."""
+        return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+
+
+@lru_cache(maxsize=8192)
+def run_steps(
+    present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
+    spacing: int, aces_low: bool, aces_high: bool,
+) -> tuple[tuple[int, int], ...]:  # fmt: skip
+    """The table of one run whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and 14):
+    ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
+    of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
+    directly: its jokers stand for the holes and then for the lightest naturals."""
+    best = [-1] * (jokers + 1)
+    if spacing > 1:
+        shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+        for natural_score, _, _, count, _, _ in shapes:
+            best[count] = max(best[count], natural_score + count * joker_weight)
+    else:
+        first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
+        usable = present & ((1 << (last + 1)) - (1 << first))
+        if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
+            return ()
+        lowest = (usable & -usable).bit_length() - 1
+        for low in range(max(first, lowest - jokers), last + 1):
+            if (usable >> low).bit_count() < min_naturals:
+                break
+            forced = natural_score = 0
+            held: list[int] = []
+            for high in range(low, min(last, low + 12) + 1):
+                if usable >> high & 1:
+                    weight = rank_weights[(high - 1) % 13]
+                    natural_score += weight
+                    bisect.insort(held, weight)
+                else:
+                    forced += 1
+                    if forced > jokers:
+                        break
+                spare = min(jokers - forced, len(held) - min_naturals)
+                if spare < 0 or not lengths >> (high - low + 1) & 1:
+                    continue
+                score = natural_score + forced * joker_weight
+                best[forced] = max(best[forced], score)
+                for extra in range(spare):
+                    score += joker_weight - held[extra]
+                    best[forced + extra + 1] = max(best[forced + extra + 1], score)
+    steps = []
+    top = -1
+    for j, value in enumerate(best):
+        if value > top:
+            top = value
+            steps.append((j, value))
+    return tuple(steps)
+
+
+@lru_cache(maxsize=8192)
+def set_steps(
+    have: tuple[int, ...], jokers: int, weight: int, rules: SetRules, most: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
+    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
+    :func:`.set_shapes`, or straight from counts when suits may repeat in a set."""
+    if not rules.distinct_suits:
+        return _pooled_set_steps(sum(have), jokers, weight, rules, most)
+    packing = Packing.for_largest(max(have))
+    width = packing.width
+    shapes = rules.shapes(have, jokers, width)
+    members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
+                     reverse=True)  # fmt: skip
+    left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
+    return tuple(tuple(row) for row in candidate_steps(members, left, packing.guard, most, jokers))
+
+
+@lru_cache(maxsize=4096)
+def _pooled_set_steps(
+    naturals: int, jokers: int, weight: int, rules: SetRules, most: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`set_steps` when a set may hold any naturals of its rank: one set holds ``n`` naturals and
+    ``k`` jokers when ``n`` is at least the naturals a set needs, ``n + k`` is a length the contract takes
+    and at most the longest set, so ``m`` sets are any ``m`` such pairs whose naturals add up to at most
+    ``naturals``. ``reach[k]`` holds bit ``n`` when ``n`` naturals and ``k`` jokers can make the sets."""
+    single = [0] * (jokers + 1)
+    for k in range(jokers + 1):
+        for n in range(rules.min_naturals, naturals + 1):
+            if n + k <= rules.longest and rules.lengths >> (n + k) & 1:
+                single[k] |= 1 << n
+    within = (1 << (naturals + 1)) - 1
+    reach = [1] + [0] * jokers
+    out = []
+    for _ in range(most):
+        grown = [0] * (jokers + 1)
+        for had, mask in enumerate(reach):
+            if not mask:
+                continue
+            for k in range(jokers + 1 - had):
+                more = single[k]
+                n = 0
+                while more:
+                    if more & 1:
+                        grown[had + k] |= mask << n
+                    more >>= 1
+                    n += 1
+        reach = [mask & within for mask in grown]
+        row = []
+        top = -1
+        for k, mask in enumerate(reach):
+            if mask and (mask.bit_length() - 1) * weight + k * rules.joker_weight > top:
+                top = (mask.bit_length() - 1) * weight + k * rules.joker_weight
+                row.append((k, top))
+        if not row:
+            break
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def candidate_steps(members: list[Member], left: int, guard: int, most: int, jokers: int) -> Steps:
+    """The table of a family of ``members`` (best first) on ``left``, up to ``most`` melds (none when it has
+    no meld at all). The table of fewer melds bounds each branch of the search for more."""
+    members = [m for m in members if m[2] <= jokers and (left - m[1]) & guard == guard]
+    if not members:
+        return []
+    by_jokers: list[list[Member]] = [[] for _ in range(jokers + 1)]
+    for member in members:
+        by_jokers[member[2]].append(member)
+    steps: list[list[tuple[int, int]]] = []
+    fewer = [[0] * (jokers + 1)]
+    for melds in range(1, most + 1):
+        exact = [-1] * (jokers + 1)
+        _fill(by_jokers, fewer, melds, left, 0, 0, 0, guard, exact)
+        row = []
+        dense = []
+        top = -1
+        for j, value in enumerate(exact):
+            if value > top:
+                top = value
+                row.append((j, value))
+            dense.append(top)
+        if not row:
+            break
+        steps.append(row)
+        fewer.append(dense)
+    return steps
+
+
+def _fill(
+    by_jokers: list[list[Member]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
+    blocked: int, guard: int, exact: list[int],
+) -> None:  # fmt: skip
+    """``exact[j]``: the most ``wanted`` more melds shed with ``j`` jokers in all, ``used`` of them already
+    laid, the melds taken from ``by_jokers[k]`` (those with ``k`` jokers, best first). A meld is tried only
+    while it could beat what as many jokers or fewer already shed, the melds after it bounded by ``fewer``
+    (the tables of fewer melds on the whole family); the last is the best that fits of each joker count."""
+    if wanted == 1:
+        top = max(exact[: used + 1])
+        for count in range(len(exact) - used):
+            top = max(top, exact[used + count])
+            for m_score, use, _, tag, _ in by_jokers[count]:
+                if score + m_score <= top:
+                    break
+                if not tag & blocked and (left - use) & guard == guard:
+                    exact[used + count] = top = score + m_score
+                    break
+        return
+    rest = fewer[wanted - 1]
+    for count in range(len(exact) - used):
+        for m_score, use, _, tag, block in by_jokers[count]:
+            if not _may_improve(exact, used + count, score + m_score, rest):
+                break
+            after = left - use
+            if not tag & blocked and after & guard == guard:
+                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | block, guard, exact)
+
+
+def _may_improve(exact: list[int], used: int, score: int, rest: list[int]) -> bool:
+    """Whether ``score`` with ``used`` jokers, and at most ``rest[k]`` more with ``k`` more jokers, could beat
+    what ``exact`` holds with as many jokers or fewer."""
+    top = max(exact[: used + 1])
+    for more in range(len(exact) - used):
+        top = max(top, exact[used + more])
+        if rest[more] >= 0 and score + rest[more] > top:
+            return True
+    return False

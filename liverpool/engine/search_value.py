@@ -1,0 +1,245 @@
+"""The most a going-down can shed, found family by family: the exact answer of ``best_leftover`` without
+listing arrangements.
+
+Runs of different suits share no natural card, nor do sets of different ranks: only jokers pass between
+families (a suit for runs, a rank for sets). So for one kind the search keeps, per family, a *table*: the
+most ``m`` melds of that family can shed with at most ``j`` jokers, and joins the families' tables by a
+knapsack over melds and jokers. When the contract asks for both kinds, the melds of the kind that looks
+cheaper to choose first are chosen by a depth-first search (best first, each branch cut by the other
+kind's tables on what it has left), and each choice leaves the counts the other kind's tables are read
+from (memoised per family on what the family has left).
+
+The tables are those of :mod:`.search_tables`. The melds are those of :mod:`.search_candidates`, so every
+rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as there; their ``tag``
+and ``block`` carry the rules between melds of one family (distinct suits or ranks, runs that could be
+joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
+``None`` otherwise, and the caller searches arrangements instead.
+
+>>> from .cards import parse_cards
+>>> from .presets import find_preset
+>>> rules = find_preset('liverpool')
+>>> hand = parse_cards('7H 7S 7D 4C 5C 6C JK KD 2S')
+>>> most_shed(hand, rules.contract(1), rules, whole_hand=False)
+50
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER_FACE, Card
+from .rules import MeldKind, MeldRule, Ruleset
+from .search_candidates import CandidatePool, family_fields, family_of, lengths_allowed
+from .search_tables import Member, RunRules, SetRules, Steps, candidate_steps, set_steps
+
+
+@dataclass(slots=True)
+class _Family:
+    """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
+    the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
+    have no candidates, their table comes from :func:`run_steps`."""
+
+    fields: int
+    members: list[Member]
+    most: int
+    suit: int = -1
+    rank: int = 0
+
+
+@dataclass(slots=True)
+class _Kind:
+    """The families of one kind of meld, how many slots the contract has for it, and the tables met so far
+    (by family and what the family has left)."""
+
+    slots: int
+    jokers: int
+    families: list[_Family]
+    tables: dict[tuple[int, int], Steps]
+
+
+def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
+    """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
+    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
+    counted: dict[MeldKind, int] = {}
+    for kind in (MeldKind.RUN, MeldKind.SET):
+        lengths = {rule.length for rule in contract if rule.kind is kind}
+        if len(lengths) > 1:
+            return None
+        if lengths:
+            counted[kind] = sum(1 for rule in contract if rule.kind is kind)
+    if not counted:
+        return 0
+    pool = CandidatePool.build(hand, contract, rules, whole_hand, ())
+    width = pool.packing.width
+    run_rules = RunRules(
+        width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
+        rules.run_joker_spacing, rules.aces_low, rules.aces_high,
+    )  # fmt: skip
+    longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
+    set_rules = SetRules(
+        lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
+        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
+    )  # fmt: skip
+    jokers = pool.counts[JOKER_FACE]
+    start = pool.start | pool.packing.guard
+    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
+    outer: MeldKind | None = None
+    if len(counted) == 2:
+        outer = _first_kind(pool.counts, counted, rules, set_rules, width)
+    listed = tuple(k for k in counted if k is outer or (k is MeldKind.RUN and not runs_tabled))
+    if listed:
+        pool = CandidatePool.build(hand, contract, rules, whole_hand, listed)
+    kinds: dict[MeldKind, _Kind] = {}
+    for kind, slots in counted.items():
+        if kind in listed:
+            families = _families(pool, kind, slots, 1 << (JOKER_FACE * width))
+        elif kind is MeldKind.RUN:
+            families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
+        else:
+            most = 1 if rules.set_distinct_ranks else slots
+            families = [_Family(_rank_fields(rank, width), [], most, rank=rank) for rank in range(1, 14)
+                        if any(_have(start, rank, width))]  # fmt: skip
+        kinds[kind] = _Kind(slots, jokers, families, {})
+    guard = pool.packing.guard
+    if outer is None:
+        only = next(iter(kinds.values()))
+        return _joined(only, start, guard, run_rules, set_rules)[jokers]
+    inner = kinds[MeldKind.SET if outer is MeldKind.RUN else MeldKind.RUN]
+    members = sorted((m for family in kinds[outer].families for m in family.members), reverse=True)
+    best = [-1]
+    _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
+    return best[0]
+
+
+def _first_kind(
+    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: SetRules, width: int
+) -> MeldKind:
+    """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
+    cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
+    sets are counted (their shapes are cached); run tables cost more under joker spacing."""
+    jokers = counts[JOKER_FACE]
+    runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
+    sets = ranks = 0
+    for rank in range(13):
+        have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
+        ranks += any(have)
+        if sum(have) >= rules.set_min_naturals:
+            sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
+    run_table = 4 if rules.run_joker_spacing < 2 else 16
+    by_runs = float(runs) ** counted[MeldKind.RUN] * ranks * counted[MeldKind.SET] ** 2
+    by_sets = float(sets) ** counted[MeldKind.SET] * run_table * counted[MeldKind.RUN] ** 2
+    return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
+
+
+def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
+    """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
+    mask = (1 << (width - 1)) - 1
+    return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
+
+
+def _rank_fields(rank: int, width: int) -> int:
+    return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
+
+
+def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) -> list[_Family]:
+    """The families of ``kind`` with their distinct candidates (a run's jokers may stand at several places
+    for one use of the hand: only the use matters here)."""
+    width = pool.packing.width
+    out = []
+    for family in pool.families[kind]:
+        members: dict[tuple[int, int, int], Member] = {}
+        for score, _, use, tag, block, _ in family.entries:
+            if (use, tag, block) not in members:
+                count = use // joker_unit
+                members[use, tag, block] = (score, use - count * joker_unit, count, tag, block)
+        entry = family.entries[0]
+        most = 1 if entry[3] & entry[4] else slots
+        rank = family_of(entry[5]) if kind is MeldKind.SET else 0
+        out.append(_Family(family_fields(kind, entry[5], width), list(members.values()), most, rank=rank))
+    return out
+
+
+def _choose(
+    members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
+    inner: _Kind, guard: int, rules: tuple[RunRules, SetRules], best: list[int],
+) -> None:  # fmt: skip
+    """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
+    inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
+    inner kind sheds from ``left`` bounds what it sheds once more melds are chosen."""
+    ceiling = _joined(inner, left, guard, *rules)
+    if not wanted:
+        if ceiling[jokers] >= 0 and score + ceiling[jokers] > best[0]:
+            best[0] = score + ceiling[jokers]
+        return
+    if ceiling[jokers] < 0:
+        return
+    for i in range(begin, len(members)):
+        m_score, use, count, tag, block = members[i]
+        if score + wanted * m_score + ceiling[jokers] <= best[0]:
+            return
+        if count > jokers or tag & blocked or score + wanted * m_score + ceiling[jokers - count] <= best[0]:
+            continue
+        after = left - use
+        if after & guard != guard:
+            continue
+        _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | block, inner, guard, rules,
+                best)  # fmt: skip
+
+
+def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules) -> list[int]:
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all)."""
+    wanted, jokers = kind.slots, kind.jokers
+    if wanted == 1:
+        best = [-1] * (jokers + 1)
+        for index, family in enumerate(kind.families):
+            steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+            if steps:
+                for j, value in steps[0]:
+                    for k in range(j, jokers + 1):
+                        if value > best[k]:
+                            best[k] = value
+        return best
+    total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
+    for index, family in enumerate(kind.families):
+        steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+        for had in range(wanted - 1, -1, -1):
+            row = total[had]
+            for more in range(1, min(len(steps), wanted - had) + 1):
+                into = total[had + more]
+                for j, value in steps[more - 1]:
+                    for k in range(jokers + 1 - j):
+                        if row[k] >= 0 and row[k] + value > into[k + j]:
+                            into[k + j] = row[k] + value
+    return total[wanted]
+
+
+def _family_steps(
+    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
+) -> Sequence[Sequence[tuple[int, int]]]:
+    """The table of the ``index``-th family of ``kind`` on ``left``, met before or made now."""
+    key = (index, left & family.fields)
+    steps = kind.tables.get(key)
+    if steps is None:
+        jokers, most = kind.jokers, min(family.most, kind.slots)
+        if family.suit >= 0:
+            steps = (run_rules.steps(_present(left, family.suit, run_rules.width), jokers, family.suit),)
+        elif family.rank:
+            have = _have(left, family.rank, run_rules.width)
+            steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
+        else:
+            steps = candidate_steps(family.members, left, guard, most, jokers)
+        kind.tables[key] = steps
+    return steps
+
+
+def _present(left: int, suit: int, width: int) -> int:
+    """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
+    present = 0
+    mask = (1 << (width - 1)) - 1
+    shift = suit * 13 * width
+    for rank in range(1, 14):
+        if left >> shift & mask:
+            present |= 1 << rank
+        shift += width
+    return present | (present & 2) << 13
