@@ -32,6 +32,7 @@ COMPILED = (
     "liverpool/engine/play.py",
     "liverpool/engine/search.py",
     "liverpool/engine/search_candidates.py",
+    "liverpool/engine/search_feasible.py",
     "liverpool/engine/search_tables.py",
     "liverpool/engine/search_value.py",
     "liverpool/engine/state.py",

@@ -29,6 +29,7 @@ from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search_candidates import CandidatePool, decode
+from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
@@ -439,6 +440,45 @@ def test_the_family_tables_shed_as_much_as_the_best_arrangement(seed: int, prese
     best = find_arrangements(q.hand, q.contract, rules, **q.options, limit=1)
     expected = penalty_left(q.hand, best[0], rules) if best else None
     assert best_leftover(q.hand, q.contract, rules, **q.options) == (0 if best and q.whole_hand else expected)
+
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_a_hand_surely_unmet_has_no_arrangement(seed: int, preset: bool, small: bool) -> None:
+    # search_feasible.surely_unmet (which lets the search skip listing candidates) against oracles that do
+    # not use it, under the presets and random house rules (RULES.md §3: set and run lengths, min naturals,
+    # distinct suits or ranks, set suits, aces low/high, several decks and their jokers, longer melds):
+    # the family tables of most_shed on the contract with one length a kind, and every combination of
+    # melds (all_arrangements) on small hands and two slots.
+    rng = random.Random(seed)
+    rules = rng.choice(PRESET_RULES) if preset else random_ruleset(rng)
+    deal = rng.randrange(len(rules.deals))
+    q = question(rng, rules, deal, small=small)
+    contract = q.contract[:2] if small else q.contract
+    if surely_unmet(q.hand, contract, rules):
+        if small:
+            assert not all_arrangements(q.hand, contract, rules), (rules, q)
+        first = {r.kind: r.length for r in reversed(contract)}
+        even = tuple(MeldRule(r.kind, first[r.kind]) for r in contract)
+        assert most_shed(q.hand, even, rules, False) == -1, (rules, q)
+
+
+def test_surely_unmet_cuts_most_hands_that_cannot_meet_the_contract() -> None:
+    # The test is worth its cost only if it catches hands: of preset hands that cannot meet their
+    # contract (no arrangement in the family tables), it must name most.
+    rng = random.Random("surely unmet")
+    unmet = caught = 0
+    for _ in range(300):
+        rules = rng.choice(PRESET_RULES)
+        q = question(rng, rules, rng.randrange(len(rules.deals)))
+        first = {r.kind: r.length for r in reversed(q.contract)}
+        even = tuple(MeldRule(r.kind, first[r.kind]) for r in q.contract)
+        if most_shed(q.hand, even, rules, False) == -1:
+            unmet += 1
+            caught += surely_unmet(q.hand, even, rules)
+    assert unmet > 30
+    assert caught > unmet // 2, (caught, unmet)
 
 
 # -- properties --------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from .cards import JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, Family, decode
+from .search_feasible import surely_unmet
 from .search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
@@ -114,7 +115,7 @@ def best_leftover(
 ) -> int | None:
     """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
     cards = tuple(hand)
-    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+    if _plainly_impossible(cards, contract, whole_hand, keep, must_include) or surely_unmet(cards, contract, rules):
         return None
     if must_include is None and _tables_faster(contract, rules):
         most = most_shed(cards, contract, rules, whole_hand)
@@ -182,7 +183,7 @@ class _Search:
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
         cards = tuple(hand)
-        if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+        if _plainly_impossible(cards, contract, whole_hand, keep, must_include) or surely_unmet(cards, contract, rules):
             return None
         n = len(cards)
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
