@@ -8,8 +8,9 @@ families needs more jokers than the hand holds cannot be met. It is a necessary 
 says nothing, and the exact search still answers.
 
 Each run of a suit needs at least as many jokers as the fewest holes of any ``L`` ranks in a row among
-the suit's ranks (a longer run holds such a window, and a run's naturals are ranks the suit has), and
-the suit must have ``run_min_naturals`` ranks for each. ``k`` sets of a rank need their naturals (at
+the suit's ranks (a longer run holds such a window, and a run's naturals are ranks the suit has), or of
+the shortest longer window that holds ``run_min_naturals`` of them; a suit holds a run for each
+``run_min_naturals`` of its cards at most. ``k`` sets of a rank need their naturals (at
 most the rank's cards, and at most one a suit in each set when suits must differ) and jokers for the
 rest: at least ``max(0, k*L - min(cards, k*suits))`` jokers. Both costs grow by as much or more with
 each further meld of a family, so taking the cheapest next meld of any family, slot after slot, gives
@@ -27,6 +28,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
@@ -37,71 +39,95 @@ def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Rule
     (or more families than it has), counting for each meld only the cards of its own family."""
     if rules.run_min_naturals < 1 or rules.set_min_naturals < 1:
         return False
-    counts = [0] * (JOKER_FACE + 1)
+    runs = sets = 0
+    run_length = set_length = 1 << 8
+    for rule in contract:
+        if rule.kind is MeldKind.RUN:
+            runs += 1
+            run_length = min(run_length, rule.length)
+        else:
+            sets += 1
+            set_length = min(set_length, rule.length)
+    jokers = 0
+    ranks = [0, 0, 0, 0]
+    suit_cards = [0, 0, 0, 0]
+    rank_cards = [0] * 13
+    rank_suits = [0] * 13
     for card in hand:
-        counts[card & 63] += 1
-    costs: list[list[int]] = []
-    runs = [rule.length for rule in contract if rule.kind is MeldKind.RUN]
+        face = card & 63
+        if face == JOKER_FACE:
+            jokers += 1
+            continue
+        suit, rank = divmod(face, 13)
+        ranks[suit] |= 2 << rank
+        suit_cards[suit] += 1
+        rank_cards[rank] += 1
+        rank_suits[rank] |= 1 << suit
+    need = 0
     if runs:
-        costs += _run_costs(counts, min(runs), len(runs), rules)
-    sets = [rule.length for rule in contract if rule.kind is MeldKind.SET]
+        need = _fewest(_run_costs(ranks, suit_cards, run_length, runs, rules), runs)
+        if need > jokers:
+            return True
     if sets:
-        costs += _set_costs(counts, min(sets), len(sets), rules)
-    return _fewest_jokers(costs, len(runs), len(sets)) > counts[JOKER_FACE]
+        need += _fewest(_set_costs(rank_cards, rank_suits, set_length, sets, rules), sets)
+    return need > jokers
 
 
-def _run_costs(counts: list[int], length: int, slots: int, rules: Ruleset) -> list[list[int]]:
-    """For each suit, the jokers its 1st, 2nd, ... run of ``length`` cards or more needs at least, tagged
-    by kind: ``[0, cost, cost, ...]``."""
-    first, last = (1 if rules.aces_low else 2), (14 if rules.aces_high else 13)
+def _fewest(marginal: list[int], wanted: int) -> int:
+    """The sum of the ``wanted`` least of ``marginal``, or more jokers than any hand holds if too few."""
+    if len(marginal) < wanted:
+        return 1 << 30
+    if len(marginal) > wanted:
+        marginal.sort()
+    return sum(marginal[:wanted])
+
+
+def _run_costs(ranks: list[int], suit_cards: list[int], length: int, slots: int, rules: Ruleset) -> list[int]:
+    """The jokers each run of ``length`` cards or more needs at least, for as many runs as each suit may
+    hold (``ranks[suit]``: bits 1..13 of the ranks it has): the fewest holes of a window of that length,
+    or of the shortest longer window that holds ``run_min_naturals`` ranks (holes only grow with the
+    window)."""
+    min_naturals = rules.run_min_naturals
     most = 1 if rules.run_distinct_suits else slots
-    out = []
+    out: list[int] = []
     for suit in range(4):
-        row = counts[suit * 13 : suit * 13 + 13]
-        ranks = sum(1 for n in row if n)
-        if ranks < rules.run_min_naturals:
-            continue
-        held = [0] * 15
-        for rank in range(1, 14):
-            held[rank] = 1 if row[rank - 1] else 0
-        held[14] = held[1]
-        if last - first + 1 < length:
-            continue
-        window = sum(held[first : first + length])
-        best = window
-        for low in range(first + 1, last - length + 2):
-            window += held[low + length - 1] - held[low - 1]
-            best = max(best, window)
-        fits = min(most, sum(row) // rules.run_min_naturals)
-        out.append([0] + [length - best] * fits)
+        present = ranks[suit]
+        if present.bit_count() >= min_naturals:
+            cost = _run_cost(present, length, rules.aces_low, rules.aces_high, min_naturals)
+            if cost >= 0:
+                out += [cost] * min(most, suit_cards[suit] // min_naturals)
     return out
 
 
-def _set_costs(counts: list[int], length: int, slots: int, rules: Ruleset) -> list[list[int]]:
-    """For each rank, the jokers its 1st, 2nd, ... set of ``length`` cards or more needs at least, tagged
-    by kind: ``[1, cost, cost, ...]``."""
+@lru_cache(maxsize=4096)
+def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int) -> int:
+    """The jokers one run of ``length`` cards or more of the ranks ``present`` needs at least, -1 if none
+    can be laid."""
+    first, last = (1 if aces_low else 2), (14 if aces_high else 13)
+    present |= (present & 2) << 13
+    for size in range(length, last - first + 2):
+        window = (1 << size) - 1
+        best = max((present >> low & window).bit_count() for low in range(first, last - size + 2))
+        if best >= min_naturals:
+            return size - best
+    return -1
+
+
+def _set_costs(rank_cards: list[int], rank_suits: list[int], length: int, slots: int, rules: Ruleset) -> list[int]:
+    """The jokers each set of ``length`` cards or more needs at least, for as many sets as each rank may
+    hold (``rank_cards``, ``rank_suits``: its naturals and a bit for each suit of them): what ``k`` sets
+    need less what ``k - 1`` need."""
+    min_naturals = rules.set_min_naturals
     most = 1 if rules.set_distinct_ranks else slots
-    out = []
+    out: list[int] = []
     for rank in range(13):
-        have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-        cards = sum(have)
-        suits = sum(1 for n in have if n) if rules.set_distinct_suits else cards
-        if suits < rules.set_min_naturals:
+        cards = rank_cards[rank]
+        suits = rank_suits[rank].bit_count() if rules.set_distinct_suits else cards
+        if suits < min_naturals:
             continue
-        fits = min(most, cards // rules.set_min_naturals)
-        needed = [max(0, k * length - min(cards, k * suits)) for k in range(fits + 1)]
-        out.append([1] + [needed[k] - needed[k - 1] for k in range(1, fits + 1)])
+        before = 0
+        for k in range(1, min(most, cards // min_naturals) + 1):
+            needed = max(0, k * length - min(cards, k * suits))
+            out.append(needed - before)
+            before = needed
     return out
-
-
-def _fewest_jokers(costs: list[list[int]], runs: int, sets: int) -> int:
-    """The fewest jokers that fill ``runs`` run slots and ``sets`` set slots, each slot by the next meld of
-    some family of its kind (each family's further melds cost as much as its last, or more); more
-    jokers than any hand holds when there are too few melds."""
-    total = 0
-    for kind, wanted in ((0, runs), (1, sets)):
-        marginal = sorted(cost for row in costs if row[0] == kind for cost in row[1:])
-        if len(marginal) < wanted:
-            return 1 << 30
-        total += sum(marginal[:wanted])
-    return total
