@@ -442,26 +442,28 @@ def test_the_family_tables_shed_as_much_as_the_best_arrangement(seed: int, prese
     assert best_leftover(q.hand, q.contract, rules, **q.options) == (0 if best and q.whole_hand else expected)
 
 
-
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
 def test_a_hand_surely_unmet_has_no_arrangement(seed: int, preset: bool, small: bool) -> None:
     # search_feasible.surely_unmet (which lets the search skip listing candidates) against oracles that do
     # not use it, under the presets and random house rules (RULES.md §3: set and run lengths, min naturals,
-    # distinct suits or ranks, set suits, aces low/high, several decks and their jokers, longer melds):
+    # distinct suits or ranks, set suits, aces low/high, joker spacing, several decks and their jokers,
+    # longer melds, the final deal's whole hand):
     # the family tables of most_shed on the contract with one length a kind, and every combination of
     # melds (all_arrangements) on small hands and two slots.
     rng = random.Random(seed)
     rules = rng.choice(PRESET_RULES) if preset else random_ruleset(rng)
     deal = rng.randrange(len(rules.deals))
     q = question(rng, rules, deal, small=small)
+    whole = rng.random() < 0.3
     contract = q.contract[:2] if small else q.contract
-    if surely_unmet(q.hand, contract, rules):
+    if surely_unmet(q.hand, contract, rules, whole):
         if small:
-            assert not all_arrangements(q.hand, contract, rules), (rules, q)
+            assert not all_arrangements(q.hand, contract, rules, whole_hand=whole), (rules, q)
         first = {r.kind: r.length for r in reversed(contract)}
         even = tuple(MeldRule(r.kind, first[r.kind]) for r in contract)
-        assert most_shed(q.hand, even, rules, False) == -1, (rules, q)
+        most = most_shed(q.hand, even, rules, whole)
+        assert most != len(q.hand) if whole else most == -1, (rules, q)
 
 
 def test_surely_unmet_cuts_most_hands_that_cannot_meet_the_contract() -> None:

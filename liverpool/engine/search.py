@@ -115,7 +115,9 @@ def best_leftover(
 ) -> int | None:
     """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
     cards = tuple(hand)
-    if _plainly_impossible(cards, contract, whole_hand, keep, must_include) or surely_unmet(cards, contract, rules):
+    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+        return None
+    if surely_unmet(cards, contract, rules, whole_hand):
         return None
     if must_include is None and _tables_faster(contract, rules):
         most = most_shed(cards, contract, rules, whole_hand)
@@ -183,7 +185,9 @@ class _Search:
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
         cards = tuple(hand)
-        if _plainly_impossible(cards, contract, whole_hand, keep, must_include) or surely_unmet(cards, contract, rules):
+        if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+            return None
+        if surely_unmet(cards, contract, rules, whole_hand):
             return None
         n = len(cards)
         pool = CandidatePool.build(cards, contract, rules, whole_hand)

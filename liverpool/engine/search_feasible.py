@@ -14,7 +14,11 @@ the shortest longer window that holds ``run_min_naturals`` of them; a suit holds
 most the rank's cards, and at most one a suit in each set when suits must differ) and jokers for the
 rest: at least ``max(0, k*L - min(cards, k*suits))`` jokers. Both costs grow by as much or more with
 each further meld of a family, so taking the cheapest next meld of any family, slot after slot, gives
-the fewest jokers the relaxed contract needs.
+the fewest jokers the relaxed contract needs. Under joker spacing a run of ``n`` cards holds at most
+``ceil(n / spacing)`` jokers, so only windows with that many holes or fewer count. When the whole hand
+must go in melds of one kind, each suit (runs) or rank (sets) with naturals needs a meld, and copies of
+one card a meld each; a suit given one run needs jokers for every rank missing between its lowest and
+highest, and one given several the jokers of each.
 
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
@@ -34,9 +38,10 @@ from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
 
 
-def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset) -> bool:
+def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool = False) -> bool:
     """Whether ``hand`` plainly cannot meet ``contract``: its melds would need more jokers than it holds
-    (or more families than it has), counting for each meld only the cards of its own family."""
+    (or more families than it has), counting for each meld only the cards of its own family; or the
+    ``whole_hand`` must go in melds of one kind and some family needs more of them than there are."""
     if rules.run_min_naturals < 1 or rules.set_min_naturals < 1:
         return False
     runs = sets = 0
@@ -63,6 +68,12 @@ def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Rule
         suit_cards[suit] += 1
         rank_cards[rank] += 1
         rank_suits[rank] |= 1 << suit
+    if (
+        whole_hand
+        and not (runs and sets)
+        and _whole_hand_unmet(hand, runs + sets, rules, ranks, jokers, run_length if runs else 0)
+    ):
+        return True
     need = 0
     if runs:
         need = _fewest(_run_costs(ranks, suit_cards, run_length, runs, rules), runs)
@@ -93,24 +104,85 @@ def _run_costs(ranks: list[int], suit_cards: list[int], length: int, slots: int,
     for suit in range(4):
         present = ranks[suit]
         if present.bit_count() >= min_naturals:
-            cost = _run_cost(present, length, rules.aces_low, rules.aces_high, min_naturals)
+            cost = _run_cost(present, length, rules.aces_low, rules.aces_high, min_naturals, rules.run_joker_spacing)
             if cost >= 0:
                 out += [cost] * min(most, suit_cards[suit] // min_naturals)
     return out
 
 
 @lru_cache(maxsize=4096)
-def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int) -> int:
+def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int, spacing: int) -> int:
     """The jokers one run of ``length`` cards or more of the ranks ``present`` needs at least, -1 if none
-    can be laid."""
+    can be laid: the holes of the best window of the shortest size whose best window holds enough
+    naturals (``min_naturals``, and all but the jokers ``spacing`` lets a run of that size hold)."""
     first, last = (1 if aces_low else 2), (14 if aces_high else 13)
     present |= (present & 2) << 13
     for size in range(length, last - first + 2):
         window = (1 << size) - 1
         best = max((present >> low & window).bit_count() for low in range(first, last - size + 2))
-        if best >= min_naturals:
+        if best >= min_naturals and (spacing <= 1 or size - best <= -(-size // spacing)):
             return size - best
     return -1
+
+
+def _whole_hand_unmet(
+    hand: Sequence[Card], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
+) -> bool:
+    """Whether the naturals of ``hand`` need more melds of one kind (``runs`` or sets) than ``slots``: each
+    suit (runs) or rank (sets) with naturals needs a meld, and copies of one card need as many (a run holds
+    one card of each rank; a set of distinct suits one of each suit), one at most where the contract
+    wants distinct suits or ranks. A family given one meld has all its naturals in it: a set no longer
+    than the longest (when the sets need exactly ``slots``), a run whose jokers fill the holes between its
+    lowest and highest rank (``ranks``: by suit, bits 1..13 of the ranks it has); a suit given several
+    runs needs the jokers of each (runs of ``run_length`` cards or more; 0: sets). The runs go to the
+    suits that have naturals (a run has some) in the way that needs the fewest jokers."""
+    runs = run_length > 0
+    copies: dict[int, int] = {}
+    for card in hand:
+        face = card & 63
+        if face != JOKER_FACE:
+            copies[face] = copies.get(face, 0) + 1
+    needed: dict[int, int] = {}
+    cards: dict[int, int] = {}
+    for face, n in copies.items():
+        family = face // 13 if runs else face % 13
+        alike = n if runs or rules.set_distinct_suits else 1
+        needed[family] = max(needed.get(family, 0), alike)
+        cards[family] = cards.get(family, 0) + n
+    distinct = rules.run_distinct_suits if runs else rules.set_distinct_ranks
+    if distinct and any(n > 1 for n in needed.values()):
+        return True
+    if sum(needed.values()) > slots:
+        return True
+    if not runs:
+        longest = rules.set_max_length
+        exact = sum(needed.values()) == slots
+        return exact and longest is not None and any(cards[rank] > longest and needed[rank] == 1 for rank in needed)
+    fewest = [0] + [1 << 30] * slots
+    for suit, n in needed.items():
+        holes = _span_holes(ranks[suit], rules.aces_low, rules.aces_high)
+        cost = _run_cost(ranks[suit], run_length, rules.aces_low, rules.aces_high, rules.run_min_naturals,
+                         rules.run_joker_spacing)  # fmt: skip
+        each = cost if cost >= 0 else 1 << 30
+        fewest = [
+            min((fewest[had - k] + (holes if k == 1 else k * each) for k in range(n, had + 1)), default=1 << 30)
+            for had in range(slots + 1)
+        ]
+    return fewest[slots] > jokers
+
+
+def _span_holes(present: int, aces_low: bool, aces_high: bool) -> int:
+    """The ranks missing between the lowest and highest of ``present`` (bits 1..13), the ace low or high as
+    the rules allow and whichever misses fewer; more than any hand holds when neither can be."""
+    spans = []
+    if not present & 2 or aces_low:
+        spans.append(present.bit_length() - 1 - ((present & -present).bit_length() - 1) + 1)
+    if present & 2 and aces_high:
+        others = present & ~2
+        spans.append(14 - ((others & -others).bit_length() - 1) + 1 if others else 1)
+    if not spans:
+        return 1 << 30
+    return min(spans) - present.bit_count()
 
 
 def _set_costs(rank_cards: list[int], rank_suits: list[int], length: int, slots: int, rules: Ruleset) -> list[int]:
