@@ -41,24 +41,6 @@ cli = CliRunner()
 SEED = 5
 
 
-SHORT_RULES = """\
-base = "may-i"
-name = "short"
-deals = [
-    { contract = "set 3, set 3", hand_size = 10 },
-    { contract = "set 3, run 4", hand_size = 10 },
-]
-"""
-
-
-@pytest.fixture(scope="module")
-def short_rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """May I? cut to two deals, so that games between random bots are quick."""
-    path = tmp_path_factory.mktemp("rules") / "short.toml"
-    path.write_text(SHORT_RULES, encoding="utf-8")
-    return path
-
-
 @pytest.fixture(scope="module")
 def setup(short_rules: Path) -> Setup:
     return make_setup(load_ruleset(str(short_rules)), ["random"] * 3, SEED)

@@ -26,27 +26,12 @@ from liverpool.tournament.runner import Run, run_tournament
 
 cli = CliRunner()
 SEED = 7
-RULES = """\
-base = "may-i"
-name = "short"
-deals = [
-    { contract = "set 3, set 3", hand_size = 10 },
-    { contract = "set 3, run 4", hand_size = 10 },
-]
-"""
 KILL_TIMEOUT = 120.0
 
 
 @pytest.fixture(scope="module")
-def rules_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("rules") / "short.toml"
-    path.write_text(RULES, encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def setup(rules_file: Path) -> Setup:
-    return make_setup(load_ruleset(str(rules_file)), ["easy", "random", "random"], SEED)
+def setup(short_rules: Path) -> Setup:
+    return make_setup(load_ruleset(str(short_rules)), ["easy", "random", "random"], SEED)
 
 
 @pytest.fixture(scope="module")
@@ -55,13 +40,13 @@ def whole(setup: Setup) -> Run:
     return run_tournament(setup, 3)
 
 
-def _args(rules_file: Path, out: Path, *extra: str) -> list[str]:
+def _args(short_rules: Path, out: Path, *extra: str) -> list[str]:
     return [
         "tournament",
         "--bots",
         "easy,random,random",
         "--preset",
-        str(rules_file),
+        str(short_rules),
         "--seed",
         str(SEED),
         "--out",
@@ -79,7 +64,7 @@ def _report(path: Path, setup: Setup, results: tuple[GameResult, ...], groups: i
 
 
 def test_resume_keeps_the_reported_games_and_plays_only_the_rest(
-    tmp_path: Path, rules_file: Path, setup: Setup, whole: Run, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, short_rules: Path, setup: Setup, whole: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "run.json"
     _report(out, setup, whole.results[:4])  # group 0 and group 1's first rotation
@@ -90,7 +75,7 @@ def test_resume_keeps_the_reported_games_and_plays_only_the_rest(
         return play_game(setup, group, rotation)
 
     monkeypatch.setattr(runner, "play_game", counted)
-    result = cli.invoke(app, _args(rules_file, out, "--games", "3", "--resume", str(out)), env={"COLUMNS": "200"})
+    result = cli.invoke(app, _args(short_rules, out, "--games", "3", "--resume", str(out)), env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert sorted(played) == [(1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
     document = json.loads(out.read_text(encoding="utf-8"))
@@ -103,9 +88,9 @@ def test_resume_keeps_the_reported_games_and_plays_only_the_rest(
     assert document["summary"]["groups"] == 3
 
 
-def test_without_a_terminal_each_save_prints_a_progress_line(tmp_path: Path, rules_file: Path) -> None:
+def test_without_a_terminal_each_save_prints_a_progress_line(tmp_path: Path, short_rules: Path) -> None:
     out = tmp_path / "run.json"
-    result = cli.invoke(app, _args(rules_file, out, "--games", "1", "--save-every", "0"))
+    result = cli.invoke(app, _args(short_rules, out, "--games", "1", "--save-every", "0"))
     assert result.exit_code == 0, result.output
     for done in (1, 2, 3):
         assert f"saved {done} of 3 games to {out}" in result.output
@@ -131,11 +116,11 @@ def test_checkpoint_writes_what_resume_reads(tmp_path: Path, setup: Setup, whole
 
 
 def test_a_run_killed_with_sigkill_resumes_to_the_same_games(
-    tmp_path: Path, rules_file: Path, setup: Setup, whole: Run
+    tmp_path: Path, short_rules: Path, setup: Setup, whole: Run
 ) -> None:
     """A real ``liverpool tournament`` process, killed with SIGKILL once its report holds 4 games."""
     out = tmp_path / "run.json"
-    command = [sys.executable, "-m", "liverpool", *_args(rules_file, out, "--games", "60", "--save-every", "0")]
+    command = [sys.executable, "-m", "liverpool", *_args(short_rules, out, "--games", "60", "--save-every", "0")]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + KILL_TIMEOUT
@@ -152,7 +137,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_games(
     assert len(saved) >= 4
     assert saved == tuple(play_game(setup, g.group, g.rotation) for g in saved)
     groups = max(g.group for g in saved) + 1
-    result = cli.invoke(app, _args(rules_file, out, "--games", str(groups), "--resume", str(out)))
+    result = cli.invoke(app, _args(short_rules, out, "--games", str(groups), "--resume", str(out)))
     assert result.exit_code == 0, result.output
     assert load_finished(out, setup, groups) == run_tournament(setup, groups).results
     if groups <= 3:
@@ -192,31 +177,31 @@ def _edit(document: dict[str, Any], change: str) -> None:
     ],
 )
 def test_a_report_that_does_not_fit_is_refused_and_left_as_it_was(
-    tmp_path: Path, rules_file: Path, setup: Setup, whole: Run, change: str, message: str
+    tmp_path: Path, short_rules: Path, setup: Setup, whole: Run, change: str, message: str
 ) -> None:
     out = tmp_path / "run.json"
     document = json.loads(json.dumps(_report(out, setup, whole.results[:4])))
     _edit(document, change)
     write_json(out, document)
     before = out.read_bytes()
-    result = cli.invoke(app, _args(rules_file, out, "--games", "3", "--resume", str(out)))
+    result = cli.invoke(app, _args(short_rules, out, "--games", "3", "--resume", str(out)))
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
     assert out.read_bytes() == before
 
 
 def test_unreadable_reports_and_too_few_groups_are_clear_errors(
-    tmp_path: Path, rules_file: Path, setup: Setup, whole: Run
+    tmp_path: Path, short_rules: Path, setup: Setup, whole: Run
 ) -> None:
     out = tmp_path / "out.json"
-    missing = cli.invoke(app, _args(rules_file, out, "--resume", str(tmp_path / "none.json")))
+    missing = cli.invoke(app, _args(short_rules, out, "--resume", str(tmp_path / "none.json")))
     assert missing.exit_code == 2 and "none.json: cannot read it" in missing.output
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json", encoding="utf-8")
-    broken = cli.invoke(app, _args(rules_file, out, "--resume", str(garbage)))
+    broken = cli.invoke(app, _args(short_rules, out, "--resume", str(garbage)))
     assert broken.exit_code == 2 and "not a JSON file" in broken.output
     _report(garbage, setup, whole.results)
-    fewer = cli.invoke(app, _args(rules_file, out, "--games", "2", "--resume", str(garbage)))
+    fewer = cli.invoke(app, _args(short_rules, out, "--games", "2", "--resume", str(garbage)))
     assert fewer.exit_code == 2
     assert "holds group 2, beyond the 2 groups asked for; ask for --games 3" in " ".join(fewer.output.split())
     assert not out.exists()
