@@ -115,9 +115,7 @@ def best_leftover(
 ) -> int | None:
     """The least penalty left in hand once ``contract`` is met, or ``None`` when it cannot be met."""
     cards = tuple(hand)
-    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
-        return None
-    if surely_unmet(cards, contract, rules, whole_hand):
+    if _unanswerable(cards, contract, rules, whole_hand, keep, must_include):
         return None
     if must_include is None and _tables_faster(contract, rules):
         most = most_shed(cards, contract, rules, whole_hand)
@@ -127,11 +125,10 @@ def best_leftover(
             if whole_hand:
                 return 0 if most == len(cards) else None
             values = [rules.value(card) for card in cards]
-            if sum(values) - most > (keep - 1) * max(values, default=0):
-                return sum(values) - most
-    search = _Search.prepare(cards, contract, rules, whole_hand, keep, must_include)
-    if search is None:
-        return None
+            left = sum(values) - most
+            if left > (keep - 1) * max(values, default=0):
+                return left
+    search = _Search.build(cards, contract, rules, whole_hand, keep, must_include)
     found = search.run(_FEASIBLE if whole_hand else _BEST, 1)
     if not found:
         return None
@@ -185,10 +182,21 @@ class _Search:
     ) -> _Search | None:
         """The search for one question, or ``None`` when it is plainly impossible."""
         cards = tuple(hand)
-        if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+        if _unanswerable(cards, contract, rules, whole_hand, keep, must_include):
             return None
-        if surely_unmet(cards, contract, rules, whole_hand):
-            return None
+        return cls.build(cards, contract, rules, whole_hand, keep, must_include)
+
+    @classmethod
+    def build(
+        cls,
+        cards: tuple[Card, ...],
+        contract: Sequence[MeldRule],
+        rules: Ruleset,
+        whole_hand: bool,
+        keep: int,
+        must_include: Card | None,
+    ) -> _Search:
+        """The search for one question that :func:`_unanswerable` has let through."""
         n = len(cards)
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
         order = sorted(
@@ -443,6 +451,21 @@ def _plainly_impossible(
     if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
         return True
     return must_include is not None and must_include not in cards
+
+
+def _unanswerable(
+    cards: tuple[Card, ...],
+    contract: Sequence[MeldRule],
+    rules: Ruleset,
+    whole_hand: bool,
+    keep: int,
+    must_include: Card | None,
+) -> bool:
+    """Whether the question plainly has no answer (:func:`_plainly_impossible`) or the quick test of
+    :func:`.search_feasible.surely_unmet` rules it out; a ``ValueError`` when it is malformed."""
+    if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
+        return True
+    return surely_unmet(cards, contract, rules, whole_hand)
 
 
 def _tables_faster(contract: Sequence[MeldRule], rules: Ruleset) -> bool:

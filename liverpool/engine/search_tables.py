@@ -19,6 +19,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 from .cards import JOKER_FACE
 from .search_candidates import ACE_HIGH, Packing, run_shapes, set_shapes
@@ -107,13 +108,18 @@ def run_steps(
                 for extra in range(spare):
                     score += joker_weight - held[extra]
                     best[forced + extra + 1] = max(best[forced + extra + 1], score)
+    return tuple(_growth(best))
+
+
+def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
+    """``(j, best[j])`` where ``best`` rises above everything before it (and above -1, "none")."""
     steps = []
     top = -1
     for j, value in enumerate(best):
         if value > top:
             top = value
             steps.append((j, value))
-    return tuple(steps)
+    return steps
 
 
 @lru_cache(maxsize=8192)
@@ -190,18 +196,11 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
         _fill(by_jokers, fewer, melds, left, 0, 0, 0, guard, exact)
-        row = []
-        dense = []
-        top = -1
-        for j, value in enumerate(exact):
-            if value > top:
-                top = value
-                row.append((j, value))
-            dense.append(top)
+        row = _growth(exact)
         if not row:
             break
         steps.append(row)
-        fewer.append(dense)
+        fewer.append(list(accumulate(exact, max)))  # the most with j jokers or fewer
     return steps
 
 
