@@ -14,8 +14,8 @@ shed is bounded per suit (runs) or rank (sets) by the best candidate that still 
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
 :func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it from per-suit
-and per-rank tables (every slot of a kind asks one length, no card must be melded) and that is the
-faster way, the tables answer instead of this search. They ignore ``keep``: their answer stands when the
+and per-rank tables (every slot of a kind asks one length, no card must be melded), the tables answer
+instead of this search. They ignore ``keep``: their answer stands when the
 points it leaves are more than ``keep - 1`` of the heaviest cards could hold, so that at least ``keep``
 cards stay; otherwise this search answers.
 
@@ -117,7 +117,7 @@ def best_leftover(
     cards = tuple(hand)
     if _unanswerable(cards, contract, rules, whole_hand, keep, must_include):
         return None
-    if must_include is None and _tables_faster(contract, rules):
+    if must_include is None:
         most = most_shed(cards, contract, rules, whole_hand)
         if most is not None:
             if most < 0:
@@ -466,18 +466,6 @@ def _unanswerable(
     if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
         return True
     return surely_unmet(cards, contract, rules, whole_hand)
-
-
-def _tables_faster(contract: Sequence[MeldRule], rules: Ruleset) -> bool:
-    """Whether :func:`.search_value.most_shed` is the faster way to the least leftover: unless the contract
-    asks for melds of one kind only, and one suit may hold three runs or more, or one rank several sets
-    whose suits must differ."""
-    kinds = {rule.kind for rule in contract}
-    if len(kinds) != 1 or len(contract) == 1:
-        return True
-    if MeldKind.RUN in kinds:
-        return rules.run_distinct_suits or len(contract) == 2
-    return rules.set_distinct_ranks or not rules.set_distinct_suits
 
 
 def _distinct(kind: MeldKind, rules: Ruleset) -> bool:
