@@ -206,17 +206,23 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
 
 def _fill(
     by_jokers: list[list[Member]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
-    blocked: int, guard: int, exact: list[int],
+    blocked: int, guard: int, exact: list[int], first: int = 0, start: int = 0,
 ) -> None:  # fmt: skip
     """``exact[j]``: the most ``wanted`` more melds shed with ``j`` jokers in all, ``used`` of them already
-    laid, the melds taken from ``by_jokers[k]`` (those with ``k`` jokers, best first). A meld is tried only
-    while it could beat what as many jokers or fewer already shed, the melds after it bounded by ``fewer``
-    (the tables of fewer melds on the whole family); the last is the best that fits of each joker count."""
+    laid, the melds taken from ``by_jokers[k]`` (those with ``k`` jokers, best first). The melds are taken in
+    that order (no fewer jokers than the last, and then no earlier in its list: ``first`` and ``start``), so
+    that each choice of melds is met once. A meld is tried only while it could beat what as many jokers or
+    fewer already shed, the melds after it bounded by ``fewer`` (the tables of fewer melds on the whole
+    family); the last is the best that fits of each joker count."""
     if wanted == 1:
         top = max(exact[: used + 1])
         for count in range(len(exact) - used):
             top = max(top, exact[used + count])
-            for m_score, use, _, tag, _ in by_jokers[count]:
+            if count < first:
+                continue
+            members = by_jokers[count]
+            for i in range(start if count == first else 0, len(members)):
+                m_score, use, _, tag, _ = members[i]
                 if score + m_score <= top:
                     break
                 if not tag & blocked and (left - use) & guard == guard:
@@ -224,13 +230,16 @@ def _fill(
                     break
         return
     rest = fewer[wanted - 1]
-    for count in range(len(exact) - used):
-        for m_score, use, _, tag, block in by_jokers[count]:
+    for count in range(first, len(exact) - used):
+        members = by_jokers[count]
+        for i in range(start if count == first else 0, len(members)):
+            m_score, use, _, tag, block = members[i]
             if not _may_improve(exact, used + count, score + m_score, rest):
                 break
             after = left - use
             if not tag & blocked and after & guard == guard:
-                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | block, guard, exact)
+                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | block, guard, exact,
+                      count, i)  # fmt: skip
 
 
 def _may_improve(exact: list[int], used: int, score: int, rest: list[int]) -> bool:
