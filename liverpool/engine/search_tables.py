@@ -232,9 +232,10 @@ def _fill(
     rest = fewer[wanted - 1]
     for count in range(first, len(exact) - used):
         members = by_jokers[count]
+        least = (wanted - 1) * count
         for i in range(start if count == first else 0, len(members)):
             m_score, use, _, tag, block = members[i]
-            if not _may_improve(exact, used + count, score + m_score, rest):
+            if not _may_improve(exact, used + count, score + m_score, rest, least, (wanted - 1) * m_score):
                 break
             after = left - use
             if not tag & blocked and after & guard == guard:
@@ -242,12 +243,16 @@ def _fill(
                       count, i)  # fmt: skip
 
 
-def _may_improve(exact: list[int], used: int, score: int, rest: list[int]) -> bool:
+def _may_improve(exact: list[int], used: int, score: int, rest: list[int], least: int, alike: int) -> bool:
     """Whether ``score`` with ``used`` jokers, and at most ``rest[k]`` more with ``k`` more jokers, could beat
-    what ``exact`` holds with as many jokers or fewer."""
+    what ``exact`` holds with as many jokers or fewer. The melds still to come hold at least ``least`` more
+    jokers (none fewer than the last), and at most ``alike`` more points when they hold just that many (then
+    none scores above the last)."""
     top = max(exact[: used + 1])
     for more in range(len(exact) - used):
         top = max(top, exact[used + more])
-        if rest[more] >= 0 and score + rest[more] > top:
+        if more < least or rest[more] < 0:
+            continue
+        if score + (min(rest[more], alike) if more == least else rest[more]) > top:
             return True
     return False
