@@ -15,9 +15,9 @@ naturals plus the jokers left; a branch also ends when the open slots need more 
 
 :func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it from per-suit
 and per-rank tables (every slot of a kind asks one length, no card must be melded), the tables answer
-instead of this search. They ignore ``keep``: their answer stands when the
-points it leaves are more than ``keep - 1`` of the heaviest cards could hold, so that at least ``keep``
-cards stay; otherwise this search answers.
+instead of this search. They ignore ``keep``: their answer stands when the points it leaves are more than
+``keep - 1`` of the heaviest cards could hold, so that at least ``keep`` cards stay; otherwise this search
+answers.
 
 >>> from .cards import parse_cards
 >>> from .presets import find_preset
