@@ -122,8 +122,7 @@ class _Slot:
     length: int
     group: int  # its candidate list (slots of equal rules share one)
     chained: bool  # the slot before it is the same rule
-    least_room: int
-    cap: int
+    room: int  # most missing places jokers may fill (the naturals it needs, and the spacing rule)
     distinct: bool
     shift: int  # families of runs take bits 0..3 of the mask of families used, of sets bits 9..21
     per_suit: int
@@ -145,8 +144,7 @@ class _Slot:
             rule.length,
             group,
             chained,
-            max(0, least),
-            _joker_cap(rule, rules),
+            min(max(0, least), _joker_cap(rule, rules)),
             rules.run_distinct_suits if run else rules.set_distinct_ranks,
             0 if run else 8,
             1 if rules.set_distinct_suits else rule.length,
@@ -154,24 +152,29 @@ class _Slot:
             windows,
         )
 
-    def take(self, counts: list[int], family: int, low: int) -> list[int]:
-        """Take from ``counts`` the naturals a partial meld uses; return their faces."""
+    def take(self, counts: list[int], family: int, low: int, live: Sequence[int] | None) -> tuple[list[int], int]:
+        """Take from ``counts`` the naturals a partial meld uses: their faces, and the unseen copies
+        (``live``) of the faces that would fill it (0 without ``live``)."""
         taken: list[int] = []
-        if family < 0:
-            return taken
+        out = 0
         if self.run:
             for face in self.windows[family * 16 + low]:
                 if counts[face]:
                     counts[face] -= 1
                     taken.append(face)
-            return taken
-        length = self.length
+                elif live is not None:
+                    out += live[face]
+            return taken, out
+        length, per_suit = self.length, self.per_suit
         for face in (family - 1, family + 12, family + 25, family + 38):
-            if counts[face]:
-                n = min(counts[face], self.per_suit, length - len(taken))
-                counts[face] -= n
+            have = counts[face]
+            if have:
+                n = min(have, per_suit, length - len(taken))
+                counts[face] = have - n
                 taken += [face] * n
-        return taken
+        if live is not None:
+            out = sum(live[f] for f in self.wanted(family, low, taken))
+        return taken, out
 
     def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
         """The natural faces that would fill a missing place of the partial."""
@@ -283,7 +286,7 @@ def _contract(contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
     return setup
 
 
-_Chosen = tuple[_Slot, int, int, list[int], int, int]
+_Chosen = tuple[_Slot, int, int, list[int], int, int, int]  # slot, family, low, faces, missing, room, out
 _UNSET = 1 << 30  # the need to beat before any plan is found
 
 
@@ -293,7 +296,7 @@ class _Search:
 
     slots: list[_Slot]
     lists: list[list[tuple[int, int, int]]]
-    floor: list[int]
+    floor: list[int]  # the least the candidates of the slots from each depth on miss
     counts: list[int]
     jokers: int
     naturals: int
@@ -307,10 +310,8 @@ class _Search:
     chosen: list[_Chosen] = field(default_factory=list)
 
     def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
-        if depth == len(self.slots):
-            self.leaf(missing_so_far, room_so_far)
-            return
         slot = self.slots[depth]
+        last = depth + 1 == len(self.slots)
         options = self.lists[depth]
         bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
         counts = self.counts
@@ -320,15 +321,20 @@ class _Search:
             if bound + static > self.best_need:
                 break
             bit = 0
+            faces: list[int] = []
+            out = 0
             if family >= 0:
                 bit = 1 << family + slot.shift
                 if slot.distinct and used & bit:
                     continue
-            faces = slot.take(counts, family, low)
+                faces, out = slot.take(counts, family, low, self.live)
             missing = slot.length - len(faces)
-            room = min(missing, slot.least_room, slot.cap)
-            chosen.append((slot, family, low, faces, missing, room))
-            self.visit(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
+            room = missing if missing < slot.room else slot.room
+            chosen.append((slot, family, low, faces, missing, room, out))
+            if last:
+                self.leaf(missing_so_far + missing, room_so_far + room)
+            else:
+                self.visit(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
             chosen.pop()
             for face in faces:
                 counts[face] += 1
@@ -340,20 +346,19 @@ class _Search:
             need = max(need, self.naturals - melded - self.extends())
         if need > self.best_need:
             return
-        live = self.live
-        if live is None:
+        if self.live is None:
             if need < self.best_need:
                 self.best_need = need
                 self.best = self.chosen[:]
             return
         dead = outs = 0
-        for slot, family, low, faces, miss, joker_room in self.chosen:
-            if not miss:
-                continue
-            out = sum(live[f] for f in slot.wanted(family, low, faces))
-            outs += min(out, 2 * miss)
-            if out < miss - joker_room:
-                dead += 1
+        for c in self.chosen:
+            miss = c[4]
+            if miss:
+                out = c[6]
+                outs += min(out, 2 * miss)
+                if out < miss - c[5]:
+                    dead += 1
         if (need, dead, -outs) < (self.best_need, self.best_dead, -self.best_outs):
             self.best_need, self.best_dead, self.best_outs = need, dead, outs
             self.best = self.chosen[:]
@@ -362,7 +367,7 @@ class _Search:
         """Naturals left over that would lengthen a planned run or set (whole-hand deals)."""
         counts = self.counts
         spare = 0
-        for slot, family, low, _, _, _ in self.chosen:
+        for slot, family, low, _, _, _, _ in self.chosen:
             if family < 0:
                 continue
             if not slot.run:
@@ -400,9 +405,12 @@ def plan_hand(
     for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + lists[i][0][0]
     search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, 1 if live is None else 0)
-    search.visit(0, 0, 0, 0, 0)
+    if setup.slots:
+        search.visit(0, 0, 0, 0, 0)
+    else:
+        search.leaf(0, 0)
     partials = tuple(
         Partial(slot.kind, family, low, slot.length, tuple(faces), miss, room, slot.wanted(family, low, faces))
-        for slot, family, low, faces, miss, room in search.best
+        for slot, family, low, faces, miss, room, _ in search.best
     )
     return Plan(search.best_need, partials, min(jokers, sum(p.joker_room for p in partials)), search.best_dead, search.best_outs)
