@@ -79,8 +79,9 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
 
 @lru_cache(maxsize=32768)
 def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
-    """The windows of ``length`` starting at ``first .. last`` that hold a rank of ``present`` (bit ``r``
-    for rank ``r``; the ace is bit 1 and counts high too), as ``missing << 10 | low``."""
+    """The two best windows of ``length`` starting at ``first .. last`` that hold a rank of ``present``
+    (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too): least missing first, then lowest,
+    as ``missing << 10 | low``. (A suit gives a contract slot two candidates at most.)"""
     if present & 2:
         present |= 1 << 14
     full = (1 << length) - 1
@@ -89,26 +90,24 @@ def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...
         have = (present & (full << low)).bit_count()
         if have:
             out.append((length - have) << 10 | low)
-    return tuple(out)
+    out.sort()
+    return tuple(out[:2])
 
 
 def _pick(found: list[int], length: int, keep: int) -> list[tuple[int, int, int]]:
-    """Of partials packed as ``missing << 10 | family << 5 | low``: the most promising, least missing
-    first (then by family and low), at most ``keep``, two per family and two more missing than the
-    best, as ``(missing, family, low)``; then the empty partial, so that a slot can always be planned."""
+    """Of partials packed as ``missing << 10 | family << 5 | low``, two per family at most: the most
+    promising, least missing first (then by family and low), at most ``keep`` and at most two more
+    missing than the best, as ``(missing, family, low)``; then the empty partial, so that a slot can
+    always be planned."""
     found.sort()
     out: list[tuple[int, int, int]] = []
     if found:
-        limit = found[0] >> 10
-        per_family = [0] * 16
+        limit = (found[0] >> 10) + 2
         for entry in found:
             missing = entry >> 10
-            if missing > limit + 2 or len(out) == keep:
+            if missing > limit or len(out) == keep:
                 break
-            family = entry >> 5 & 31
-            if per_family[family] < 2:
-                per_family[family] += 1
-                out.append((missing, family, entry & 31))
+            out.append((missing, entry >> 5 & 31, entry & 31))
     out.append((length, -1, -1))
     return out
 
@@ -223,28 +222,27 @@ class _Contract:
             rules.set_distinct_suits,
         )
 
-    def candidates(self, hand: Sequence[int], keep: int) -> list[list[tuple[int, int, int]]]:
-        """The candidate partials of each slot."""
-        present = [0, 0, 0, 0]
-        totals = [0] * 13
-        if self.runs:
-            for card in hand:
-                face = card & 63
-                if face < JOKER_FACE:
-                    present[face // 13] |= 2 << face % 13
-        if self.sets:
-            if self.distinct_suits:
-                suits = [0] * 13
-                for card in hand:
-                    face = card & 63
-                    if face < JOKER_FACE:
-                        suits[face % 13] |= 1 << face // 13
-                totals = [mask.bit_count() for mask in suits]
-            else:
-                for card in hand:
-                    face = card & 63
-                    if face < JOKER_FACE:
-                        totals[face % 13] += 1
+    def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[tuple[int, int, int]]]]:
+        """The hand's count of each face, and the candidate partials of each slot."""
+        present = [0, 0, 0, 0]  # by suit, bit r for rank r
+        totals = [0] * 13  # naturals by rank (suits by rank, with distinct suits)
+        runs, sets, distinct = self.runs, self.sets, self.distinct_suits
+        counts = [0] * FACES
+        for card in hand:
+            face = card & 63
+            counts[face] += 1
+            if face < JOKER_FACE:
+                suit = face // 13
+                rank = face - 13 * suit
+                if runs:
+                    present[suit] |= 2 << rank
+                if sets:
+                    if distinct:
+                        totals[rank] |= 1 << suit
+                    else:
+                        totals[rank] += 1
+        if sets and distinct:
+            totals = [mask.bit_count() for mask in totals]
         by_group: list[list[tuple[int, int, int]]] = []
         for run, length in self.groups:
             found: list[int] = []
@@ -252,14 +250,15 @@ class _Contract:
                 last = self.top - length + 1
                 for suit in range(4):
                     if present[suit]:
-                        found += [window | suit << 5 for window in _windows(present[suit], length, self.first, last)]
+                        for window in _windows(present[suit], length, self.first, last):
+                            found.append(window | suit << 5)
             else:
                 for rank in range(1, 14):
                     total = totals[rank - 1]
                     if total:
                         found.append(max(0, length - total) << 10 | rank << 5 | rank)
             by_group.append(_pick(found, length, keep))
-        return [by_group[slot.group] for slot in self.slots]
+        return counts, [by_group[slot.group] for slot in self.slots]
 
 
 _CONTRACTS: dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, _Contract]] = {}
@@ -398,9 +397,8 @@ def plan_hand(
     :mod:`.plan_whole` plans better). ``keep``: partials tried per meld of the contract.
     """
     setup = _contract(contract, rules)
-    counts = face_counts(hand)
+    counts, lists = setup.candidates(hand, keep)
     jokers = counts[JOKER_FACE]
-    lists = setup.candidates(hand, keep)
     floor = [0] * (len(lists) + 1)
     for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + lists[i][0][0]
