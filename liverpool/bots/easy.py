@@ -115,9 +115,10 @@ def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
     spare = list(hand)
     for face in plan.used_faces():
-        match = next((c for c in spare if c.face == face), None)
-        if match is not None:
-            spare.remove(match)
+        for i, card in enumerate(spare):
+            if card & 63 == face:
+                del spare[i]
+                break
     return set(spare)
 
 

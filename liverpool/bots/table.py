@@ -56,7 +56,9 @@ def seen_counts(observation: Observation) -> list[int]:
 
 def live_counts(observation: Observation) -> list[int]:
     """Copies of each face still unseen by this seat (in the stock or in hidden hands)."""
-    return [max(0, s - n) for s, n in zip(shoe_counts(observation), seen_counts(observation), strict=True)]
+    seen = seen_counts(observation)
+    shoe = shoe_counts(observation)
+    return [s - n if n < s else 0 for s, n in zip(shoe, seen, strict=True)]
 
 
 def is_final_deal(observation: Observation) -> bool:
