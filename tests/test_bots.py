@@ -311,6 +311,26 @@ def test_hard_needs_evidence_to_overrule_medium() -> None:
 # -- exact situations ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("preset", ["liverpool", "british", "norsk", "may-i"])
+def test_a_decision_is_the_first_option_of_the_ranking(preset: str) -> None:
+    """Bots decide without ranking every option (``prefer``); the choice must be what ``rank`` puts first."""
+    checked = 0
+
+    def check(bot: EasyBot) -> Callable[[Observation, list[Action], random.Random], Action | None]:
+        def agent(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
+            nonlocal checked
+            choice = bot(observation, options, rng)
+            if len(options) > 1 or not must_act(observation):
+                assert choice == bot.rank(observation, options)[0]
+                checked += 1
+            return choice
+
+        return agent
+
+    run_game(PRESETS[preset], [check(EasyBot()), check(MediumBot()), check(EasyBot())], random.Random(3))
+    assert checked > 100
+
+
 def test_easy_goes_down_at_once_with_the_best_arrangement() -> None:
     rules = find_preset("liverpool")
     state = deal(rules, 3, hands=[None, "7H 7S 7D 9C 9D 9S KH 2C 5D 3S"], stock_top=["QD"])

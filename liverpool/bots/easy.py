@@ -4,8 +4,9 @@ It goes down as soon as it can (the best arrangement listed), lays off everythin
 card to go out by discarding it), takes the discard or buys only when the card lowers the cards its
 contract still needs (:mod:`.plan`), and discards the costliest card its plan does not use.
 
-Every decision goes through :meth:`EasyBot.rank`, which orders the legal options best first, with
-``None`` (decline) among them when the seat may decline. Subclasses override the hooks.
+Every decision goes through :meth:`EasyBot.prefer`, which puts the options the bot prefers first;
+:meth:`EasyBot.rank` completes that into every legal option, best first, with ``None`` (decline) among
+them when the seat may decline, and a decision takes the first. Subclasses override the hooks.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.cards import Card
+from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
@@ -94,6 +96,14 @@ def _unique(choices: list[Choice], must: bool) -> list[Choice]:
     return out
 
 
+def _first(choices: list[Choice], must: bool) -> Choice:
+    """``_unique(choices, must)[0]``, without hashing every option."""
+    for choice in choices:
+        if choice is not None or not must:
+            return choice
+    raise IndexError("no option to choose")
+
+
 def without(hand: Sequence[Card], card: Card) -> list[Card]:
     """``hand`` less one card."""
     rest = list(hand)
@@ -105,9 +115,10 @@ def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
     spare = list(hand)
     for face in plan.used_faces():
-        match = next((c for c in spare if c.face == face), None)
-        if match is not None:
-            spare.remove(match)
+        for i, card in enumerate(spare):
+            if card & 63 == face:
+                del spare[i]
+                break
     return set(spare)
 
 
@@ -115,14 +126,20 @@ class EasyBot:
     """The greedy bot (see the module docstring)."""
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
-        if len(options) == 1 and must_act(observation):
+        must = must_act(observation)
+        if len(options) == 1 and must:
             return options[0]
-        return self.rank(observation, options)[0]
+        return _first([*self.prefer(observation, options), *options], must)
 
     # -- the skeleton -----------------------------------------------------------------------------
 
     def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         """Every option (and ``None`` when declining is allowed), best first."""
+        return _unique([*self.prefer(observation, options), *options], must_act(observation))
+
+    def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
+        """The options the bot prefers, best first (maybe with repeats, and not all of them: :meth:`rank`
+        completes the list)."""
         g = Options.of(options)
         must = must_act(observation)
         ordered: list[Choice] = []
@@ -138,7 +155,7 @@ class EasyBot:
                 ordered += self.rank_draws(observation, g)
             else:
                 ordered += self.rank_play(observation, g)
-        return _unique([*ordered, *options], must)
+        return ordered
 
     def rank_play(self, observation: Observation, g: Options) -> list[Choice]:
         """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn."""
@@ -270,8 +287,8 @@ class EasyBot:
         rules = observation.rules
         hand = observation.hand
         if self.is_down(observation):
-            melds = observation.melds
-            return sorted(cards, key=lambda c: (fits_table(melds, c, rules), c.is_joker, -rules.value(c)))
+            fits = table_lay_off_index(observation.melds, rules)
+            return sorted(cards, key=lambda c: ((c & 63) in fits, c.is_joker, -rules.value(c)))
         plan = self.plan(observation, hand, len(hand))
         unused = unused_cards(hand, plan)
         if any(c in unused and not c.is_joker for c in cards):

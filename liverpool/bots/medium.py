@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from liverpool.engine.actions import Action, Discard, GoDown, SwapJoker
 from liverpool.engine.cards import Card
+from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, MeldKind
 from liverpool.engine.search import best_leftover
@@ -30,7 +31,7 @@ from liverpool.engine.state import TableMeld
 
 from .easy import Choice, EasyBot, Options, unused_cards, without
 from .plan import Plan
-from .table import fits_table, is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
+from .table import is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +79,10 @@ class MediumBot(EasyBot):
         self._live: list[int] | None = None
         self._plans: dict[tuple[int | None, ...], Plan] = {}
 
-    def rank(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
+    def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         self._deciding = observation
         try:
-            return super().rank(observation, options)
+            return super().prefer(observation, options)
         finally:
             self._deciding = self._live = None
             self._plans.clear()
@@ -142,7 +143,8 @@ class MediumBot(EasyBot):
         seat = me(observation)
         table = [*observation.melds, *(TableMeld(seat, m) for m in go_down.melds)]
         used = {c for m in go_down.melds for c in m.cards}
-        return [c for c in observation.hand if c not in used and not fits_table(table, c, rules)]
+        fits = table_lay_off_index(table, rules)
+        return [c for c in observation.hand if c not in used and (c & 63) not in fits]
 
     def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
         return sum(observation.rules.value(c) for c in self._stuck(observation, go_down))
@@ -260,14 +262,14 @@ def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card]
         if not s.down
     ]
     factors = [w.feed_known * (1.0 if s.seat == nxt else 0.5) for s in opponents if not s.down]
-    rules, melds = observation.rules, observation.melds
+    fits = table_lay_off_index(observation.melds, observation.rules) if table else {}
     cache: dict[int, float] = {}
 
     def feed(card: Card) -> float:
         face = card & 63
         if face in cache:
             return cache[face]
-        score = table if table and fits_table(melds, card, rules) else 0.0
+        score = table if face in fits else 0.0
         if card.is_joker:
             score += max(factors, default=0.0)
         else:

@@ -17,8 +17,8 @@ of :mod:`liverpool.engine.search`: it is for comparing hands, quickly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
@@ -77,26 +77,11 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-def _run_windows(counts: list[int], length: int, rules: Ruleset) -> list[tuple[int, int, int]]:
-    """Run windows of ``length`` with at least one natural, as ``(missing, suit, low)``."""
-    first = 1 if rules.aces_low else 2
-    last = (14 if rules.aces_high else 13) - length + 1
-    out = []
-    for suit in range(4):
-        base = suit * 13
-        present = 0
-        for r in range(13):
-            if counts[base + r]:
-                present |= 1 << (r + 1)
-        if present:
-            out += [(missing, suit, low) for missing, low in _windows(present, length, first, last)]
-    return out
-
-
 @lru_cache(maxsize=32768)
-def _windows(present: int, length: int, first: int, last: int) -> tuple[tuple[int, int], ...]:
-    """``(missing, low)`` of the windows of ``length`` starting at ``first .. last`` that hold a rank of
-    ``present`` (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too)."""
+def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """The two best windows of ``length`` starting at ``first .. last`` that hold a rank of ``present``
+    (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too): least missing first, then lowest,
+    as ``missing << 10 | low``. (A suit gives a contract slot two candidates at most.)"""
     if present & 2:
         present |= 1 << 14
     full = (1 << length) - 1
@@ -104,74 +89,295 @@ def _windows(present: int, length: int, first: int, last: int) -> tuple[tuple[in
     for low in range(first, last + 1):
         have = (present & (full << low)).bit_count()
         if have:
-            out.append((length - have, low))
-    return tuple(out)
+            out.append((length - have) << 10 | low)
+    out.sort()
+    return tuple(out[:2])
 
 
-def _set_ranks(counts: list[int], length: int, rules: Ruleset) -> list[tuple[int, int, int]]:
-    """Sets of ``length`` by rank with at least one natural, as ``(missing, rank, rank)``."""
-    out = []
-    for rank in range(1, 14):
-        have = [counts[s * 13 + rank - 1] for s in range(4)]
-        total = sum(min(h, 1) for h in have) if rules.set_distinct_suits else sum(have)
-        if total:
-            out.append((max(0, length - total), rank, rank))
-    return out
-
-
-def _candidates(counts: list[int], rule: MeldRule, rules: Ruleset, keep: int) -> list[tuple[int, int, int]]:
-    """The most promising partials of one meld, least missing first (at most two per suit or rank),
-    ending with the empty partial so that a slot can always be planned."""
-    found = _run_windows(counts, rule.length, rules) if rule.kind is MeldKind.RUN else _set_ranks(counts, rule.length, rules)
+def _pick(found: list[int], length: int, keep: int) -> list[tuple[int, int, int]]:
+    """Of partials packed as ``missing << 10 | family << 5 | low``, two per family at most: the most
+    promising, least missing first (then by family and low), at most ``keep`` and at most two more
+    missing than the best, as ``(missing, family, low)``; then the empty partial, so that a slot can
+    always be planned."""
     found.sort()
     out: list[tuple[int, int, int]] = []
-    per_family: dict[int, int] = {}
-    for entry in found:
-        if entry[0] > found[0][0] + 2 or len(out) == keep:
-            break
-        if per_family.get(entry[1], 0) < 2:
-            per_family[entry[1]] = per_family.get(entry[1], 0) + 1
-            out.append(entry)
-    out.append((rule.length, -1, -1))
+    if found:
+        limit = (found[0] >> 10) + 2
+        for entry in found:
+            missing = entry >> 10
+            if missing > limit or len(out) == keep:
+                break
+            out.append((missing, entry >> 5 & 31, entry & 31))
+    out.append((length, -1, -1))
     return out
 
 
-def _take(counts: list[int], rule: MeldRule, family: int, low: int, rules: Ruleset) -> list[int]:
-    """Take from ``counts`` the naturals a partial meld uses; return their faces."""
-    taken: list[int] = []
-    if family < 0:
-        return taken
-    if rule.kind is MeldKind.RUN:
-        base = family * 13
-        for rank in range(low, low + rule.length):
-            face = base + (rank - 1) % 13
-            if counts[face]:
-                counts[face] -= 1
-                taken.append(face)
-        return taken
-    per_suit = 1 if rules.set_distinct_suits else rule.length
-    for suit in range(4):
-        face = suit * 13 + family - 1
-        n = min(counts[face], per_suit, rule.length - len(taken))
-        counts[face] -= n
-        taken += [face] * n
-    return taken
+@dataclass(slots=True)
+class _Slot:
+    """One meld of the contract in search order, with what the search reads of it and of the rules."""
+
+    kind: MeldKind
+    run: bool
+    length: int
+    group: int  # its candidate list (slots of equal rules share one)
+    chained: bool  # the slot before it is the same rule
+    room: int  # most missing places jokers may fill (the naturals it needs, and the spacing rule)
+    distinct: bool
+    shift: int  # families of runs take bits 0..3 of the mask of families used, of sets bits 9..21
+    per_suit: int
+    distinct_suits: bool
+    windows: list[tuple[int, ...]]  # a run's faces by suit * 16 + low
+
+    @classmethod
+    def of(cls, rule: MeldRule, rules: Ruleset, group: int, chained: bool) -> _Slot:
+        run = rule.kind is MeldKind.RUN
+        least = rule.length - (rules.run_min_naturals if run else rules.set_min_naturals)
+        windows: list[tuple[int, ...]] = [()] * 64
+        if run:
+            for suit in range(4):
+                for low in range(1, 15 - rule.length + 1):
+                    windows[suit * 16 + low] = tuple(suit * 13 + (r - 1) % 13 for r in range(low, low + rule.length))
+        return cls(
+            rule.kind,
+            run,
+            rule.length,
+            group,
+            chained,
+            min(max(0, least), _joker_cap(rule, rules)),
+            rules.run_distinct_suits if run else rules.set_distinct_ranks,
+            0 if run else 8,
+            1 if rules.set_distinct_suits else rule.length,
+            rules.set_distinct_suits,
+            windows,
+        )
+
+    def take(self, counts: list[int], family: int, low: int, live: Sequence[int] | None) -> tuple[list[int], int]:
+        """Take from ``counts`` the naturals a partial meld uses: their faces, and the unseen copies
+        (``live``) of the faces that would fill it (0 without ``live``)."""
+        taken: list[int] = []
+        out = 0
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if counts[face]:
+                    counts[face] -= 1
+                    taken.append(face)
+                elif live is not None:
+                    out += live[face]
+            return taken, out
+        length, per_suit = self.length, self.per_suit
+        for face in (family - 1, family + 12, family + 25, family + 38):
+            have = counts[face]
+            if have:
+                n = min(have, per_suit, length - len(taken))
+                counts[face] = have - n
+                taken += [face] * n
+        if live is not None:
+            out = sum(live[f] for f in self.wanted(family, low, taken))
+        return taken, out
+
+    def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
+        """The natural faces that would fill a missing place of the partial."""
+        if family < 0:
+            return ()
+        if self.run:
+            return tuple(f for f in self.windows[family * 16 + low] if f not in faces)
+        if len(faces) >= self.length:
+            return ()
+        suits = (family - 1, family + 12, family + 25, family + 38)
+        if self.distinct_suits:
+            return tuple(f for f in suits if f not in faces)
+        return suits
 
 
-def _wanted(rule: MeldRule, family: int, low: int, faces: list[int], rules: Ruleset) -> tuple[int, ...]:
-    if family < 0:
-        return ()
-    if rule.kind is MeldKind.RUN:
-        base = family * 13
-        have = set(faces)
-        window = (base + (rank - 1) % 13 for rank in range(low, low + rule.length))
-        return tuple(f for f in window if f not in have)
-    if len(faces) >= rule.length:
-        return ()
-    suits = range(4)
-    if rules.set_distinct_suits:
-        return tuple(s * 13 + family - 1 for s in suits if s * 13 + family - 1 not in faces)
-    return tuple(s * 13 + family - 1 for s in suits)
+@dataclass(slots=True)
+class _Contract:
+    """A contract set up for planning under some rules: its slots in search order and their groups."""
+
+    slots: list[_Slot]
+    groups: list[tuple[bool, int]]  # (run, length) of each distinct rule
+    runs: bool
+    sets: bool
+    first: int
+    top: int
+    distinct_suits: bool
+    memo: dict[Hashable, Plan] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
+        ordered = sorted(contract, key=lambda r: (r.kind is MeldKind.SET, -r.length))
+        distinct: list[MeldRule] = []
+        slots: list[_Slot] = []
+        for i, rule in enumerate(ordered):
+            if rule not in distinct:
+                distinct.append(rule)
+            slots.append(_Slot.of(rule, rules, distinct.index(rule), i > 0 and ordered[i - 1] == rule))
+        kinds = [rule.kind is MeldKind.RUN for rule in distinct]
+        return cls(
+            slots,
+            [(run, rule.length) for run, rule in zip(kinds, distinct, strict=True)],
+            any(kinds),
+            not all(kinds),
+            1 if rules.aces_low else 2,
+            14 if rules.aces_high else 13,
+            rules.set_distinct_suits,
+        )
+
+    def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[tuple[int, int, int]]]]:
+        """The hand's count of each face, and the candidate partials of each slot."""
+        present = [0, 0, 0, 0]  # by suit, bit r for rank r
+        totals = [0] * 13  # naturals by rank (suits by rank, with distinct suits)
+        runs, sets, distinct = self.runs, self.sets, self.distinct_suits
+        counts = [0] * FACES
+        for card in hand:
+            face = card & 63
+            counts[face] += 1
+            if face < JOKER_FACE:
+                suit = face // 13
+                rank = face - 13 * suit
+                if runs:
+                    present[suit] |= 2 << rank
+                if sets:
+                    if distinct:
+                        totals[rank] |= 1 << suit
+                    else:
+                        totals[rank] += 1
+        if sets and distinct:
+            totals = [mask.bit_count() for mask in totals]
+        by_group: list[list[tuple[int, int, int]]] = []
+        for run, length in self.groups:
+            found: list[int] = []
+            if run:
+                last = self.top - length + 1
+                for suit in range(4):
+                    if present[suit]:
+                        for window in _windows(present[suit], length, self.first, last):
+                            found.append(window | suit << 5)
+            else:
+                for rank in range(1, 14):
+                    total = totals[rank - 1]
+                    if total:
+                        found.append(max(0, length - total) << 10 | rank << 5 | rank)
+            by_group.append(_pick(found, length, keep))
+        return counts, [by_group[slot.group] for slot in self.slots]
+
+
+_CONTRACTS: dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, _Contract]] = {}
+
+
+def plan_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, Plan]:
+    """A place for callers to keep plans of ``contract`` under ``rules`` (empty at first, kept as long as
+    the contract's set-up is; the caller bounds its size)."""
+    return _contract(contract, rules).memo
+
+
+def _contract(contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
+    """The set-up contract, kept per contract tuple and ruleset (by identity: hashing them is slow)."""
+    if type(contract) is not tuple:
+        return _Contract.of(contract, rules)
+    key = (id(contract), id(rules))
+    found = _CONTRACTS.get(key)
+    if found is not None and found[0] is contract and found[1] is rules:
+        return found[2]
+    setup = _Contract.of(contract, rules)
+    if len(_CONTRACTS) >= 256:
+        _CONTRACTS.clear()
+    _CONTRACTS[key] = (contract, rules, setup)  # holding them keeps their ids from being reused
+    return setup
+
+
+_Chosen = tuple[_Slot, int, int, list[int], int, int, int]  # slot, family, low, faces, missing, room, out
+_UNSET = 1 << 30  # the need to beat before any plan is found
+
+
+@dataclass(slots=True)
+class _Search:
+    """The depth-first search of one plan: each slot of the contract takes a candidate partial in turn."""
+
+    slots: list[_Slot]
+    lists: list[list[tuple[int, int, int]]]
+    floor: list[int]  # the least the candidates of the slots from each depth on miss
+    counts: list[int]
+    jokers: int
+    naturals: int
+    live: Sequence[int] | None
+    whole_hand: bool
+    slack: int
+    best_need: int = _UNSET
+    best_dead: int = 0
+    best_outs: int = 0
+    best: list[_Chosen] = field(default_factory=list)
+    chosen: list[_Chosen] = field(default_factory=list)
+
+    def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
+        slot = self.slots[depth]
+        last = depth + 1 == len(self.slots)
+        options = self.lists[depth]
+        bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
+        counts = self.counts
+        chosen = self.chosen
+        for index in range(start if slot.chained else 0, len(options)):
+            static, family, low = options[index]
+            if bound + static > self.best_need:
+                break
+            bit = 0
+            faces: list[int] = []
+            out = 0
+            if family >= 0:
+                bit = 1 << family + slot.shift
+                if slot.distinct and used & bit:
+                    continue
+                faces, out = slot.take(counts, family, low, self.live)
+            missing = slot.length - len(faces)
+            room = missing if missing < slot.room else slot.room
+            chosen.append((slot, family, low, faces, missing, room, out))
+            if last:
+                self.leaf(missing_so_far + missing, room_so_far + room)
+            else:
+                self.visit(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
+            chosen.pop()
+            for face in faces:
+                counts[face] += 1
+
+    def leaf(self, missing: int, room: int) -> None:
+        need = missing - min(self.jokers, room)
+        if self.whole_hand:
+            melded = sum(len(c[3]) for c in self.chosen)
+            need = max(need, self.naturals - melded - self.extends())
+        if need > self.best_need:
+            return
+        if self.live is None:
+            if need < self.best_need:
+                self.best_need = need
+                self.best = self.chosen[:]
+            return
+        dead = outs = 0
+        for c in self.chosen:
+            miss = c[4]
+            if miss:
+                out = c[6]
+                outs += min(out, 2 * miss)
+                if out < miss - c[5]:
+                    dead += 1
+        if (need, dead, -outs) < (self.best_need, self.best_dead, -self.best_outs):
+            self.best_need, self.best_dead, self.best_outs = need, dead, outs
+            self.best = self.chosen[:]
+
+    def extends(self) -> int:
+        """Naturals left over that would lengthen a planned run or set (whole-hand deals)."""
+        counts = self.counts
+        spare = 0
+        for slot, family, low, _, _, _, _ in self.chosen:
+            if family < 0:
+                continue
+            if not slot.run:
+                if not slot.distinct_suits:
+                    spare += counts[family - 1] + counts[family + 12] + counts[family + 25] + counts[family + 38]
+                continue
+            base = family * 13
+            for rank in (low - 1, low + slot.length):
+                if 1 <= rank <= 14 and counts[base + (rank - 1) % 13]:
+                    spare += 1
+        return spare
 
 
 def plan_hand(
@@ -190,98 +396,19 @@ def plan_hand(
     end up melded, so the cards no partial can use count as needed too (for contracts of runs only,
     :mod:`.plan_whole` plans better). ``keep``: partials tried per meld of the contract.
     """
-    counts = face_counts(hand)
+    setup = _contract(contract, rules)
+    counts, lists = setup.candidates(hand, keep)
     jokers = counts[JOKER_FACE]
-    slots = sorted(contract, key=lambda r: (r.kind is MeldKind.SET, -r.length))
-    by_rule = {rule: _candidates(counts, rule, rules, keep) for rule in set(slots)}
-    lists = [by_rule[rule] for rule in slots]
-    rooms = [(max(0, rule.length - _min_naturals(rule, rules)), _joker_cap(rule, rules)) for rule in slots]
-    distinct = [rules.run_distinct_suits if r.kind is MeldKind.RUN else rules.set_distinct_ranks for r in slots]
-    floor = [0] * (len(slots) + 1)
-    for i in range(len(slots) - 1, -1, -1):
+    floor = [0] * (len(lists) + 1)
+    for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + lists[i][0][0]
-    naturals = len(hand) - jokers
-    slack = 1 if live is None else 0
-    best_key: list[tuple[int, int, int]] = []
-    best: list[_Chosen] = []
-    chosen: list[_Chosen] = []
-
-    def leaf() -> None:
-        missing = room = 0
-        for c in chosen:
-            missing += c[4]
-            room += c[5]
-        need = missing - min(jokers, room)
-        if whole_hand:
-            melded = sum(len(c[3]) for c in chosen)
-            need = max(need, naturals - melded - _extends(counts, chosen, rules))
-        if best_key and need > best_key[0][0]:
-            return
-        dead = outs = 0
-        if live is not None:
-            for rule, family, low, faces, miss, joker_room in chosen:
-                if not miss:
-                    continue
-                out = sum(live[f] for f in _wanted(rule, family, low, faces, rules))
-                outs += min(out, 2 * miss)
-                if out < miss - joker_room:
-                    dead += 1
-        key = (need, dead, -outs)
-        if not best_key or key < best_key[0]:
-            best_key[:] = [key]
-            best[:] = chosen
-
-    def visit(depth: int, missing_so_far: int, start: int) -> None:
-        if depth == len(slots):
-            leaf()
-            return
-        rule = slots[depth]
-        options = lists[depth]
-        chained = depth > 0 and slots[depth - 1] == rule
-        least_room, cap = rooms[depth]
-        for index in range(start if chained else 0, len(options)):
-            static, family, low = options[index]
-            if best_key and missing_so_far + static + floor[depth + 1] - jokers + slack > best_key[0][0]:
-                break
-            if family >= 0 and distinct[depth] and any(c[1] == family and c[0].kind is rule.kind for c in chosen):
-                continue
-            faces = _take(counts, rule, family, low, rules)
-            missing = rule.length - len(faces)
-            chosen.append((rule, family, low, faces, missing, min(missing, least_room, cap)))
-            visit(depth + 1, missing_so_far + missing, index)
-            chosen.pop()
-            for face in faces:
-                counts[face] += 1
-
-    visit(0, 0, 0)
-    need, dead, outs = best_key[0]
+    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, 1 if live is None else 0)
+    if setup.slots:
+        search.visit(0, 0, 0, 0, 0)
+    else:
+        search.leaf(0, 0)
     partials = tuple(
-        Partial(rule.kind, family, low, rule.length, tuple(faces), miss, room, _wanted(rule, family, low, faces, rules))
-        for rule, family, low, faces, miss, room in best
+        Partial(slot.kind, family, low, slot.length, tuple(faces), miss, room, slot.wanted(family, low, faces))
+        for slot, family, low, faces, miss, room, _ in search.best
     )
-    return Plan(need, partials, min(jokers, sum(p.joker_room for p in partials)), dead, -outs)
-
-
-_Chosen = tuple[MeldRule, int, int, list[int], int, int]
-
-
-def _min_naturals(rule: MeldRule, rules: Ruleset) -> int:
-    return rules.run_min_naturals if rule.kind is MeldKind.RUN else rules.set_min_naturals
-
-
-def _extends(counts: list[int], chosen: list[_Chosen], rules: Ruleset) -> int:
-    """Naturals left over that would lengthen a planned run or set (whole-hand deals)."""
-    spare = 0
-    for rule, family, low, _, _, _ in chosen:
-        if family < 0:
-            continue
-        if rule.kind is MeldKind.SET:
-            if not rules.set_distinct_suits:
-                spare += sum(counts[s * 13 + family - 1] for s in range(4))
-            continue
-        base = family * 13
-        for rank in (low - 1, low + rule.length):
-            if 1 <= rank <= 14 and counts[base + (rank - 1) % 13]:
-                spare += 1
-    return spare
-
+    return Plan(search.best_need, partials, min(jokers, sum(p.joker_room for p in partials)), search.best_dead, search.best_outs)

@@ -48,7 +48,13 @@ def plan_whole_runs(
     least = sum(rule.length for rule in contract)
     size = len(hand) + 1 if size is None else size
     target = max(size, least)
-    windows = _best_windows(counts, slots, shortest, target, rules)
+    present = [0, 0, 0, 0]  # by suit, bit r for rank r
+    for card in hand:
+        face = card & 63
+        if face < JOKER_FACE:
+            suit = face // 13
+            present[suit] |= 2 << face - 13 * suit
+    windows = _best_windows(present, slots, shortest, target, rules)
     naturals = sum(w[3] for w in windows)
     length = sum(w[2] for w in windows)
     used_jokers = min(jokers, length - naturals)
@@ -74,24 +80,21 @@ def plan_whole_runs(
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
 
 
-def _best_windows(counts: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
-    """``slots`` windows in distinct suits, each at least ``shortest`` long, lengths adding up to
-    ``target``, covering the most naturals: as ``(suit, low, length, naturals covered)``."""
+def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
+    """``slots`` windows in distinct suits (``present``: bit ``r`` for each rank ``r`` held, by suit), each
+    at least ``shortest`` long, lengths adding up to ``target``, covering the most naturals: as ``(suit,
+    low, length, naturals covered)``."""
     first = 1 if rules.aces_low else 2
     last = 14 if rules.aces_high else 13
     longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
     per_suit: list[dict[int, Window]] = []
-    for suit in range(4):
-        present = 0
-        for r in range(13):
-            if counts[suit * 13 + r]:
-                present |= 1 << (r + 1)
-        if present & 2:
-            present |= 1 << 14
-        per_suit.append({span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)})
+    for suit, ranks in enumerate(present):
+        if ranks & 2:
+            ranks |= 1 << 14
+        per_suit.append({span: (suit, low, span, n) for span, low, n in _spans(ranks, shortest, longest, first, last)})
     # table[(chosen, length)] = (naturals, windows) over the suits seen so far
     table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
-    for best in per_suit:
+    for best in per_suit[:-1]:
         grown = dict(table)
         for (chosen, length), (naturals, picked) in table.items():
             if chosen == slots:
@@ -104,10 +107,14 @@ def _best_windows(counts: list[int], slots: int, shortest: int, target: int, rul
                 if key not in grown or value > grown[key][0]:
                     grown[key] = (value, [*picked, window])
         table = grown
+    # the last suit: only the entry of every slot and the whole target counts
     found = table.get((slots, target))
-    if found is None:
-        return []
-    return found[1]
+    final = per_suit[-1]
+    for (chosen, length), (naturals, picked) in table.items():
+        closing = final.get(target - length) if chosen == slots - 1 else None
+        if closing is not None and (found is None or naturals + closing[3] > found[0]):
+            found = (naturals + closing[3], [*picked, closing])
+    return [] if found is None else found[1]
 
 
 @lru_cache(maxsize=65536)

@@ -7,7 +7,6 @@ melds), never of a game state, so a bot built on it cannot see hidden cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
@@ -15,7 +14,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, plan_hand
+from .plan import FACES, Plan, plan_hand, plan_memo
 from .plan_whole import plan_whole_runs
 
 
@@ -57,7 +56,9 @@ def seen_counts(observation: Observation) -> list[int]:
 
 def live_counts(observation: Observation) -> list[int]:
     """Copies of each face still unseen by this seat (in the stock or in hidden hands)."""
-    return [max(0, s - n) for s, n in zip(shoe_counts(observation), seen_counts(observation), strict=True)]
+    seen = seen_counts(observation)
+    shoe = shoe_counts(observation)
+    return [s - n if n < s else 0 for s, n in zip(shoe, seen, strict=True)]
 
 
 def is_final_deal(observation: Observation) -> bool:
@@ -75,15 +76,20 @@ def plan_of(
     """The plan of ``hand`` for this deal's contract. In a whole-hand deal, ``size`` is how many cards the
     runs must hold (the hand at rest plus the next draw by default; see :mod:`.plan_whole`)."""
     whole = whole_hand(observation)
-    if live is None:
-        faces = tuple(sorted(c & 63 for c in hand))
-        return _plan_faces(faces, observation.contract, observation.rules, whole, size)
-    return _plan(hand, observation.contract, observation.rules, whole, size, live)
+    if live is not None:
+        return _plan(hand, observation.contract, observation.rules, whole, size, live)
+    faces = tuple(sorted(c & 63 for c in hand))
+    memo = plan_memo(observation.contract, observation.rules)
+    key = (whole, size if whole else None, faces)  # ``size`` only counts in whole-hand deals
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = _plan(faces, observation.contract, observation.rules, whole, size, None)
+    return found
 
 
-@lru_cache(maxsize=65536)
-def _plan_faces(faces: tuple[int, ...], contract: tuple[MeldRule, ...], rules: Ruleset, whole: bool, size: int | None) -> Plan:
-    return _plan(faces, contract, rules, whole, size, None)
+MEMO_SIZE = 65536
 
 
 def _plan(
