@@ -34,7 +34,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .plan import Plan
-from .table import fits_table, keeps_last_card, me, plan_of, whole_hand
+from .table import fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
@@ -193,6 +193,17 @@ class EasyBot:
         """How far a plan is from the contract (lower is better)."""
         return plan.need
 
+    def plan_score(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> float:
+        """``self.score(self.plan(observation, hand, size))``. The easy bot scores a plan by its need, which
+        it finds without building the plan; a subclass that overrides :meth:`plan` or :meth:`score`
+        overrides this too."""
+        return need_of(observation, hand, size)
+
+    def plan_need(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> int:
+        """``self.plan(observation, hand, size).need`` (found without building the plan; a subclass that
+        overrides :meth:`plan` overrides this too)."""
+        return need_of(observation, hand, size)
+
     def gain(self, observation: Observation, card: Card, extra: int = 0) -> float:
         """How much taking ``card`` (and ``extra`` unknown penalty cards) improves the hand at rest.
 
@@ -201,13 +212,13 @@ class EasyBot:
         penalty cards as misfits.
         """
         hand = observation.hand
-        now = self.score(self.plan(observation, hand))
+        now = self.plan_score(observation, hand)
         if not whole_hand(observation):
-            return now - self.score(self.plan(observation, [*hand, card]))
+            return now - self.plan_score(observation, [*hand, card])
         if extra:
             size = len(hand) + 2 + extra
-            return now - self.score(self.plan(observation, [*hand, card], size)) - extra
-        return now - self.score(self.plan(observation, [*hand, card], len(hand) + 1)) + 1
+            return now - self.plan_score(observation, [*hand, card], size) - extra
+        return now - self.plan_score(observation, [*hand, card], len(hand) + 1) + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""
@@ -295,4 +306,4 @@ class EasyBot:
             return sorted(cards, key=lambda c: (c not in unused, c.is_joker, -rules.value(c)))
         base = plan.need
         size = len(hand)
-        return sorted(cards, key=lambda c: (self.plan(observation, without(hand, c), size).need - base, c.is_joker, -rules.value(c)))
+        return sorted(cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c.is_joker, -rules.value(c)))

@@ -201,6 +201,7 @@ class _Contract:
     top: int
     distinct_suits: bool
     memo: dict[Hashable, Plan] = field(default_factory=dict)
+    needs: dict[Hashable, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
@@ -270,6 +271,11 @@ def plan_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, Pl
     return _contract(contract, rules).memo
 
 
+def need_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, int]:
+    """Like :func:`plan_memo`, for the needs of plans that were not built."""
+    return _contract(contract, rules).needs
+
+
 def _contract(contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
     """The set-up contract, kept per contract tuple and ruleset (by identity: hashing them is slow)."""
     if type(contract) is not tuple:
@@ -302,6 +308,7 @@ class _Search:
     live: Sequence[int] | None
     whole_hand: bool
     slack: int
+    track: bool = True  # keep the partials chosen (else only ``best_need`` is found)
     best_need: int = _UNSET
     best_dead: int = 0
     best_outs: int = 0
@@ -315,6 +322,7 @@ class _Search:
         bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
         counts = self.counts
         chosen = self.chosen
+        track = self.track
         for index in range(start if slot.chained else 0, len(options)):
             static, family, low = options[index]
             if bound + static > self.best_need:
@@ -329,12 +337,14 @@ class _Search:
                 faces, out = slot.take(counts, family, low, self.live)
             missing = slot.length - len(faces)
             room = missing if missing < slot.room else slot.room
-            chosen.append((slot, family, low, faces, missing, room, out))
+            if track:
+                chosen.append((slot, family, low, faces, missing, room, out))
             if last:
                 self.leaf(missing_so_far + missing, room_so_far + room)
             else:
                 self.visit(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
-            chosen.pop()
+            if track:
+                chosen.pop()
             for face in faces:
                 counts[face] += 1
 
@@ -348,7 +358,8 @@ class _Search:
         if self.live is None:
             if need < self.best_need:
                 self.best_need = need
-                self.best = self.chosen[:]
+                if self.track:
+                    self.best = self.chosen[:]
             return
         dead = outs = 0
         for c in self.chosen:
@@ -396,19 +407,32 @@ def plan_hand(
     end up melded, so the cards no partial can use count as needed too (for contracts of runs only,
     :mod:`.plan_whole` plans better). ``keep``: partials tried per meld of the contract.
     """
-    setup = _contract(contract, rules)
-    counts, lists = setup.candidates(hand, keep)
-    jokers = counts[JOKER_FACE]
-    floor = [0] * (len(lists) + 1)
-    for i in range(len(lists) - 1, -1, -1):
-        floor[i] = floor[i + 1] + lists[i][0][0]
-    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, 1 if live is None else 0)
-    if setup.slots:
-        search.visit(0, 0, 0, 0, 0)
-    else:
-        search.leaf(0, 0)
+    search = _search(hand, _contract(contract, rules), live, whole_hand, keep, True)
+    jokers = search.jokers
     partials = tuple(
         Partial(slot.kind, family, low, slot.length, tuple(faces), miss, room, slot.wanted(family, low, faces))
         for slot, family, low, faces, miss, room, _ in search.best
     )
     return Plan(search.best_need, partials, min(jokers, sum(p.joker_room for p in partials)), search.best_dead, search.best_outs)
+
+
+def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> int:
+    """``plan_hand(hand, contract, rules, keep=keep).need`` (no unseen counts, not whole-hand), without
+    building the plan: the same search, keeping only the best need."""
+    return _search(hand, _contract(contract, rules), None, False, keep, False).best_need
+
+
+def _search(hand: Sequence[int], setup: _Contract, live: Sequence[int] | None, whole_hand: bool, keep: int, track: bool) -> _Search:
+    """The finished search of ``hand``'s best plan (``track``: keep its partials; always kept ``whole_hand`` or with ``live``)."""
+    counts, lists = setup.candidates(hand, keep)
+    jokers = counts[JOKER_FACE]
+    floor = [0] * (len(lists) + 1)
+    for i in range(len(lists) - 1, -1, -1):
+        floor[i] = floor[i + 1] + lists[i][0][0]
+    slack = 1 if live is None else 0
+    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
+    if setup.slots:
+        search.visit(0, 0, 0, 0, 0)
+    else:
+        search.leaf(0, 0)
+    return search

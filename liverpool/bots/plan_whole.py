@@ -39,22 +39,11 @@ def plan_whole_runs(
     size: int | None = None,
 ) -> Plan:
     """The plan of ``hand`` for an all-runs ``contract`` that must use every card (see the module doc)."""
-    if any(rule.kind is not MeldKind.RUN for rule in contract):
-        raise ValueError("plan_whole_runs plans contracts of runs only")
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
-    slots = len(contract)
-    shortest = min(rule.length for rule in contract)
     least = sum(rule.length for rule in contract)
     size = len(hand) + 1 if size is None else size
-    target = max(size, least)
-    present = [0, 0, 0, 0]  # by suit, bit r for rank r
-    for card in hand:
-        face = card & 63
-        if face < JOKER_FACE:
-            suit = face // 13
-            present[suit] |= 2 << face - 13 * suit
-    windows = _best_windows(present, slots, shortest, target, rules)
+    windows = _windows_of(hand, contract, rules, size)
     naturals = sum(w[3] for w in windows)
     length = sum(w[2] for w in windows)
     used_jokers = min(jokers, length - naturals)
@@ -78,6 +67,37 @@ def plan_whole_runs(
         if gaps > spare_jokers + sum(live[f] for p in partials for f in p.wanted):
             dead = 1
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
+
+
+def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
+    """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan."""
+    size = len(hand) + 1 if size is None else size
+    windows = _windows_of(hand, contract, rules, size)
+    jokers = naturals = length = 0
+    for card in hand:
+        if card & 63 == JOKER_FACE:
+            jokers += 1
+    for window in windows:
+        naturals += window[3]
+        length += window[2]
+    used_jokers = min(jokers, length - naturals)
+    least = sum(rule.length for rule in contract)
+    return len(hand) - naturals - used_jokers + 2 * max(0, least - size)
+
+
+def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int) -> list[Window]:
+    """The runs' windows of the plan of ``hand`` for a target of ``size`` cards (see the module doc)."""
+    if any(rule.kind is not MeldKind.RUN for rule in contract):
+        raise ValueError("plan_whole_runs plans contracts of runs only")
+    shortest = min(rule.length for rule in contract)
+    target = max(size, sum(rule.length for rule in contract))
+    present = [0, 0, 0, 0]  # by suit, bit r for rank r
+    for card in hand:
+        face = card & 63
+        if face < JOKER_FACE:
+            suit = face // 13
+            present[suit] |= 2 << face - 13 * suit
+    return _best_windows(present, len(contract), shortest, target, rules)
 
 
 def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:

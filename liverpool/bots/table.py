@@ -14,8 +14,8 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, plan_hand, plan_memo
-from .plan_whole import plan_whole_runs
+from .plan import FACES, Plan, need_memo, plan_hand, plan_memo, plan_need
+from .plan_whole import plan_whole_runs, whole_runs_need
 
 
 def me(observation: Observation) -> int:
@@ -90,6 +90,30 @@ def plan_of(
 
 
 MEMO_SIZE = 65536
+
+
+def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
+    """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
+    whole = whole_hand(observation)
+    contract, rules = observation.contract, observation.rules
+    faces = tuple(sorted(c & 63 for c in hand))
+    key = (whole, size if whole else None, faces)
+    plan = plan_memo(contract, rules).get(key)
+    if plan is not None:
+        return plan.need
+    memo = need_memo(contract, rules)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        if not whole:
+            found = plan_need(faces, contract, rules)
+        elif all(rule.kind is MeldKind.RUN for rule in contract):
+            found = whole_runs_need(faces, contract, rules, size)
+        else:
+            found = plan_hand(faces, contract, rules, whole_hand=True).need
+        memo[key] = found
+    return found
 
 
 def _plan(

@@ -1,0 +1,53 @@
+"""The needs the bots find without building a plan are the needs of the plans built."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_plan_digest import _variants
+
+from liverpool.bots.plan import plan_hand, plan_need
+from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
+from liverpool.bots.registry import make_bot
+from liverpool.bots.table import need_of, plan_memo, plan_of
+from liverpool.engine.cards import make_shoe
+from liverpool.engine.observe import observe
+from liverpool.engine.play import run_game
+from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules import MeldKind
+from liverpool.engine.state import GameState
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_need_only_matches_the_plan(name: str) -> None:
+    rules = _variants()[name]
+    rng = random.Random(f"need:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        runs_only = all(rule.kind is MeldKind.RUN for rule in contract)
+        for _ in range(150):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for keep in (6, 2):
+                assert plan_need(hand, contract, rules, keep) == plan_hand(hand, contract, rules, keep=keep).need
+            if runs_only:
+                for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
+                    assert whole_runs_need(hand, contract, rules, size) == plan_whole_runs(hand, contract, rules, size=size).need
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
+def test_need_of_matches_plan_of_in_games(preset: str) -> None:
+    rules = PRESETS[preset]
+
+    def before(state: GameState, action: object) -> None:
+        observation = observe(state, state.current)
+        hand = list(observation.hand)
+        for size in (None, len(hand), len(hand) + 1, len(hand) + 3):
+            for rest in [hand, *([c for c in hand if c != card] for card in hand[:5])]:
+                need = need_of(observation, rest, size)  # not memoised as a plan yet (or memoised)
+                plan_memo(observation.contract, rules).clear()
+                assert need == plan_of(observation, rest, size=size).need
+                assert need_of(observation, rest, size) == need  # now read off the memoised plan
+
+    run_game(rules, [make_bot("easy") for _ in range(4)], random.Random(11), before=before)
