@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from liverpool.engine.actions import (
     Action,
@@ -58,29 +59,56 @@ class Options:
     def of(cls, options: Sequence[Action]) -> Options:
         """Sort ``options`` by kind."""
         out = cls()
+        lists: tuple[list[Any], ...] = (
+            out.draw_stock,
+            out.draw_discard,
+            out.buys,
+            out.passes,
+            out.calls,
+            out.go_downs,
+            out.lay_offs,
+            out.swaps,
+            out.discards,
+            out.end_turns,
+        )
         for a in options:
-            match a:
-                case DrawStock():
-                    out.draw_stock.append(a)
-                case DrawDiscard():
-                    out.draw_discard.append(a)
-                case Buy():
-                    out.buys.append(a)
-                case Pass():
-                    out.passes.append(a)
-                case Call():
-                    out.calls.append(a)
-                case GoDown():
-                    out.go_downs.append(a)
-                case LayOff():
-                    out.lay_offs.append(a)
-                case SwapJoker():
-                    out.swaps.append(a)
-                case Discard():
-                    out.discards.append(a)
-                case EndTurn():
-                    out.end_turns.append(a)
+            kind = _KINDS.get(type(a), -1)
+            if kind >= 0:
+                lists[kind].append(a)
+            else:
+                out._add(a)
         return out
+
+    def _add(self, a: Action) -> None:
+        """File one option of a type :data:`_KINDS` does not list (a subclass of an action)."""
+        match a:
+            case DrawStock():
+                self.draw_stock.append(a)
+            case DrawDiscard():
+                self.draw_discard.append(a)
+            case Buy():
+                self.buys.append(a)
+            case Pass():
+                self.passes.append(a)
+            case Call():
+                self.calls.append(a)
+            case GoDown():
+                self.go_downs.append(a)
+            case LayOff():
+                self.lay_offs.append(a)
+            case SwapJoker():
+                self.swaps.append(a)
+            case Discard():
+                self.discards.append(a)
+            case EndTurn():
+                self.end_turns.append(a)
+
+
+# The list of :class:`Options` each action type goes to (by exact type; subclasses take the ``match``).
+_KINDS: dict[type, int] = {
+    kind: i
+    for i, kind in enumerate((DrawStock, DrawDiscard, Buy, Pass, Call, GoDown, LayOff, SwapJoker, Discard, EndTurn))
+}
 
 
 def must_act(observation: Observation) -> bool:

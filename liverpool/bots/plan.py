@@ -271,9 +271,10 @@ def plan_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, Pl
     return _contract(contract, rules).memo
 
 
-def need_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, int]:
-    """Like :func:`plan_memo`, for the needs of plans that were not built."""
-    return _contract(contract, rules).needs
+def need_memos(contract: Sequence[MeldRule], rules: Ruleset) -> tuple[dict[Hashable, Plan], dict[Hashable, int]]:
+    """:func:`plan_memo`, and a place like it for the needs of plans that were not built."""
+    setup = _contract(contract, rules)
+    return setup.memo, setup.needs
 
 
 def _contract(contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:

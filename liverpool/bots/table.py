@@ -14,7 +14,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, need_memo, plan_hand, plan_memo, plan_need
+from .plan import FACES, Plan, need_memos, plan_hand, plan_memo, plan_need
 from .plan_whole import plan_whole_runs, whole_runs_need
 
 
@@ -98,10 +98,10 @@ def need_of(observation: Observation, hand: Sequence[int], size: int | None = No
     contract, rules = observation.contract, observation.rules
     faces = tuple(sorted(c & 63 for c in hand))
     key = (whole, size if whole else None, faces)
-    plan = plan_memo(contract, rules).get(key)
+    plans, memo = need_memos(contract, rules)
+    plan = plans.get(key)
     if plan is not None:
         return plan.need
-    memo = need_memo(contract, rules)
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_SIZE:

@@ -1,18 +1,21 @@
-"""The needs the bots find without building a plan are the needs of the plans built."""
+"""The bots' fast paths give what the plain ones give: needs found without building a plan, options sorted by type."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import pytest
 from test_plan_digest import _variants
 
+from liverpool.bots.easy import Options
 from liverpool.bots.plan import plan_hand, plan_need
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import need_of, plan_memo, plan_of
+from liverpool.engine.actions import Action, DrawStock
 from liverpool.engine.cards import make_shoe
-from liverpool.engine.observe import observe
+from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
 from liverpool.engine.rules import MeldKind
@@ -51,3 +54,33 @@ def test_need_of_matches_plan_of_in_games(preset: str) -> None:
                 assert need_of(observation, rest, size) == need  # now read off the memoised plan
 
     run_game(rules, [make_bot("easy") for _ in range(4)], random.Random(11), before=before)
+
+
+def _by_match(options: list[Action]) -> Options:
+    out = Options()
+    for a in options:
+        out._add(a)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Stock(DrawStock):
+    """A subclass of an action: sorted by ``match``, as before."""
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british"])
+def test_options_are_sorted_as_by_match(preset: str) -> None:
+    seen = 0
+
+    def check(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
+        nonlocal seen
+        shuffled = [*options, _Stock(0)]
+        rng.shuffle(shuffled)
+        for listed in (options, shuffled):
+            assert Options.of(listed) == _by_match(listed)
+        seen += 1
+        return bot(observation, options, rng)
+
+    bot = make_bot("easy")
+    run_game(PRESETS[preset], [check for _ in range(4)], random.Random(2))
+    assert seen > 100
