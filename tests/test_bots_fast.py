@@ -12,9 +12,9 @@ from liverpool.bots.easy import Options
 from liverpool.bots.plan import plan_hand, plan_need
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
-from liverpool.bots.table import need_of, plan_memo, plan_of
+from liverpool.bots.table import face_values, need_of, plan_memo, plan_of
 from liverpool.engine.actions import Action, DrawStock
-from liverpool.engine.cards import make_shoe
+from liverpool.engine.cards import JOKER_FACE, make_shoe
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
@@ -84,3 +84,13 @@ def test_options_are_sorted_as_by_match(preset: str) -> None:
     bot = make_bot("easy")
     run_game(PRESETS[preset], [check for _ in range(4)], random.Random(2))
     assert seen > 100
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_face_values_are_the_rules_values(name: str) -> None:
+    rules = _variants()[name]
+    values = face_values(rules)
+    assert face_values(rules) is values
+    for card in make_shoe(2, 4):
+        assert values[card & 63] == rules.value(card)
+        assert (card & 63 == JOKER_FACE) == card.is_joker

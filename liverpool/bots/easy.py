@@ -29,13 +29,13 @@ from liverpool.engine.actions import (
     Pass,
     SwapJoker,
 )
-from liverpool.engine.cards import Card
+from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .plan import Plan
-from .table import fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
+from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
@@ -306,7 +306,8 @@ class EasyBot:
         rules = observation.rules
         if len(hand) == 1 and keeps_last_card(rules) and any(d.card == hand[0] for d in g.discards):
             return None
-        return max(g.lay_offs, key=lambda a: (a.card == observation.taken, rules.value(a.card)))
+        values = face_values(rules)
+        return max(g.lay_offs, key=lambda a: (a.card == observation.taken, values[a.card & 63]))
 
     def choose_swap(self, observation: Observation, g: Options) -> SwapJoker | None:
         """Once down: a swap sheds a natural and the joker goes back on the table."""
@@ -325,13 +326,16 @@ class EasyBot:
         """Cards to give up, best first: the costliest of those the plan does not use."""
         rules = observation.rules
         hand = observation.hand
+        values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
-            return sorted(cards, key=lambda c: ((c & 63) in fits, c.is_joker, -rules.value(c)))
+            return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
         plan = self.plan(observation, hand, len(hand))
         unused = unused_cards(hand, plan)
-        if any(c in unused and not c.is_joker for c in cards):
-            return sorted(cards, key=lambda c: (c not in unused, c.is_joker, -rules.value(c)))
+        if any(c in unused and c & 63 != JOKER_FACE for c in cards):
+            return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
         base = plan.need
         size = len(hand)
-        return sorted(cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c.is_joker, -rules.value(c)))
+        return sorted(
+            cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
+        )

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -77,8 +76,21 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-@lru_cache(maxsize=32768)
+_WINDOWS: dict[int, tuple[int, ...]] = {}
+
+
 def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
+    key = present | length << 16 | first << 21 | last << 26
+    found = _WINDOWS.get(key)
+    if found is None:
+        if len(_WINDOWS) >= 65536:
+            _WINDOWS.clear()
+        found = _WINDOWS[key] = _find_windows(present, length, first, last)
+    return found
+
+
+def _find_windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
     """The two best windows of ``length`` starting at ``first .. last`` that hold a rank of ``present``
     (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too): least missing first, then lowest,
     as ``missing << 10 | low``. (A suit gives a contract slot two candidates at most.)"""

@@ -20,7 +20,6 @@ short of the contract's minimum (only a buy, two cards at once, can close that g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -137,8 +136,21 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     return [] if found is None else found[1]
 
 
-@lru_cache(maxsize=65536)
+_SPANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
 def _spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_find_spans`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
+    key = present | shortest << 16 | longest << 21 | first << 26 | last << 31
+    found = _SPANS.get(key)
+    if found is None:
+        if len(_SPANS) >= 65536:
+            _SPANS.clear()
+        found = _SPANS[key] = _find_spans(present, shortest, longest, first, last)
+    return found
+
+
+def _find_spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
     """For each window length: the lowest window covering the most ranks of ``present``, as
     ``(length, low, ranks covered)``."""
     out = []

@@ -30,6 +30,21 @@ def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     return card.face in table_lay_off_index(melds, rules)
 
 
+_VALUES: dict[int, tuple[Ruleset, list[int]]] = {}
+
+
+def face_values(rules: Ruleset) -> list[int]:
+    """``rules.value(face)`` of each face, jokers at ``JOKER_FACE`` (kept per ruleset, by identity)."""
+    found = _VALUES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    values = [rules.value(face) for face in range(FACES)]
+    if len(_VALUES) >= 256:
+        _VALUES.clear()
+    _VALUES[id(rules)] = (rules, values)  # holding the ruleset keeps its id from being reused
+    return values
+
+
 def shoe_counts(observation: Observation) -> list[int]:
     """Copies of each face in the shoe of this table."""
     deck = observation.rules.deck_for(observation.seat_count)
@@ -99,11 +114,11 @@ def need_of(observation: Observation, hand: Sequence[int], size: int | None = No
     faces = tuple(sorted(c & 63 for c in hand))
     key = (whole, size if whole else None, faces)
     plans, memo = need_memos(contract, rules)
-    plan = plans.get(key)
-    if plan is not None:
-        return plan.need
     found = memo.get(key)
     if found is None:
+        plan = plans.get(key)
+        if plan is not None:
+            return plan.need
         if len(memo) >= MEMO_SIZE:
             memo.clear()
         if not whole:
