@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import pytest
 from test_plan_digest import _variants
 
+import liverpool.bots.plan as plan_module
+import liverpool.bots.plan_whole as plan_whole_module
 from liverpool.bots.easy import Options
 from liverpool.bots.plan import plan_hand, plan_need
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
@@ -94,3 +96,39 @@ def test_face_values_are_the_rules_values(name: str) -> None:
     for card in make_shoe(2, 4):
         assert values[card & 63] == rules.value(card)
         assert (card & 63 == JOKER_FACE) == card.is_joker
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_shared_partials_are_the_partials_built(name: str) -> None:
+    """Plans share the partials built before (kept per slot, and per window in whole-hand runs): the
+    same plans as when every partial is built afresh."""
+    rules = _variants()[name]
+    rng = random.Random(f"partials:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+
+    def fresh() -> None:
+        for setup in [c[2] for c in plan_module._CONTRACTS.values()]:
+            for slot in setup.slots:
+                slot.partials.clear()
+        plan_whole_module._PARTIALS.clear()
+
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        runs_only = all(rule.kind is MeldKind.RUN for rule in contract)
+        hands = [rng.sample(shoe, rng.randint(0, 16)) for _ in range(120)]
+        for live in (None, [rng.randint(0, 3) for _ in range(53)]):
+            for whole in (False, True):
+                kept = [plan_hand(hand, contract, rules, live=live, whole_hand=whole) for hand in hands]
+                kept += [plan_hand(hand, contract, rules, live=live, whole_hand=whole) for hand in hands]
+                if runs_only:
+                    kept += [plan_whole_runs(hand, contract, rules, live=live) for hand in hands * 2]
+                built = []
+                for hand in hands * 2:
+                    fresh()
+                    built.append(plan_hand(hand, contract, rules, live=live, whole_hand=whole))
+                if runs_only:
+                    for hand in hands * 2:
+                        fresh()
+                        built.append(plan_whole_runs(hand, contract, rules, live=live))
+                assert kept == built
+                assert [repr(p) for p in kept] == [repr(p) for p in built]

@@ -139,6 +139,8 @@ class _Slot:
     per_suit: int
     distinct_suits: bool
     windows: list[tuple[int, ...]]  # a run's faces by suit * 16 + low
+    # the partials built for this slot by (family, low, faces): they are immutable, so plans share them
+    partials: dict[tuple[int, int, tuple[int, ...]], Partial] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rule: MeldRule, rules: Ruleset, group: int, chained: bool) -> _Slot:
@@ -192,12 +194,12 @@ class _Slot:
         if family < 0:
             return ()
         if self.run:
-            return tuple(f for f in self.windows[family * 16 + low] if f not in faces)
+            return tuple([f for f in self.windows[family * 16 + low] if f not in faces])
         if len(faces) >= self.length:
             return ()
         suits = (family - 1, family + 12, family + 25, family + 38)
         if self.distinct_suits:
-            return tuple(f for f in suits if f not in faces)
+            return tuple([f for f in suits if f not in faces])
         return suits
 
 
@@ -422,11 +424,20 @@ def plan_hand(
     """
     search = _search(hand, _contract(contract, rules), live, whole_hand, keep, True)
     jokers = search.jokers
-    partials = tuple(
-        Partial(slot.kind, family, low, slot.length, tuple(faces), miss, room, slot.wanted(family, low, faces))
-        for slot, family, low, faces, miss, room, _ in search.best
-    )
-    return Plan(search.best_need, partials, min(jokers, sum(p.joker_room for p in partials)), search.best_dead, search.best_outs)
+    built: list[Partial] = []
+    rooms = 0
+    for slot, family, low, faces, miss, room, _ in search.best:
+        used = tuple(faces)
+        kept = slot.partials
+        key = (family, low, used)  # ``miss`` and ``room`` follow from the slot and ``len(faces)``
+        partial = kept.get(key)
+        if partial is None:
+            if len(kept) >= 4096:
+                kept.clear()
+            partial = kept[key] = Partial(slot.kind, family, low, slot.length, used, miss, room, slot.wanted(family, low, faces))
+        built.append(partial)
+        rooms += room
+    return Plan(search.best_need, tuple(built), min(jokers, rooms), search.best_dead, search.best_outs)
 
 
 def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> int:

@@ -56,7 +56,14 @@ def plan_whole_runs(
             face = suit * 13 + (rank - 1) % 13
             (faces if counts[face] else wanted).append(face)
         missing = len(wanted)
-        partials.append(Partial(MeldKind.RUN, suit, low, span, tuple(faces), missing, missing, tuple(wanted)))
+        used = tuple(faces)
+        key = (suit, low, span, used)  # the window and the faces it uses fix the rest
+        partial = _PARTIALS.get(key)
+        if partial is None:
+            if len(_PARTIALS) >= 16384:
+                _PARTIALS.clear()
+            partial = _PARTIALS[key] = Partial(MeldKind.RUN, suit, low, span, used, missing, missing, tuple(wanted))
+        partials.append(partial)
         if live is not None and missing:
             out = sum(live[f] for f in wanted)
             outs += min(out, 2 * missing)
@@ -66,6 +73,10 @@ def plan_whole_runs(
         if gaps > spare_jokers + sum(live[f] for p in partials for f in p.wanted):
             dead = 1
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
+
+
+# the partials built, by window and faces used: they are immutable, so plans share them
+_PARTIALS: dict[tuple[int, int, int, tuple[int, ...]], Partial] = {}
 
 
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
