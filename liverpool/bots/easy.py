@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from liverpool.engine.actions import (
@@ -40,20 +40,47 @@ from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_o
 Choice = Action | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Options:
-    """The legal options of one seat, by kind (in the order they were listed)."""
+    """The legal options of one seat, by kind (in the order they were listed).
 
-    draw_stock: list[DrawStock] = field(default_factory=list)
-    draw_discard: list[DrawDiscard] = field(default_factory=list)
-    buys: list[Buy] = field(default_factory=list)
-    passes: list[Pass] = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)
-    go_downs: list[GoDown] = field(default_factory=list)
-    lay_offs: list[LayOff] = field(default_factory=list)
-    swaps: list[SwapJoker] = field(default_factory=list)
-    discards: list[Discard] = field(default_factory=list)
-    end_turns: list[EndTurn] = field(default_factory=list)
+    (Its ``__init__`` is written out: mypyc compiles it, where a dataclass's stays Python; one is built
+    per decision.)"""
+
+    draw_stock: list[DrawStock]
+    draw_discard: list[DrawDiscard]
+    buys: list[Buy]
+    passes: list[Pass]
+    calls: list[Call]
+    go_downs: list[GoDown]
+    lay_offs: list[LayOff]
+    swaps: list[SwapJoker]
+    discards: list[Discard]
+    end_turns: list[EndTurn]
+
+    def __init__(
+        self,
+        draw_stock: list[DrawStock] | None = None,
+        draw_discard: list[DrawDiscard] | None = None,
+        buys: list[Buy] | None = None,
+        passes: list[Pass] | None = None,
+        calls: list[Call] | None = None,
+        go_downs: list[GoDown] | None = None,
+        lay_offs: list[LayOff] | None = None,
+        swaps: list[SwapJoker] | None = None,
+        discards: list[Discard] | None = None,
+        end_turns: list[EndTurn] | None = None,
+    ) -> None:
+        self.draw_stock = [] if draw_stock is None else draw_stock
+        self.draw_discard = [] if draw_discard is None else draw_discard
+        self.buys = [] if buys is None else buys
+        self.passes = [] if passes is None else passes
+        self.calls = [] if calls is None else calls
+        self.go_downs = [] if go_downs is None else go_downs
+        self.lay_offs = [] if lay_offs is None else lay_offs
+        self.swaps = [] if swaps is None else swaps
+        self.discards = [] if discards is None else discards
+        self.end_turns = [] if end_turns is None else end_turns
 
     @classmethod
     def of(cls, options: Sequence[Action]) -> Options:

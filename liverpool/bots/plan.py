@@ -310,25 +310,58 @@ _Chosen = tuple[_Slot, int, int, list[int], int, int, int]  # slot, family, low,
 _UNSET = 1 << 30  # the need to beat before any plan is found
 
 
-@dataclass(slots=True)
 class _Search:
-    """The depth-first search of one plan: each slot of the contract takes a candidate partial in turn."""
+    """The depth-first search of one plan: each slot of the contract takes a candidate partial in turn.
 
-    slots: list[_Slot]
-    lists: list[list[tuple[int, int, int]]]
-    floor: list[int]  # the least the candidates of the slots from each depth on miss
-    counts: list[int]
-    jokers: int
-    naturals: int
-    live: Sequence[int] | None
-    whole_hand: bool
-    slack: int
-    track: bool = True  # keep the partials chosen (else only ``best_need`` is found)
-    best_need: int = _UNSET
-    best_dead: int = 0
-    best_outs: int = 0
-    best: list[_Chosen] = field(default_factory=list)
-    chosen: list[_Chosen] = field(default_factory=list)
+    (A plain class, not a dataclass: one is built per plan, and mypyc compiles this ``__init__`` where a
+    dataclass's stays Python.)"""
+
+    __slots__ = (
+        "best",
+        "best_dead",
+        "best_need",
+        "best_outs",
+        "chosen",
+        "counts",
+        "floor",
+        "jokers",
+        "lists",
+        "live",
+        "naturals",
+        "slack",
+        "slots",
+        "track",
+        "whole_hand",
+    )
+
+    def __init__(
+        self,
+        slots: list[_Slot],
+        lists: list[list[tuple[int, int, int]]],
+        floor: list[int],  # the least the candidates of the slots from each depth on miss
+        counts: list[int],
+        jokers: int,
+        naturals: int,
+        live: Sequence[int] | None,
+        whole_hand: bool,
+        slack: int,
+        track: bool = True,  # keep the partials chosen (else only ``best_need`` is found)
+    ) -> None:
+        self.slots = slots
+        self.lists = lists
+        self.floor = floor
+        self.counts = counts
+        self.jokers = jokers
+        self.naturals = naturals
+        self.live = live
+        self.whole_hand = whole_hand
+        self.slack = slack
+        self.track = track
+        self.best_need = _UNSET
+        self.best_dead = 0
+        self.best_outs = 0
+        self.best: list[_Chosen] = []
+        self.chosen: list[_Chosen] = []
 
     def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         slot = self.slots[depth]
