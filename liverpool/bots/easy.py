@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from liverpool.engine.actions import (
     Action,
@@ -28,59 +29,113 @@ from liverpool.engine.actions import (
     Pass,
     SwapJoker,
 )
-from liverpool.engine.cards import Card
+from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .plan import Plan
-from .table import fits_table, keeps_last_card, me, plan_of, whole_hand
+from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Options:
-    """The legal options of one seat, by kind (in the order they were listed)."""
+    """The legal options of one seat, by kind (in the order they were listed).
 
-    draw_stock: list[DrawStock] = field(default_factory=list)
-    draw_discard: list[DrawDiscard] = field(default_factory=list)
-    buys: list[Buy] = field(default_factory=list)
-    passes: list[Pass] = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)
-    go_downs: list[GoDown] = field(default_factory=list)
-    lay_offs: list[LayOff] = field(default_factory=list)
-    swaps: list[SwapJoker] = field(default_factory=list)
-    discards: list[Discard] = field(default_factory=list)
-    end_turns: list[EndTurn] = field(default_factory=list)
+    (Its ``__init__`` is written out: mypyc compiles it, where a dataclass's stays Python; one is built
+    per decision.)"""
+
+    draw_stock: list[DrawStock]
+    draw_discard: list[DrawDiscard]
+    buys: list[Buy]
+    passes: list[Pass]
+    calls: list[Call]
+    go_downs: list[GoDown]
+    lay_offs: list[LayOff]
+    swaps: list[SwapJoker]
+    discards: list[Discard]
+    end_turns: list[EndTurn]
+
+    def __init__(
+        self,
+        draw_stock: list[DrawStock] | None = None,
+        draw_discard: list[DrawDiscard] | None = None,
+        buys: list[Buy] | None = None,
+        passes: list[Pass] | None = None,
+        calls: list[Call] | None = None,
+        go_downs: list[GoDown] | None = None,
+        lay_offs: list[LayOff] | None = None,
+        swaps: list[SwapJoker] | None = None,
+        discards: list[Discard] | None = None,
+        end_turns: list[EndTurn] | None = None,
+    ) -> None:
+        self.draw_stock = [] if draw_stock is None else draw_stock
+        self.draw_discard = [] if draw_discard is None else draw_discard
+        self.buys = [] if buys is None else buys
+        self.passes = [] if passes is None else passes
+        self.calls = [] if calls is None else calls
+        self.go_downs = [] if go_downs is None else go_downs
+        self.lay_offs = [] if lay_offs is None else lay_offs
+        self.swaps = [] if swaps is None else swaps
+        self.discards = [] if discards is None else discards
+        self.end_turns = [] if end_turns is None else end_turns
 
     @classmethod
     def of(cls, options: Sequence[Action]) -> Options:
         """Sort ``options`` by kind."""
         out = cls()
+        lists: tuple[list[Any], ...] = (
+            out.draw_stock,
+            out.draw_discard,
+            out.buys,
+            out.passes,
+            out.calls,
+            out.go_downs,
+            out.lay_offs,
+            out.swaps,
+            out.discards,
+            out.end_turns,
+        )
         for a in options:
-            match a:
-                case DrawStock():
-                    out.draw_stock.append(a)
-                case DrawDiscard():
-                    out.draw_discard.append(a)
-                case Buy():
-                    out.buys.append(a)
-                case Pass():
-                    out.passes.append(a)
-                case Call():
-                    out.calls.append(a)
-                case GoDown():
-                    out.go_downs.append(a)
-                case LayOff():
-                    out.lay_offs.append(a)
-                case SwapJoker():
-                    out.swaps.append(a)
-                case Discard():
-                    out.discards.append(a)
-                case EndTurn():
-                    out.end_turns.append(a)
+            kind = _KINDS.get(type(a), -1)
+            if kind >= 0:
+                lists[kind].append(a)
+            else:
+                out._add(a)
         return out
+
+    def _add(self, a: Action) -> None:
+        """File one option of a type :data:`_KINDS` does not list (a subclass of an action)."""
+        match a:
+            case DrawStock():
+                self.draw_stock.append(a)
+            case DrawDiscard():
+                self.draw_discard.append(a)
+            case Buy():
+                self.buys.append(a)
+            case Pass():
+                self.passes.append(a)
+            case Call():
+                self.calls.append(a)
+            case GoDown():
+                self.go_downs.append(a)
+            case LayOff():
+                self.lay_offs.append(a)
+            case SwapJoker():
+                self.swaps.append(a)
+            case Discard():
+                self.discards.append(a)
+            case EndTurn():
+                self.end_turns.append(a)
+
+
+# The list of :class:`Options` each action type goes to (by exact type; subclasses take the ``match``).
+_KINDS: dict[type, int] = {
+    kind: i
+    for i, kind in enumerate((DrawStock, DrawDiscard, Buy, Pass, Call, GoDown, LayOff, SwapJoker, Discard, EndTurn))
+}
 
 
 def must_act(observation: Observation) -> bool:
@@ -193,6 +248,17 @@ class EasyBot:
         """How far a plan is from the contract (lower is better)."""
         return plan.need
 
+    def plan_score(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> float:
+        """``self.score(self.plan(observation, hand, size))``. The easy bot scores a plan by its need, which
+        it finds without building the plan; a subclass that overrides :meth:`plan` or :meth:`score`
+        overrides this too."""
+        return need_of(observation, hand, size)
+
+    def plan_need(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> int:
+        """``self.plan(observation, hand, size).need`` (found without building the plan; a subclass that
+        overrides :meth:`plan` overrides this too)."""
+        return need_of(observation, hand, size)
+
     def gain(self, observation: Observation, card: Card, extra: int = 0) -> float:
         """How much taking ``card`` (and ``extra`` unknown penalty cards) improves the hand at rest.
 
@@ -201,13 +267,13 @@ class EasyBot:
         penalty cards as misfits.
         """
         hand = observation.hand
-        now = self.score(self.plan(observation, hand))
+        now = self.plan_score(observation, hand)
         if not whole_hand(observation):
-            return now - self.score(self.plan(observation, [*hand, card]))
+            return now - self.plan_score(observation, [*hand, card])
         if extra:
             size = len(hand) + 2 + extra
-            return now - self.score(self.plan(observation, [*hand, card], size)) - extra
-        return now - self.score(self.plan(observation, [*hand, card], len(hand) + 1)) + 1
+            return now - self.plan_score(observation, [*hand, card], size) - extra
+        return now - self.plan_score(observation, [*hand, card], len(hand) + 1) + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""
@@ -267,7 +333,8 @@ class EasyBot:
         rules = observation.rules
         if len(hand) == 1 and keeps_last_card(rules) and any(d.card == hand[0] for d in g.discards):
             return None
-        return max(g.lay_offs, key=lambda a: (a.card == observation.taken, rules.value(a.card)))
+        values = face_values(rules)
+        return max(g.lay_offs, key=lambda a: (a.card == observation.taken, values[a.card & 63]))
 
     def choose_swap(self, observation: Observation, g: Options) -> SwapJoker | None:
         """Once down: a swap sheds a natural and the joker goes back on the table."""
@@ -286,13 +353,16 @@ class EasyBot:
         """Cards to give up, best first: the costliest of those the plan does not use."""
         rules = observation.rules
         hand = observation.hand
+        values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
-            return sorted(cards, key=lambda c: ((c & 63) in fits, c.is_joker, -rules.value(c)))
+            return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
         plan = self.plan(observation, hand, len(hand))
         unused = unused_cards(hand, plan)
-        if any(c in unused and not c.is_joker for c in cards):
-            return sorted(cards, key=lambda c: (c not in unused, c.is_joker, -rules.value(c)))
+        if any(c in unused and c & 63 != JOKER_FACE for c in cards):
+            return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
         base = plan.need
         size = len(hand)
-        return sorted(cards, key=lambda c: (self.plan(observation, without(hand, c), size).need - base, c.is_joker, -rules.value(c)))
+        return sorted(
+            cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
+        )

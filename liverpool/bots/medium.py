@@ -106,6 +106,12 @@ class MediumBot(EasyBot):
             found = self._plans[key] = plan_of(observation, hand, self.live(observation), size)
         return found
 
+    def plan_score(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> float:
+        return self.score(self.plan(observation, hand, size))
+
+    def plan_need(self, observation: Observation, hand: Sequence[Card], size: int | None = None) -> int:
+        return self.plan(observation, hand, size).need
+
     def score(self, plan: Plan) -> float:
         """Need, plus dead partials, less live cards that would complete the plan (weighted)."""
         w = self.weights

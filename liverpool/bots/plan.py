@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -77,8 +76,21 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-@lru_cache(maxsize=32768)
+_WINDOWS: dict[int, tuple[int, ...]] = {}
+
+
 def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
+    key = present | length << 16 | first << 21 | last << 26
+    found = _WINDOWS.get(key)
+    if found is None:
+        if len(_WINDOWS) >= 65536:
+            _WINDOWS.clear()
+        found = _WINDOWS[key] = _find_windows(present, length, first, last)
+    return found
+
+
+def _find_windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
     """The two best windows of ``length`` starting at ``first .. last`` that hold a rank of ``present``
     (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too): least missing first, then lowest,
     as ``missing << 10 | low``. (A suit gives a contract slot two candidates at most.)"""
@@ -127,6 +139,8 @@ class _Slot:
     per_suit: int
     distinct_suits: bool
     windows: list[tuple[int, ...]]  # a run's faces by suit * 16 + low
+    # the partials built for this slot by (family, low, faces): they are immutable, so plans share them
+    partials: dict[tuple[int, int, tuple[int, ...]], Partial] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rule: MeldRule, rules: Ruleset, group: int, chained: bool) -> _Slot:
@@ -180,12 +194,12 @@ class _Slot:
         if family < 0:
             return ()
         if self.run:
-            return tuple(f for f in self.windows[family * 16 + low] if f not in faces)
+            return tuple([f for f in self.windows[family * 16 + low] if f not in faces])
         if len(faces) >= self.length:
             return ()
         suits = (family - 1, family + 12, family + 25, family + 38)
         if self.distinct_suits:
-            return tuple(f for f in suits if f not in faces)
+            return tuple([f for f in suits if f not in faces])
         return suits
 
 
@@ -201,6 +215,7 @@ class _Contract:
     top: int
     distinct_suits: bool
     memo: dict[Hashable, Plan] = field(default_factory=dict)
+    needs: dict[Hashable, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
@@ -270,6 +285,12 @@ def plan_memo(contract: Sequence[MeldRule], rules: Ruleset) -> dict[Hashable, Pl
     return _contract(contract, rules).memo
 
 
+def need_memos(contract: Sequence[MeldRule], rules: Ruleset) -> tuple[dict[Hashable, Plan], dict[Hashable, int]]:
+    """:func:`plan_memo`, and a place like it for the needs of plans that were not built."""
+    setup = _contract(contract, rules)
+    return setup.memo, setup.needs
+
+
 def _contract(contract: Sequence[MeldRule], rules: Ruleset) -> _Contract:
     """The set-up contract, kept per contract tuple and ruleset (by identity: hashing them is slow)."""
     if type(contract) is not tuple:
@@ -289,24 +310,58 @@ _Chosen = tuple[_Slot, int, int, list[int], int, int, int]  # slot, family, low,
 _UNSET = 1 << 30  # the need to beat before any plan is found
 
 
-@dataclass(slots=True)
 class _Search:
-    """The depth-first search of one plan: each slot of the contract takes a candidate partial in turn."""
+    """The depth-first search of one plan: each slot of the contract takes a candidate partial in turn.
 
-    slots: list[_Slot]
-    lists: list[list[tuple[int, int, int]]]
-    floor: list[int]  # the least the candidates of the slots from each depth on miss
-    counts: list[int]
-    jokers: int
-    naturals: int
-    live: Sequence[int] | None
-    whole_hand: bool
-    slack: int
-    best_need: int = _UNSET
-    best_dead: int = 0
-    best_outs: int = 0
-    best: list[_Chosen] = field(default_factory=list)
-    chosen: list[_Chosen] = field(default_factory=list)
+    (A plain class, not a dataclass: one is built per plan, and mypyc compiles this ``__init__`` where a
+    dataclass's stays Python.)"""
+
+    __slots__ = (
+        "best",
+        "best_dead",
+        "best_need",
+        "best_outs",
+        "chosen",
+        "counts",
+        "floor",
+        "jokers",
+        "lists",
+        "live",
+        "naturals",
+        "slack",
+        "slots",
+        "track",
+        "whole_hand",
+    )
+
+    def __init__(
+        self,
+        slots: list[_Slot],
+        lists: list[list[tuple[int, int, int]]],
+        floor: list[int],  # the least the candidates of the slots from each depth on miss
+        counts: list[int],
+        jokers: int,
+        naturals: int,
+        live: Sequence[int] | None,
+        whole_hand: bool,
+        slack: int,
+        track: bool = True,  # keep the partials chosen (else only ``best_need`` is found)
+    ) -> None:
+        self.slots = slots
+        self.lists = lists
+        self.floor = floor
+        self.counts = counts
+        self.jokers = jokers
+        self.naturals = naturals
+        self.live = live
+        self.whole_hand = whole_hand
+        self.slack = slack
+        self.track = track
+        self.best_need = _UNSET
+        self.best_dead = 0
+        self.best_outs = 0
+        self.best: list[_Chosen] = []
+        self.chosen: list[_Chosen] = []
 
     def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         slot = self.slots[depth]
@@ -315,6 +370,7 @@ class _Search:
         bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
         counts = self.counts
         chosen = self.chosen
+        track = self.track
         for index in range(start if slot.chained else 0, len(options)):
             static, family, low = options[index]
             if bound + static > self.best_need:
@@ -329,12 +385,14 @@ class _Search:
                 faces, out = slot.take(counts, family, low, self.live)
             missing = slot.length - len(faces)
             room = missing if missing < slot.room else slot.room
-            chosen.append((slot, family, low, faces, missing, room, out))
+            if track:
+                chosen.append((slot, family, low, faces, missing, room, out))
             if last:
                 self.leaf(missing_so_far + missing, room_so_far + room)
             else:
                 self.visit(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
-            chosen.pop()
+            if track:
+                chosen.pop()
             for face in faces:
                 counts[face] += 1
 
@@ -348,7 +406,8 @@ class _Search:
         if self.live is None:
             if need < self.best_need:
                 self.best_need = need
-                self.best = self.chosen[:]
+                if self.track:
+                    self.best = self.chosen[:]
             return
         dead = outs = 0
         for c in self.chosen:
@@ -396,19 +455,41 @@ def plan_hand(
     end up melded, so the cards no partial can use count as needed too (for contracts of runs only,
     :mod:`.plan_whole` plans better). ``keep``: partials tried per meld of the contract.
     """
-    setup = _contract(contract, rules)
+    search = _search(hand, _contract(contract, rules), live, whole_hand, keep, True)
+    jokers = search.jokers
+    built: list[Partial] = []
+    rooms = 0
+    for slot, family, low, faces, miss, room, _ in search.best:
+        used = tuple(faces)
+        kept = slot.partials
+        key = (family, low, used)  # ``miss`` and ``room`` follow from the slot and ``len(faces)``
+        partial = kept.get(key)
+        if partial is None:
+            if len(kept) >= 4096:
+                kept.clear()
+            partial = kept[key] = Partial(slot.kind, family, low, slot.length, used, miss, room, slot.wanted(family, low, faces))
+        built.append(partial)
+        rooms += room
+    return Plan(search.best_need, tuple(built), min(jokers, rooms), search.best_dead, search.best_outs)
+
+
+def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> int:
+    """``plan_hand(hand, contract, rules, keep=keep).need`` (no unseen counts, not whole-hand), without
+    building the plan: the same search, keeping only the best need."""
+    return _search(hand, _contract(contract, rules), None, False, keep, False).best_need
+
+
+def _search(hand: Sequence[int], setup: _Contract, live: Sequence[int] | None, whole_hand: bool, keep: int, track: bool) -> _Search:
+    """The finished search of ``hand``'s best plan (``track``: keep its partials; always kept ``whole_hand`` or with ``live``)."""
     counts, lists = setup.candidates(hand, keep)
     jokers = counts[JOKER_FACE]
     floor = [0] * (len(lists) + 1)
     for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + lists[i][0][0]
-    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, 1 if live is None else 0)
+    slack = 1 if live is None else 0
+    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
     if setup.slots:
         search.visit(0, 0, 0, 0, 0)
     else:
         search.leaf(0, 0)
-    partials = tuple(
-        Partial(slot.kind, family, low, slot.length, tuple(faces), miss, room, slot.wanted(family, low, faces))
-        for slot, family, low, faces, miss, room, _ in search.best
-    )
-    return Plan(search.best_need, partials, min(jokers, sum(p.joker_room for p in partials)), search.best_dead, search.best_outs)
+    return search

@@ -20,7 +20,6 @@ short of the contract's minimum (only a buy, two cards at once, can close that g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -39,22 +38,11 @@ def plan_whole_runs(
     size: int | None = None,
 ) -> Plan:
     """The plan of ``hand`` for an all-runs ``contract`` that must use every card (see the module doc)."""
-    if any(rule.kind is not MeldKind.RUN for rule in contract):
-        raise ValueError("plan_whole_runs plans contracts of runs only")
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
-    slots = len(contract)
-    shortest = min(rule.length for rule in contract)
     least = sum(rule.length for rule in contract)
     size = len(hand) + 1 if size is None else size
-    target = max(size, least)
-    present = [0, 0, 0, 0]  # by suit, bit r for rank r
-    for card in hand:
-        face = card & 63
-        if face < JOKER_FACE:
-            suit = face // 13
-            present[suit] |= 2 << face - 13 * suit
-    windows = _best_windows(present, slots, shortest, target, rules)
+    windows = _windows_of(hand, contract, rules, size)
     naturals = sum(w[3] for w in windows)
     length = sum(w[2] for w in windows)
     used_jokers = min(jokers, length - naturals)
@@ -68,7 +56,14 @@ def plan_whole_runs(
             face = suit * 13 + (rank - 1) % 13
             (faces if counts[face] else wanted).append(face)
         missing = len(wanted)
-        partials.append(Partial(MeldKind.RUN, suit, low, span, tuple(faces), missing, missing, tuple(wanted)))
+        used = tuple(faces)
+        key = (suit, low, span, used)  # the window and the faces it uses fix the rest
+        partial = _PARTIALS.get(key)
+        if partial is None:
+            if len(_PARTIALS) >= 16384:
+                _PARTIALS.clear()
+            partial = _PARTIALS[key] = Partial(MeldKind.RUN, suit, low, span, used, missing, missing, tuple(wanted))
+        partials.append(partial)
         if live is not None and missing:
             out = sum(live[f] for f in wanted)
             outs += min(out, 2 * missing)
@@ -78,6 +73,41 @@ def plan_whole_runs(
         if gaps > spare_jokers + sum(live[f] for p in partials for f in p.wanted):
             dead = 1
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
+
+
+# the partials built, by window and faces used: they are immutable, so plans share them
+_PARTIALS: dict[tuple[int, int, int, tuple[int, ...]], Partial] = {}
+
+
+def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
+    """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan."""
+    size = len(hand) + 1 if size is None else size
+    windows = _windows_of(hand, contract, rules, size)
+    jokers = naturals = length = 0
+    for card in hand:
+        if card & 63 == JOKER_FACE:
+            jokers += 1
+    for window in windows:
+        naturals += window[3]
+        length += window[2]
+    used_jokers = min(jokers, length - naturals)
+    least = sum(rule.length for rule in contract)
+    return len(hand) - naturals - used_jokers + 2 * max(0, least - size)
+
+
+def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int) -> list[Window]:
+    """The runs' windows of the plan of ``hand`` for a target of ``size`` cards (see the module doc)."""
+    if any(rule.kind is not MeldKind.RUN for rule in contract):
+        raise ValueError("plan_whole_runs plans contracts of runs only")
+    shortest = min(rule.length for rule in contract)
+    target = max(size, sum(rule.length for rule in contract))
+    present = [0, 0, 0, 0]  # by suit, bit r for rank r
+    for card in hand:
+        face = card & 63
+        if face < JOKER_FACE:
+            suit = face // 13
+            present[suit] |= 2 << face - 13 * suit
+    return _best_windows(present, len(contract), shortest, target, rules)
 
 
 def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
@@ -117,8 +147,21 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     return [] if found is None else found[1]
 
 
-@lru_cache(maxsize=65536)
+_SPANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
 def _spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_find_spans`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
+    key = present | shortest << 16 | longest << 21 | first << 26 | last << 31
+    found = _SPANS.get(key)
+    if found is None:
+        if len(_SPANS) >= 65536:
+            _SPANS.clear()
+        found = _SPANS[key] = _find_spans(present, shortest, longest, first, last)
+    return found
+
+
+def _find_spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:
     """For each window length: the lowest window covering the most ranks of ``present``, as
     ``(length, low, ranks covered)``."""
     out = []

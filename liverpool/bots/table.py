@@ -14,8 +14,8 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, plan_hand, plan_memo
-from .plan_whole import plan_whole_runs
+from .plan import FACES, Plan, need_memos, plan_hand, plan_memo, plan_need
+from .plan_whole import plan_whole_runs, whole_runs_need
 
 
 def me(observation: Observation) -> int:
@@ -28,6 +28,21 @@ def me(observation: Observation) -> int:
 def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     """Whether ``card`` can be laid off somewhere on the table."""
     return card.face in table_lay_off_index(melds, rules)
+
+
+_VALUES: dict[int, tuple[Ruleset, list[int]]] = {}
+
+
+def face_values(rules: Ruleset) -> list[int]:
+    """``rules.value(face)`` of each face, jokers at ``JOKER_FACE`` (kept per ruleset, by identity)."""
+    found = _VALUES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    values = [rules.value(face) for face in range(FACES)]
+    if len(_VALUES) >= 256:
+        _VALUES.clear()
+    _VALUES[id(rules)] = (rules, values)  # holding the ruleset keeps its id from being reused
+    return values
 
 
 def shoe_counts(observation: Observation) -> list[int]:
@@ -90,6 +105,30 @@ def plan_of(
 
 
 MEMO_SIZE = 65536
+
+
+def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
+    """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
+    whole = whole_hand(observation)
+    contract, rules = observation.contract, observation.rules
+    faces = tuple(sorted(c & 63 for c in hand))
+    key = (whole, size if whole else None, faces)
+    plans, memo = need_memos(contract, rules)
+    found = memo.get(key)
+    if found is None:
+        plan = plans.get(key)
+        if plan is not None:
+            return plan.need
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        if not whole:
+            found = plan_need(faces, contract, rules)
+        elif all(rule.kind is MeldKind.RUN for rule in contract):
+            found = whole_runs_need(faces, contract, rules, size)
+        else:
+            found = plan_hand(faces, contract, rules, whole_hand=True).need
+        memo[key] = found
+    return found
 
 
 def _plan(
