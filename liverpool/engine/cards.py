@@ -127,12 +127,14 @@ class Card(int):
     @property
     def rank(self) -> int:
         """1 (ace) .. 13 (king); 0 for a joker."""
-        return face_rank(self & FACE_MASK)
+        face = self & FACE_MASK
+        return 0 if face == JOKER_FACE else face % 13 + 1
 
     @property
     def suit(self) -> str:
         """``C``, ``D``, ``H`` or ``S``; ``''`` for a joker."""
-        return face_suit(self & FACE_MASK)
+        face = self & FACE_MASK
+        return "" if face == JOKER_FACE else SUITS[face // 13]
 
     def __str__(self) -> str:
         text = face_text(self & FACE_MASK)

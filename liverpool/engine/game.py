@@ -24,7 +24,7 @@ from .actions import (
     Shuffle,
     SwapJoker,
 )
-from .cards import Card, make_shoe
+from .cards import FACE_MASK, Card, make_shoe
 from .errors import (
     BadChance,
     CannotBuy,
@@ -42,7 +42,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .melds import Meld, contract_problem, lay_off, swap_joker
+from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
 from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
 from .state import DealResult, GameState, Phase, TableMeld
 
@@ -337,22 +337,36 @@ def _verify_swap(state: GameState, action: SwapJoker, name: object, where: objec
     if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
         raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
     try:
-        swap_joker(meld, action.joker, action.card, state.rules)
+        swapped = swap_joker(meld, action.joker, action.card, state.rules)
     except ValueError as exc:
         raise CannotSwap(name, str(exc), where) from exc
-    if not swap_is_playable(state, action):
+    if not _swapped_is_playable(state, action, swapped):
         raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
 
 
 def swap_is_playable(state: GameState, action: SwapJoker) -> bool:
     """After the swap, can the joker be played at once (laid off, or in the going-down)?"""
-    trial = state.clone()
-    _do_swap(trial, action)
-    hand = trial.hands[action.seat]
-    if trial.down[action.seat]:
-        left = [c for c in hand if c != action.joker]
-        return bool(checks.lay_off_targets(trial, action.joker)) and checks.remaining_problem(trial, left) is None
-    return bool(checks.go_down_options(trial, action.seat, hand, action.joker, limit=1))
+    swapped = swap_joker(state.melds[action.meld].meld, action.joker, action.card, state.rules)
+    return _swapped_is_playable(state, action, swapped)
+
+
+def _swapped_is_playable(state: GameState, action: SwapJoker, swapped: Meld) -> bool:
+    """:func:`swap_is_playable`, given the meld as the swap leaves it. The swap is not performed: what
+    the checks read of the state after it (rules, deal, taken card) is as before, but the seat's hand
+    and the swapped meld, which are built here."""
+    seat, joker = action.seat, action.joker
+    hand = list(state.hands[seat])
+    hand.remove(action.card)
+    hand.append(joker)
+    if state.down[seat]:
+        face = joker & FACE_MASK
+        # The joker fits a meld of the table after the swap: the swapped meld, or another one.
+        fits = any(accepted == face for accepted, _ in accepted_faces(swapped, state.rules)) or any(
+            position != action.meld for position, _ in checks.lay_off_targets(state, joker)
+        )
+        left = [c for c in hand if c != joker]
+        return fits and checks.remaining_problem(state, left) is None
+    return bool(checks.go_down_options(state, seat, hand, joker, limit=1))
 
 
 def _verify_discard(state: GameState, action: Discard, name: object, where: object) -> None:

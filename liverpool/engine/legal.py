@@ -23,9 +23,9 @@ from .actions import (
     Pass,
     SwapJoker,
 )
-from .cards import Card
+from .cards import FACE_MASK, JOKER_FACE, SUITS, Card
 from .game import dig_is_playable, is_legal
-from .melds import card_stands_as, stands_for
+from .melds import slot_rank
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
 
@@ -112,13 +112,15 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
     index = checks.lay_off_index(state)
     out: list[Action] = []
     for card in dict.fromkeys(cards):
-        targets = index.get(card.face)
+        targets = index.get(card & FACE_MASK)
         if not targets:
             continue
-        left = list(hand)
-        left.remove(card)
-        if checks.remaining_problem(state, left) is not None:
-            continue
+        # Two cards or more stay in hand: nothing to check (remaining_problem looks at one or none).
+        if not (len(hand) > 2 and card in hand):
+            left = list(hand)
+            left.remove(card)
+            if checks.remaining_problem(state, left) is not None:
+                continue
         out += [LayOff(me, card, meld, end) for meld, end in targets]
     return out
 
@@ -126,19 +128,36 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
 def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
     me = state.current
     out: list[Action] = []
-    naturals = [c for c in hand if not c.is_joker]
+    naturals = [c for c in hand if c & FACE_MASK != JOKER_FACE]
+    if not naturals:
+        return out
+    from_sets = state.rules.joker_swap_from_sets
     for index, table_meld in enumerate(state.melds):
         meld = table_meld.meld
-        if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+        is_set = meld.kind is MeldKind.SET
+        if is_set and not from_sets:
             continue
-        for joker in meld.cards:
-            if not joker.is_joker:
+        cards = meld.cards
+        for joker in cards:
+            if joker & FACE_MASK != JOKER_FACE:
                 continue
-            wanted = stands_for(meld, meld.cards.index(joker))
+            # The naturals the joker stands for (as card_stands_as == stands_for): the slot's rank (ace
+            # low or high alike) and, in a run, the run's suit.
+            rank = slot_rank(meld, cards.index(joker))
+            if not 1 <= rank <= 14:
+                continue
+            rank_key = (rank - 1) % 13
+            suit_key = -1 if is_set else _suit_key(meld.suit)
             for card in naturals:
-                if card_stands_as(card, meld) != wanted:
+                face = card & FACE_MASK
+                if face % 13 != rank_key or (not is_set and face // 13 != suit_key):
                     continue
                 action = SwapJoker(me, card, index, joker)
                 if is_legal(state, action):
                     out.append(action)
     return out
+
+
+def _suit_key(suit: str) -> int:
+    """The suit's number in a face (``face // 13``), or -1 for no suit (that no natural has)."""
+    return SUITS.index(suit) if len(suit) == 1 and suit in SUITS else -1

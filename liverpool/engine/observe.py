@@ -119,19 +119,8 @@ def observe(state: GameState, viewer: int | None) -> Observation:
     """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
     if viewer is not None and not 0 <= viewer < state.seats:
         raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
-    announce = state.rules.announce_at
     in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
-    seats = tuple(
-        SeatView(
-            seat=s,
-            hand_count=len(state.hands[s]) if in_deal else 0,
-            down=state.down[s] if in_deal else False,
-            buys=state.buys[s] if in_deal else 0,
-            known=tuple(state.known[s]) if in_deal else (),
-            announced=in_deal and announce > 0 and len(state.hands[s]) <= announce,
-        )
-        for s in range(state.seats)
-    )
+    seats = _seat_views(state) if in_deal else _blank_views(state.seats)
     hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
     return Observation(
         viewer=viewer,
@@ -161,3 +150,17 @@ def observe(state: GameState, viewer: int | None) -> Observation:
         winners=state.winners,
         turn=state.turn,
     )
+
+
+def _seat_views(state: GameState) -> tuple[SeatView, ...]:
+    announce = state.rules.announce_at
+    hands, down, buys, known = state.hands, state.down, state.buys, state.known
+    views: list[SeatView] = []
+    for s in range(state.seats):
+        count = len(hands[s])
+        views.append(SeatView(s, count, down[s], buys[s], tuple(known[s]), announce > 0 and count <= announce))
+    return tuple(views)
+
+
+def _blank_views(seats: int) -> tuple[SeatView, ...]:
+    return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
