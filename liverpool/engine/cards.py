@@ -23,13 +23,15 @@ liverpool.engine.cards.CardNotationError: '1X' is not a card: expected a rank (A
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SUITS = "CDHS"
+SUITS: Final = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-JOKER_FACE = 52
-FACE_BITS = 6
-FACE_MASK = (1 << FACE_BITS) - 1
+# Final literals: compiled modules (mypyc) that import them use the values, not a name looked up.
+JOKER_FACE: Final = 52
+FACE_BITS: Final = 6
+FACE_MASK: Final = 63  # (1 << FACE_BITS) - 1
 
 _RANK_BY_TEXT = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
 _RANK_BY_TEXT.update({str(n): n for n in range(2, 11)})

@@ -89,8 +89,10 @@ def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]
 
 
 LayOffIndex = dict[int, list[tuple[int, End | None]]]
-# The last table indexed, as its rules, its melds (held, so that identity stays meaningful) and the index.
-_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], LayOffIndex]] = []
+Accepted = tuple[tuple[int, End | None], ...]
+# The last table indexed, as its rules, its melds (held, so that identity stays meaningful), what each of
+# its melds accepts, and the index.
+_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted], LayOffIndex]] = []
 
 
 def lay_off_index(state: GameState) -> LayOffIndex:
@@ -102,16 +104,28 @@ def lay_off_index(state: GameState) -> LayOffIndex:
 def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffIndex:
     """:func:`lay_off_index` of these table melds (as a state or an observation holds them). Melds on the
     table are immutable and replaced when they change, so the index of the last table asked about is
-    reused while the table holds the very same melds."""
+    reused while the table holds the very same melds, and what each meld accepts while it holds that
+    meld at the same place."""
+    previous: tuple[TableMeld, ...] = ()
+    accepted_before: list[Accepted] = []
     if _last_index:
-        last_rules, last_melds, last = _last_index[0]
-        if last_rules is rules and len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
-            return last
+        last_rules, last_melds, last_accepted, last = _last_index[0]
+        if last_rules is rules:
+            if len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
+                return last
+            previous, accepted_before = last_melds, last_accepted
     index: LayOffIndex = {}
+    accepted: list[Accepted] = []
     for position, table_meld in enumerate(melds):
-        for face, end in accepted_faces(table_meld.meld, rules):
+        meld = table_meld.meld
+        if position < len(previous) and previous[position].meld is meld:
+            takes = accepted_before[position]
+        else:
+            takes = accepted_faces(meld, rules)
+        accepted.append(takes)
+        for face, end in takes:
             index.setdefault(face, []).append((position, end))
-    _last_index[:] = [(rules, tuple(melds), index)]
+    _last_index[:] = [(rules, tuple(melds), accepted, index)]
     return index
 
 

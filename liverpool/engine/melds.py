@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from .cards import SUITS, Card, face_text, parse_cards, rank_text
+from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
 from .rules import MeldKind, MeldRule, Ruleset
 
 End = Literal["low", "high"]
@@ -72,7 +72,11 @@ class Meld:
 
     @property
     def suit(self) -> str:
-        return next((c.suit for c in self.cards if not c.is_joker), "")
+        for card in self.cards:
+            face = card & FACE_MASK
+            if face != JOKER_FACE:
+                return SUITS[face // 13]
+        return ""
 
     @property
     def rank(self) -> int:
@@ -128,7 +132,10 @@ def card_stands_as(card: Card, meld: Meld) -> str:
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
     cards = meld.cards
-    jokers = sum(1 for c in cards if c.is_joker)
+    jokers = 0
+    for card in cards:
+        if card & FACE_MASK == JOKER_FACE:
+            jokers += 1
     naturals = len(cards) - jokers
     if len(cards) < 3:
         return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
@@ -139,15 +146,19 @@ def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
 
 def _set_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     rank = meld.low
-    suits: set[str] = set()
+    distinct = rules.set_distinct_suits
+    suits = 0  # one bit for each suit seen
     for card in meld.cards:
-        if card.is_joker:
+        face = card & FACE_MASK
+        if face == JOKER_FACE:
             continue
-        if card.rank != rank:
+        if face % 13 + 1 != rank:
             return f"{card} is not of the set's rank {rank_text(rank)}"
-        if rules.set_distinct_suits and card.suit in suits:
-            return f"two {face_text(card.face)} in one set, whose suits must all differ"
-        suits.add(card.suit)
+        if distinct:
+            bit = 1 << (face // 13)
+            if suits & bit:
+                return f"two {face_text(face)} in one set, whose suits must all differ"
+            suits |= bit
     if naturals < rules.set_min_naturals:
         return f"a set needs at least {rules.set_min_naturals} natural cards, this one has {naturals}"
     if rules.set_max_length is not None and len(meld.cards) > rules.set_max_length:
@@ -166,13 +177,17 @@ def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     if high == 14 and not rules.aces_high:
         return "aces are not played high in this ruleset"
     suit = meld.suit
+    suit_key = -1  # the run's suit as a face's suit number, from its first natural
     for i, card in enumerate(meld.cards):
-        if card.is_joker:
+        face = card & FACE_MASK
+        if face == JOKER_FACE:
             continue
-        if card.suit != suit:
+        if suit_key < 0:
+            suit_key = face // 13
+        if face // 13 != suit_key:
             return f"{card} is not of the run's suit {suit}"
         want = (low + i - 1) % 13 + 1
-        if card.rank != want:
+        if face % 13 + 1 != want:
             return f"{card} cannot stand at the place of {rank_text(want)}{suit} in this run"
     if naturals < rules.run_min_naturals:
         return f"a run needs at least {rules.run_min_naturals} natural cards, this one has {naturals}"
@@ -180,7 +195,7 @@ def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     if window > 1:
         last_joker = -window
         for i, card in enumerate(meld.cards):
-            if card.is_joker:
+            if card & FACE_MASK == JOKER_FACE:
                 if i - last_joker < window:
                     return f"a run may hold at most one joker in any {window} cards in a row"
                 last_joker = i

@@ -152,13 +152,41 @@ def observe(state: GameState, viewer: int | None) -> Observation:
     )
 
 
+# The last view made of each seat (by seat number), reused while it still says the same: a step changes
+# one seat or none, and a view of each seat is made at every step. Each use checks every field, so views
+# of other tables or games can never be mistaken for this one.
+_last_views: list[SeatView] = []
+
+
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
     announce = state.rules.announce_at
     hands, down, buys, known = state.hands, state.down, state.buys, state.known
+    last = _last_views
     views: list[SeatView] = []
     for s in range(state.seats):
         count = len(hands[s])
-        views.append(SeatView(s, count, down[s], buys[s], tuple(known[s]), announce > 0 and count <= announce))
+        is_down = down[s]
+        bought = buys[s]
+        cards = known[s]
+        announced = announce > 0 and count <= announce
+        if s < len(last):
+            view = last[s]
+            if (
+                view.hand_count == count
+                and view.down is is_down
+                and view.buys == bought
+                and view.announced is announced
+                and len(view.known) == len(cards)
+                and view.known == tuple(cards)
+            ):
+                views.append(view)
+                continue
+        view = SeatView(s, count, is_down, bought, tuple(cards), announced)
+        if s < len(last):
+            last[s] = view
+        elif s == len(last):
+            last.append(view)
+        views.append(view)
     return tuple(views)
 
 
