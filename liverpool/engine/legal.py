@@ -62,8 +62,9 @@ def _draw_phase(state: GameState) -> list[Action]:
     rules, me = state.rules, state.current
     actions: list[Action] = [DrawStock(me)]
     pile = state.discard_pile
-    if is_legal(state, DrawDiscard(me)):
-        actions.append(DrawDiscard(me))
+    take = DrawDiscard(me)
+    if is_legal(state, take):
+        actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
     if rules.buying is Buying.BEFORE_NEXT_DRAW:
@@ -99,10 +100,25 @@ def _play_phase(state: GameState) -> list[Action]:
     if checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand)
     rules = state.rules
-    actions += [Discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
+    actions += [_discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
     if rules.discard_optional:
         actions.append(EndTurn(me))
     return actions
+
+
+# Discards made before, by card and seat: actions are immutable values, and building one is a Python
+# call (actions.py is not compiled), where a look-up is not.
+_discards: dict[int, Discard] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    if type(card) is not Card or not 0 <= seat < 64:
+        return Discard(seat, card)
+    key = card * 64 + seat
+    made = _discards.get(key)
+    if made is None:
+        made = _discards[key] = Discard(seat, card)
+    return made
 
 
 def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:

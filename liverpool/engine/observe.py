@@ -122,33 +122,34 @@ def observe(state: GameState, viewer: int | None) -> Observation:
     in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
     seats = _seat_views(state) if in_deal else _blank_views(state.seats)
     hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
+    # Positional, in field order: compiled, a keyword call would build a dict for the dataclass __init__.
     return Observation(
-        viewer=viewer,
-        rules=state.rules,
-        seat_count=state.seats,
-        deal=state.deal,
-        contract=state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),
-        phase=state.phase,
-        current=state.current,
-        dealer=state.dealer,
-        hand=hand,
-        seats=seats,
-        melds=tuple(state.melds) if in_deal else (),
-        discard_pile=tuple(state.discard_pile) if in_deal else (),
-        stock_size=len(state.stock) if in_deal else 0,
-        fresh=state.fresh,
-        discarder=state.discarder,
-        may_i_calls=tuple(state.may_i_calls),
-        window=tuple(state.window),
-        window_answers=tuple(state.window_answers.items()),
-        call_open=state.call_open,
-        taken=state.taken,
-        must_place=state.must_place,
-        reshuffles=state.reshuffles,
-        results=tuple(state.results),
-        totals=state.totals,
-        winners=state.winners,
-        turn=state.turn,
+        viewer,  # viewer
+        state.rules,  # rules
+        state.seats,  # seat_count
+        state.deal,  # deal
+        state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
+        state.phase,  # phase
+        state.current,  # current
+        state.dealer,  # dealer
+        hand,  # hand
+        seats,  # seats
+        tuple(state.melds) if in_deal else (),  # melds
+        tuple(state.discard_pile) if in_deal else (),  # discard_pile
+        len(state.stock) if in_deal else 0,  # stock_size
+        state.fresh,  # fresh
+        state.discarder,  # discarder
+        tuple(state.may_i_calls),  # may_i_calls
+        tuple(state.window),  # window
+        tuple(state.window_answers.items()),  # window_answers
+        state.call_open,  # call_open
+        state.taken,  # taken
+        state.must_place,  # must_place
+        state.reshuffles,  # reshuffles
+        tuple(state.results),  # results
+        state.totals,  # totals
+        state.winners,  # winners
+        state.turn,  # turn
     )
 
 
