@@ -195,9 +195,9 @@ def _shape_problem(action: Action) -> str | None:
             depth: object = getattr(action, "depth")  # noqa: B009
             if isinstance(depth, bool) or not isinstance(depth, int):
                 return f"depth must be a whole number, not {depth!r}"
-    bad = next((c for c in cards if not isinstance(c, Card)), None)
-    if bad is not None:
-        return f"{bad!r} is not a Card (use Card.parse)"
+    for item in cards:
+        if not isinstance(item, Card):
+            return f"{item!r} is not a Card (use Card.parse)"
     return None
 
 

@@ -233,19 +233,22 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
 
 def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
     """``meld`` with ``card`` added (at ``end`` of a run); ``ValueError`` with the reason if it does not fit."""
-    if meld.kind is MeldKind.SET:
-        grown = Meld(meld.kind, (*meld.cards, card), meld.low)
-    else:
-        if end is None:
-            end = _natural_end(meld, card)
-        if end == "low":
-            grown = Meld(meld.kind, (card, *meld.cards), meld.low - 1)
-        else:
-            grown = Meld(meld.kind, (*meld.cards, card), meld.low)
+    if meld.kind is not MeldKind.SET and end is None:
+        end = _natural_end(meld, card)
+    grown = _grown(meld, card, end)
     problem = meld_problem(grown, rules)
     if problem is not None:
         raise ValueError(problem)
     return grown
+
+
+def _grown(meld: Meld, card: Card, end: End | None) -> Meld:
+    """``meld`` with ``card`` added, unchecked: at the end of a set, at ``end`` of a run ('low', else high)."""
+    if meld.kind is MeldKind.SET:
+        return Meld(meld.kind, (*meld.cards, card), meld.low)
+    if end == "low":
+        return Meld(meld.kind, (card, *meld.cards), meld.low - 1)
+    return Meld(meld.kind, (*meld.cards, card), meld.low)
 
 
 def _natural_end(meld: Meld, card: Card) -> End:
@@ -270,22 +273,30 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
 def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
     if meld.kind is MeldKind.SET:
-        tries: list[tuple[Card, End | None]] = [(Card.natural(meld.low, suit), None) for suit in SUITS]
-        tries.append((Card.joker(), None))
+        tries: list[tuple[Card, End | None]] = [(_natural(meld.low, suit), None) for suit in SUITS]
+        tries.append((_JOKER, None))
     else:
-        tries = [(Card.joker(), "low"), (Card.joker(), "high")]
+        tries = [(_JOKER, "low"), (_JOKER, "high")]
         if meld.low > 1:
-            tries.append((Card.natural(meld.low - 1, meld.suit), "low"))
+            tries.append((_natural(meld.low - 1, meld.suit), "low"))
         if meld.high < 14:
-            tries.append((Card.natural(meld.high + 1, meld.suit), "high"))
+            tries.append((_natural(meld.high + 1, meld.suit), "high"))
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
-        try:
-            lay_off(meld, card, end, rules)
-        except ValueError:
-            continue
-        out.append((card.face, end))
+        # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.
+        if meld_problem(_grown(meld, card, end), rules) is None:
+            out.append((card & FACE_MASK, end))
     return tuple(out)
+
+
+_JOKER = Card.joker()
+
+
+def _natural(rank: int, suit: str) -> Card:
+    """``Card.natural(rank, suit)``, made directly when its checks pass (else it raises as that does)."""
+    if 1 <= rank <= 14 and len(suit) == 1 and suit in SUITS:
+        return Card(SUITS.index(suit) * 13 + (rank - 1) % 13)
+    return Card.natural(rank, suit)
 
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
