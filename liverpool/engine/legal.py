@@ -23,9 +23,9 @@ from .actions import (
     Pass,
     SwapJoker,
 )
-from .cards import FACE_MASK, JOKER_FACE, SUITS, Card
+from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal
-from .melds import slot_rank
+from .melds import stands_as
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
 
@@ -150,30 +150,17 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
     from_sets = state.rules.joker_swap_from_sets
     for index, table_meld in enumerate(state.melds):
         meld = table_meld.meld
-        is_set = meld.kind is MeldKind.SET
-        if is_set and not from_sets:
+        if meld.kind is MeldKind.SET and not from_sets:
             continue
         cards = meld.cards
         for joker in cards:
             if joker & FACE_MASK != JOKER_FACE:
                 continue
-            # The naturals the joker stands for (as card_stands_as == stands_for): the slot's rank (ace
-            # low or high alike) and, in a run, the run's suit.
-            rank = slot_rank(meld, cards.index(joker))
-            if not 1 <= rank <= 14:
-                continue
-            rank_key = (rank - 1) % 13
-            suit_key = -1 if is_set else _suit_key(meld.suit)
+            slot = cards.index(joker)
             for card in naturals:
-                face = card & FACE_MASK
-                if face % 13 != rank_key or (not is_set and face // 13 != suit_key):
+                if not stands_as(card, meld, slot):
                     continue
                 action = SwapJoker(me, card, index, joker)
                 if is_legal(state, action):
                     out.append(action)
     return out
-
-
-def _suit_key(suit: str) -> int:
-    """The suit's number in a face (``face // 13``), or -1 for no suit (that no natural has)."""
-    return SUITS.index(suit) if len(suit) == 1 and suit in SUITS else -1

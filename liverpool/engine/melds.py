@@ -129,6 +129,19 @@ def card_stands_as(card: Card, meld: Meld) -> str:
     return rank_text(card.rank) if meld.kind is MeldKind.SET else rank_text(card.rank) + card.suit
 
 
+def stands_as(card: Card, meld: Meld, index: int) -> bool:
+    """Whether the natural ``card`` is what the card at ``index`` stands for (``card_stands_as(card, meld)
+    == stands_for(meld, index)``), by face numbers: the slot's rank (an ace low or high alike) and, in a
+    run, the run's suit."""
+    rank = slot_rank(meld, index)
+    if not 1 <= rank <= 14:
+        return False
+    face = card & FACE_MASK
+    if face % 13 != (rank - 1) % 13:
+        return False
+    return meld.kind is MeldKind.SET or SUITS[face // 13] == meld.suit
+
+
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
     cards = meld.cards
@@ -306,9 +319,8 @@ def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     if natural.is_joker:
         raise ValueError("a joker can only be swapped for a natural card")
     index = meld.cards.index(joker)
-    want = stands_for(meld, index)
-    if card_stands_as(natural, meld) != want:
-        raise ValueError(f"the joker stands for {want}, not {natural}")
+    if not stands_as(natural, meld, index):
+        raise ValueError(f"the joker stands for {stands_for(meld, index)}, not {natural}")
     swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
     problem = meld_problem(swapped, rules)
     if problem is not None:
