@@ -25,7 +25,7 @@ from .actions import (
 )
 from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal
-from .melds import stands_as
+from .melds import faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
 
@@ -156,9 +156,9 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
         for joker in cards:
             if joker & FACE_MASK != JOKER_FACE:
                 continue
-            slot = cards.index(joker)
+            wanted = faces_standing_for(meld, cards.index(joker))
             for card in naturals:
-                if not stands_as(card, meld, slot):
+                if card & FACE_MASK not in wanted:
                     continue
                 action = SwapJoker(me, card, index, joker)
                 if is_legal(state, action):

@@ -129,17 +129,20 @@ def card_stands_as(card: Card, meld: Meld) -> str:
     return rank_text(card.rank) if meld.kind is MeldKind.SET else rank_text(card.rank) + card.suit
 
 
-def stands_as(card: Card, meld: Meld, index: int) -> bool:
-    """Whether the natural ``card`` is what the card at ``index`` stands for (``card_stands_as(card, meld)
-    == stands_for(meld, index)``), by face numbers: the slot's rank (an ace low or high alike) and, in a
-    run, the run's suit."""
+def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
+    """The faces of the naturals that are what the card at ``index`` stands for (``card_stands_as(card,
+    meld) == stands_for(meld, index)``): the slot's rank (an ace low or high alike) in any suit for a
+    set, in the run's suit for a run."""
     rank = slot_rank(meld, index)
     if not 1 <= rank <= 14:
-        return False
-    face = card & FACE_MASK
-    if face % 13 != (rank - 1) % 13:
-        return False
-    return meld.kind is MeldKind.SET or SUITS[face // 13] == meld.suit
+        return ()
+    offset = (rank - 1) % 13
+    if meld.kind is MeldKind.SET:
+        return (offset, 13 + offset, 26 + offset, 39 + offset)
+    suit = meld.suit
+    if len(suit) != 1 or suit not in SUITS:
+        return ()
+    return (SUITS.index(suit) * 13 + offset,)
 
 
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
@@ -319,7 +322,7 @@ def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     if natural.is_joker:
         raise ValueError("a joker can only be swapped for a natural card")
     index = meld.cards.index(joker)
-    if not stands_as(natural, meld, index):
+    if natural & FACE_MASK not in faces_standing_for(meld, index):
         raise ValueError(f"the joker stands for {stands_for(meld, index)}, not {natural}")
     swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
     problem = meld_problem(swapped, rules)
