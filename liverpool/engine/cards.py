@@ -173,9 +173,18 @@ def make_shoe(decks: int, jokers: int) -> tuple[Card, ...]:
     >>> len(make_shoe(2, 4)), len(set(make_shoe(2, 4)))
     (108, 108)
     """
+    made = _shoes.get((decks, jokers))
+    if made is not None:
+        return made
     if decks < 1:
         raise ValueError(f"a shoe needs at least one deck, not {decks}")
     if jokers < 0:
         raise ValueError(f"a shoe cannot hold {jokers} jokers")
     naturals = [Card.make(face, copy) for copy in range(decks) for face in range(52)]
-    return (*naturals, *(Card.make(JOKER_FACE, copy) for copy in range(jokers)))
+    made = (*naturals, *(Card.make(JOKER_FACE, copy) for copy in range(jokers)))
+    _shoes[(decks, jokers)] = made
+    return made
+
+
+# Shoes made so far (a tuple is immutable, so one shoe serves every deal that asks for it).
+_shoes: dict[tuple[int, int], tuple[Card, ...]] = {}

@@ -317,9 +317,9 @@ def _natural(rank: int, suit: str) -> Card:
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     """``meld`` with ``natural`` in the place of ``joker``; ``ValueError`` if it is not the card the joker stands for."""
-    if not joker.is_joker or joker not in meld.cards:
+    if joker & FACE_MASK != JOKER_FACE or joker not in meld.cards:
         raise ValueError(f"{joker} is not a joker of the meld {meld}")
-    if natural.is_joker:
+    if natural & FACE_MASK == JOKER_FACE:
         raise ValueError("a joker can only be swapped for a natural card")
     index = meld.cards.index(joker)
     if natural & FACE_MASK not in faces_standing_for(meld, index):
