@@ -6,7 +6,7 @@ action, the reason and the situation, and leaves the state untouched.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
 from . import checks
 from .actions import (
@@ -45,6 +45,19 @@ from .errors import (
 from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
 from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
 from .state import DealResult, GameState, Phase, TableMeld
+
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_AFTER_NEXT_DECLINES: Final = Buying.AFTER_NEXT_DECLINES
+_BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
+_REPLAY_FINAL_DEAL: Final = Ties.REPLAY_FINAL_DEAL
+_SHARE: Final = Ties.SHARE
+_FIRST_CALL: Final = BuyPrecedence.FIRST_CALL
+_RESHUFFLE: Final = StockOut.RESHUFFLE
+_SET: Final = MeldKind.SET
+_GOES_OUT: Final = EmptyHand.GOES_OUT
+_NO_CALLS: Final = DiscardCall.NONE
+
 
 ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
 
@@ -259,7 +272,7 @@ def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
 
 def _verify_buy(state: GameState, seat: int, name: object, where: object) -> None:
     rules = state.rules
-    if rules.buying is Buying.AFTER_NEXT_DECLINES:
+    if rules.buying is _AFTER_NEXT_DECLINES:
         if state.phase is not Phase.BUY:
             raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
         if seat in state.window_answers:
@@ -267,7 +280,7 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
         if seat not in state.window:
             raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
-    if rules.buying is Buying.BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
+    if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
         raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
     problem = checks.buy_problem(state, seat)
     if problem is not None:
@@ -334,7 +347,7 @@ def _verify_swap(state: GameState, action: SwapJoker, name: object, where: objec
     if not 0 <= action.meld < len(state.melds):
         raise CannotSwap(name, f"there is no meld {action.meld} on the table", where)
     meld = state.melds[action.meld].meld
-    if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+    if meld.kind is _SET and not state.rules.joker_swap_from_sets:
         raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
     try:
         swapped = swap_joker(meld, action.joker, action.card, state.rules)
@@ -394,7 +407,7 @@ def _perform(state: GameState, action: Action) -> None:
         case DrawDiscard():
             _draw_discard(state, action)
         case Buy():
-            if state.rules.buying is Buying.AFTER_NEXT_DECLINES:
+            if state.rules.buying is _AFTER_NEXT_DECLINES:
                 state.window_answers[action.seat] = True
                 _settle_window(state)
             else:
@@ -482,7 +495,7 @@ def _give_bought(state: GameState, buyer: int) -> None:
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
     state.call_open = False
-    if rules.buying is Buying.AFTER_NEXT_DECLINES and state.fresh:
+    if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
         if buyers:
             state.window, state.window_answers = buyers, {}
@@ -490,7 +503,7 @@ def _draw_stock(state: GameState, seat: int) -> None:
             return
     if state.may_i_calls:
         callers = state.may_i_calls
-        if rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+        if rules.buy_precedence is _FIRST_CALL:
             winner = callers[0]
         else:
             order = [(seat + k) % state.seats for k in range(1, state.seats)]
@@ -511,7 +524,7 @@ def _settle_window(state: GameState) -> None:
     """Close the buy window once its outcome is decided by the answers so far."""
     answers = state.window_answers
     winner: int | None = None
-    if state.rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+    if state.rules.buy_precedence is _FIRST_CALL:
         winner = next((s for s, wants in answers.items() if wants), None)
         if winner is None and len(answers) < len(state.window):
             return
@@ -558,7 +571,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
 
 def _after_shedding(state: GameState, seat: int) -> None:
     """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
-    if not state.hands[seat] and state.rules.empty_hand is EmptyHand.GOES_OUT:
+    if not state.hands[seat] and state.rules.empty_hand is _GOES_OUT:
         _end_deal(state, went_out=seat)
 
 
@@ -582,7 +595,7 @@ def _discard(state: GameState, action: Discard) -> None:
     state.discarder = seat
     state.may_i_calls = []
     state.call_open = (
-        state.rules.discard_call is not DiscardCall.NONE
+        state.rules.discard_call is not _NO_CALLS
         and state.down[seat]
         and bool(checks.lay_off_targets(state, card))
     )
@@ -602,7 +615,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
         return
     rules = state.rules
     can_wash = (
-        rules.stock_out is StockOut.RESHUFFLE
+        rules.stock_out is _RESHUFFLE
         and (rules.max_reshuffles is None or state.reshuffles < rules.max_reshuffles)
         and len(state.discard_pile) >= 2
     )
@@ -645,7 +658,7 @@ def _end_deal(state: GameState, went_out: int | None) -> None:
         state.phase = Phase.DEAL
         return
     contenders = _leaders(state)
-    if len(contenders) > 1 and rules.ties is Ties.REPLAY_FINAL_DEAL and state.replays == 0:
+    if len(contenders) > 1 and rules.ties is _REPLAY_FINAL_DEAL and state.replays == 0:
         state.replays += 1
         state.phase = Phase.DEAL
         return
@@ -670,9 +683,9 @@ def _leaders(state: GameState) -> list[int]:
 
 def _break_tie(state: GameState, contenders: list[int]) -> tuple[int, ...]:
     rules = state.rules
-    if len(contenders) == 1 or rules.ties is Ties.SHARE:
+    if len(contenders) == 1 or rules.ties is _SHARE:
         return tuple(contenders)
-    decider = state.results[-1] if rules.ties is Ties.REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
+    decider = state.results[-1] if rules.ties is _REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
     scores = _team_sums(state, list(decider.scores))
     best = min(scores[s] for s in contenders)
     return tuple(s for s in contenders if scores[s] == best)

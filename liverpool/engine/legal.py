@@ -8,6 +8,7 @@ accepted too, so a client may build its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import checks
 from .actions import (
@@ -28,6 +29,13 @@ from .game import dig_is_playable, is_legal
 from .melds import faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
+
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_SET: Final = MeldKind.SET
+_RUMMY_CALL: Final = DiscardCall.RUMMY
+_BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
+
 
 GO_DOWN_LIMIT = 8
 
@@ -67,11 +75,11 @@ def _draw_phase(state: GameState) -> list[Action]:
         actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
-    if rules.buying is Buying.BEFORE_NEXT_DRAW:
+    if rules.buying is _BEFORE_NEXT_DRAW:
         actions += [Buy(s) for s in range(state.seats) if checks.buy_problem(state, s) is None]
     if state.call_open:
         for s in range(state.seats):
-            if rules.discard_call is DiscardCall.RUMMY:
+            if rules.discard_call is _RUMMY_CALL:
                 if checks.call_problem(state, s, None) is None:
                     actions.append(Call(s))
                 continue
@@ -150,7 +158,7 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
     from_sets = state.rules.joker_swap_from_sets
     for index, table_meld in enumerate(state.melds):
         meld = table_meld.meld
-        if meld.kind is MeldKind.SET and not from_sets:
+        if meld.kind is _SET and not from_sets:
             continue
         cards = meld.cards
         for joker in cards:

@@ -18,10 +18,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
 from .rules import MeldKind, MeldRule, Ruleset
+
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_SET: Final = MeldKind.SET
+_RUN: Final = MeldKind.RUN
+
 
 End = Literal["low", "high"]
 
@@ -59,8 +65,8 @@ class Meld:
         if kind is None:
             if len(naturals) == 1:
                 raise ValueError(f"say 'set:' or 'run:' for {' '.join(map(str, cards))}: one natural cannot tell")
-            kind = MeldKind.SET if len(ranks) == 1 else MeldKind.RUN
-        if kind is MeldKind.SET:
+            kind = _SET if len(ranks) == 1 else _RUN
+        if kind is _SET:
             return cls(kind, cards, naturals[0][1].rank if low is None else low)
         if low is None:
             low = _infer_low(cards)
@@ -68,7 +74,7 @@ class Meld:
 
     @property
     def high(self) -> int:
-        return self.low + len(self.cards) - 1 if self.kind is MeldKind.RUN else self.low
+        return self.low + len(self.cards) - 1 if self.kind is _RUN else self.low
 
     @property
     def suit(self) -> str:
@@ -86,7 +92,7 @@ class Meld:
         return f"{self.kind.value}: {' '.join(map(str, self.cards))}"
 
     def __repr__(self) -> str:
-        if self.kind is MeldKind.RUN and self.low != _safe_low(self.cards):
+        if self.kind is _RUN and self.low != _safe_low(self.cards):
             return f"Meld.of(parse_cards({' '.join(map(str, self.cards))!r}), MeldKind.RUN, low={self.low})"
         return f"Meld.parse({str(self)!r})"
 
@@ -113,20 +119,20 @@ def _infer_low(cards: tuple[Card, ...]) -> int:
 
 def slot_rank(meld: Meld, index: int) -> int:
     """The rank (1..14) a card at ``index`` of ``meld`` has or stands for."""
-    return meld.low + index if meld.kind is MeldKind.RUN else meld.low
+    return meld.low + index if meld.kind is _RUN else meld.low
 
 
 def stands_for(meld: Meld, index: int) -> str:
     """What the card at ``index`` stands for: ``'9H'`` in a run, ``'7'`` (a rank) in a set."""
     rank = slot_rank(meld, index)
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return rank_text(rank)
     return rank_text(rank) + meld.suit
 
 
 def card_stands_as(card: Card, meld: Meld) -> str:
     """How a natural card would read in ``meld``: its rank in a set, its rank and suit in a run."""
-    return rank_text(card.rank) if meld.kind is MeldKind.SET else rank_text(card.rank) + card.suit
+    return rank_text(card.rank) if meld.kind is _SET else rank_text(card.rank) + card.suit
 
 
 def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
@@ -137,7 +143,7 @@ def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
     if not 1 <= rank <= 14:
         return ()
     offset = (rank - 1) % 13
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return (offset, 13 + offset, 26 + offset, 39 + offset)
     suit = meld.suit
     if len(suit) != 1 or suit not in SUITS:
@@ -155,7 +161,7 @@ def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     naturals = len(cards) - jokers
     if len(cards) < 3:
         return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return _set_problem(meld, rules, naturals)
     return _run_problem(meld, rules, naturals)
 
@@ -233,8 +239,8 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
             if got < want or (got > want and not rules.longer_melds):
                 shorter = "longer melds are not allowed" if got > want else f"at least {want} cards"
                 return f"a {kind.value} of {got} cards does not fit a contract asking {shorter}"
-    sets = [m for m in melds if m.kind is MeldKind.SET]
-    runs = [m for m in melds if m.kind is MeldKind.RUN]
+    sets = [m for m in melds if m.kind is _SET]
+    runs = [m for m in melds if m.kind is _RUN]
     if rules.set_distinct_ranks and len({m.low for m in sets}) < len(sets):
         return "the sets of a contract must be of different ranks"
     if rules.run_distinct_suits and len({m.suit for m in runs}) < len(runs):
@@ -249,7 +255,7 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
 
 def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
     """``meld`` with ``card`` added (at ``end`` of a run); ``ValueError`` with the reason if it does not fit."""
-    if meld.kind is not MeldKind.SET and end is None:
+    if meld.kind is not _SET and end is None:
         end = _natural_end(meld, card)
     grown = _grown(meld, card, end)
     problem = meld_problem(grown, rules)
@@ -260,7 +266,7 @@ def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
 
 def _grown(meld: Meld, card: Card, end: End | None) -> Meld:
     """``meld`` with ``card`` added, unchecked: at the end of a set, at ``end`` of a run ('low', else high)."""
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return Meld(meld.kind, (*meld.cards, card), meld.low)
     if end == "low":
         return Meld(meld.kind, (card, *meld.cards), meld.low - 1)
@@ -288,7 +294,7 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
 @lru_cache(maxsize=1 << 16)
 def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         tries: list[tuple[Card, End | None]] = [(_natural(meld.low, suit), None) for suit in SUITS]
         tries.append((_JOKER, None))
     else:
