@@ -88,7 +88,7 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def is_legal(state: GameState, action: Action) -> bool:
     try:
-        _verify(state, action)
+        _verify(state, action, quiet=True)
     except IllegalAction:
         return False
     return True
@@ -97,9 +97,11 @@ def is_legal(state: GameState, action: Action) -> bool:
 # -- validation ----------------------------------------------------------------------------------
 
 
-def _verify(state: GameState, action: Action) -> None:
-    name = _Named(action)
-    where = _Situation(state)
+def _verify(state: GameState, action: Action, quiet: bool = False) -> None:
+    """Raise the IllegalAction that refuses ``action``, if any; ``quiet`` when nobody reads its message
+    (:func:`is_legal`), which then names neither the action nor the situation."""
+    name: object = _UNSAID if quiet else _Named(action)
+    where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is Phase.GAME_OVER:
         raise GameOver(name, "the game is over", where)
     seat = action.seat
@@ -168,6 +170,18 @@ class _Named:
 
     def __str__(self) -> str:
         return repr(self.action)
+
+
+class _Unsaid:
+    """The action or the situation in an error message that nobody reads."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ""
+
+
+_UNSAID = _Unsaid()
 
 
 class _Situation:
