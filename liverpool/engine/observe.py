@@ -6,8 +6,8 @@ stock's order and contents. Everything else on the table is public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from .cards import Card
 from .rules import MeldRule, Ruleset
@@ -122,34 +122,35 @@ def observe(state: GameState, viewer: int | None) -> Observation:
     in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
     seats = _seat_views(state) if in_deal else _blank_views(state.seats)
     hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
-    # Positional, in field order: compiled, a keyword call would build a dict for the dataclass __init__.
-    return Observation(
-        viewer,  # viewer
-        state.rules,  # rules
-        state.seats,  # seat_count
-        state.deal,  # deal
-        state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
-        state.phase,  # phase
-        state.current,  # current
-        state.dealer,  # dealer
-        hand,  # hand
-        seats,  # seats
-        tuple(state.melds) if in_deal else (),  # melds
-        tuple(state.discard_pile) if in_deal else (),  # discard_pile
-        len(state.stock) if in_deal else 0,  # stock_size
-        state.fresh,  # fresh
-        state.discarder,  # discarder
-        tuple(state.may_i_calls),  # may_i_calls
-        tuple(state.window),  # window
-        tuple(state.window_answers.items()),  # window_answers
-        state.call_open,  # call_open
-        state.taken,  # taken
-        state.must_place,  # must_place
-        state.reshuffles,  # reshuffles
-        tuple(state.results),  # results
-        state.totals,  # totals
-        state.winners,  # winners
-        state.turn,  # turn
+    return _made(
+        (
+            viewer,  # viewer
+            state.rules,  # rules
+            state.seats,  # seat_count
+            state.deal,  # deal
+            state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
+            state.phase,  # phase
+            state.current,  # current
+            state.dealer,  # dealer
+            hand,  # hand
+            seats,  # seats
+            tuple(state.melds) if in_deal else (),  # melds
+            tuple(state.discard_pile) if in_deal else (),  # discard_pile
+            len(state.stock) if in_deal else 0,  # stock_size
+            state.fresh,  # fresh
+            state.discarder,  # discarder
+            tuple(state.may_i_calls),  # may_i_calls
+            tuple(state.window),  # window
+            tuple(state.window_answers.items()),  # window_answers
+            state.call_open,  # call_open
+            state.taken,  # taken
+            state.must_place,  # must_place
+            state.reshuffles,  # reshuffles
+            tuple(state.results),  # results
+            state.totals,  # totals
+            state.winners,  # winners
+            state.turn,  # turn
+        )
     )
 
 
@@ -193,3 +194,20 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
 
 def _blank_views(seats: int) -> tuple[SeatView, ...]:
     return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
+
+
+# Each field's own setter (its slot descriptor's __set__), in field order. Observation is a frozen
+# dataclass, whose generated __init__ sets each field through object.__setattr__: twice the cost of the
+# descriptor itself, at 26 fields per observation and an observation per step.
+_SETTERS: Final = tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
+
+
+def _made(values: tuple[Any, ...]) -> Observation:
+    """``Observation(*values)`` (the values in field order), made without the dataclass __init__: the
+    same value, as that __init__ only sets the fields."""
+    if len(values) != len(_SETTERS):
+        raise ValueError(f"an Observation has {len(_SETTERS)} fields, not {len(values)}")
+    made = Observation.__new__(Observation)
+    for i in range(len(values)):
+        _SETTERS[i](made, values[i])
+    return made
