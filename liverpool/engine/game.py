@@ -60,6 +60,8 @@ _NO_CALLS: Final = DiscardCall.NONE
 
 
 ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
+# Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
+_PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
 
 
 def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
@@ -198,6 +200,8 @@ class _Situation:
 
 def _shape_problem(action: Action) -> str | None:
     """Type checks for actions built in Python rather than read from JSON."""
+    if type(action) in _PLAIN_ACTIONS:
+        return None
     if not isinstance(action, ACTION_CLASSES):
         return f"{type(action).__name__} is not an action"
     cards: list[object] = []

@@ -183,7 +183,7 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
             ):
                 views.append(view)
                 continue
-        view = SeatView(s, count, is_down, bought, tuple(cards), announced)
+        view = _seat_view((s, count, is_down, bought, tuple(cards), announced))
         if s < len(last):
             last[s] = view
         elif s == len(last):
@@ -196,10 +196,19 @@ def _blank_views(seats: int) -> tuple[SeatView, ...]:
     return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
 
 
-# Each field's own setter (its slot descriptor's __set__), in field order. Observation is a frozen
-# dataclass, whose generated __init__ sets each field through object.__setattr__: twice the cost of the
-# descriptor itself, at 26 fields per observation and an observation per step.
+# Each field's own setter (its slot descriptor's __set__), in field order. Observation and SeatView are
+# frozen dataclasses, whose generated __init__ sets each field through object.__setattr__: twice the cost
+# of the descriptor itself, at 26 fields per observation and an observation per step.
 _SETTERS: Final = tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
+_SEAT_SETTERS: Final = tuple(getattr(SeatView, f.name).__set__ for f in fields(SeatView))
+
+
+def _seat_view(values: tuple[int, int, bool, int, tuple[Card, ...], bool]) -> SeatView:
+    """``SeatView(*values)``, made as :func:`_made` makes an Observation."""
+    view = SeatView.__new__(SeatView)
+    for i in range(len(_SEAT_SETTERS)):
+        _SEAT_SETTERS[i](view, values[i])
+    return view
 
 
 def _made(values: tuple[Any, ...]) -> Observation:
