@@ -23,13 +23,15 @@ liverpool.engine.cards.CardNotationError: '1X' is not a card: expected a rank (A
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SUITS = "CDHS"
+SUITS: Final = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-JOKER_FACE = 52
-FACE_BITS = 6
-FACE_MASK = (1 << FACE_BITS) - 1
+# Final literals: compiled modules (mypyc) that import them use the values, not a name looked up.
+JOKER_FACE: Final = 52
+FACE_BITS: Final = 6
+FACE_MASK: Final = 63  # (1 << FACE_BITS) - 1
 
 _RANK_BY_TEXT = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
 _RANK_BY_TEXT.update({str(n): n for n in range(2, 11)})
@@ -127,12 +129,14 @@ class Card(int):
     @property
     def rank(self) -> int:
         """1 (ace) .. 13 (king); 0 for a joker."""
-        return face_rank(self & FACE_MASK)
+        face = self & FACE_MASK
+        return 0 if face == JOKER_FACE else face % 13 + 1
 
     @property
     def suit(self) -> str:
         """``C``, ``D``, ``H`` or ``S``; ``''`` for a joker."""
-        return face_suit(self & FACE_MASK)
+        face = self & FACE_MASK
+        return "" if face == JOKER_FACE else SUITS[face // 13]
 
     def __str__(self) -> str:
         text = face_text(self & FACE_MASK)
@@ -169,9 +173,18 @@ def make_shoe(decks: int, jokers: int) -> tuple[Card, ...]:
     >>> len(make_shoe(2, 4)), len(set(make_shoe(2, 4)))
     (108, 108)
     """
+    made = _shoes.get((decks, jokers))
+    if made is not None:
+        return made
     if decks < 1:
         raise ValueError(f"a shoe needs at least one deck, not {decks}")
     if jokers < 0:
         raise ValueError(f"a shoe cannot hold {jokers} jokers")
     naturals = [Card.make(face, copy) for copy in range(decks) for face in range(52)]
-    return (*naturals, *(Card.make(JOKER_FACE, copy) for copy in range(jokers)))
+    made = (*naturals, *(Card.make(JOKER_FACE, copy) for copy in range(jokers)))
+    _shoes[(decks, jokers)] = made
+    return made
+
+
+# Shoes made so far (a tuple is immutable, so one shoe serves every deal that asks for it).
+_shoes: dict[tuple[int, int], tuple[Card, ...]] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import Card
 from .melds import End, Meld, accepted_faces
@@ -14,21 +15,33 @@ from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, Ruleset
 from .search import find_arrangements
 from .state import GameState, TableMeld
 
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_MUST_DISCARD: Final = EmptyHand.MUST_DISCARD
+_SWAP_NEVER: Final = JokerSwap.NEVER
+_SWAP_GOING_DOWN: Final = JokerSwap.GOING_DOWN
+_SWAP_AFTER_DOWN: Final = JokerSwap.AFTER_DOWN
+_WHOLE_HAND: Final = FinalDeal.WHOLE_HAND
+_NORMAL_FINAL: Final = FinalDeal.NORMAL
+_NO_CALLS: Final = DiscardCall.NONE
+_LIVERPOOL_CALL: Final = DiscardCall.LIVERPOOL
+_NO_BUYING: Final = Buying.NONE
+
 
 def goes_out_on_going_down(state: GameState) -> bool:
     """In a final deal whose contract ends the deal, going down goes out."""
-    return state.is_final_deal and state.rules.final_deal is not FinalDeal.NORMAL
+    return state.is_final_deal and state.rules.final_deal is not _NORMAL_FINAL
 
 
 def whole_hand_required(state: GameState) -> bool:
-    return state.is_final_deal and state.rules.final_deal is FinalDeal.WHOLE_HAND
+    return state.is_final_deal and state.rules.final_deal is _WHOLE_HAND
 
 
 def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None:
     """Whether a hand may be left like this mid-turn, after a meld or lay-off."""
     rules = state.rules
     if not remaining:
-        if rules.empty_hand is EmptyHand.MUST_DISCARD:
+        if rules.empty_hand is _MUST_DISCARD:
             return "you must keep a card to discard"
         return None
     if (
@@ -51,7 +64,7 @@ def go_down_options(
         return find_arrangements(hand, contract, rules, whole_hand=True, must_include=must_include, limit=limit)
     if goes_out_on_going_down(state):
         return find_arrangements(hand, contract, rules, must_include=must_include, limit=limit)
-    keep = 1 if rules.empty_hand is EmptyHand.MUST_DISCARD else 0
+    keep = 1 if rules.empty_hand is _MUST_DISCARD else 0
     taken = state.taken
     awkward = taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional
     if not awkward:
@@ -89,8 +102,10 @@ def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]
 
 
 LayOffIndex = dict[int, list[tuple[int, End | None]]]
-# The last table indexed, as its rules, its melds (held, so that identity stays meaningful) and the index.
-_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], LayOffIndex]] = []
+Accepted = tuple[tuple[int, End | None], ...]
+# The last table indexed, as its rules, its melds (held, so that identity stays meaningful), what each of
+# its melds accepts, and the index.
+_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted], LayOffIndex]] = []
 
 
 def lay_off_index(state: GameState) -> LayOffIndex:
@@ -102,23 +117,35 @@ def lay_off_index(state: GameState) -> LayOffIndex:
 def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffIndex:
     """:func:`lay_off_index` of these table melds (as a state or an observation holds them). Melds on the
     table are immutable and replaced when they change, so the index of the last table asked about is
-    reused while the table holds the very same melds."""
+    reused while the table holds the very same melds, and what each meld accepts while it holds that
+    meld at the same place."""
+    previous: tuple[TableMeld, ...] = ()
+    accepted_before: list[Accepted] = []
     if _last_index:
-        last_rules, last_melds, last = _last_index[0]
-        if last_rules is rules and len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
-            return last
+        last_rules, last_melds, last_accepted, last = _last_index[0]
+        if last_rules is rules:
+            if len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
+                return last
+            previous, accepted_before = last_melds, last_accepted
     index: LayOffIndex = {}
+    accepted: list[Accepted] = []
     for position, table_meld in enumerate(melds):
-        for face, end in accepted_faces(table_meld.meld, rules):
+        meld = table_meld.meld
+        if position < len(previous) and previous[position].meld is meld:
+            takes = accepted_before[position]
+        else:
+            takes = accepted_faces(meld, rules)
+        accepted.append(takes)
+        for face, end in takes:
             index.setdefault(face, []).append((position, end))
-    _last_index[:] = [(rules, tuple(melds), index)]
+    _last_index[:] = [(rules, tuple(melds), accepted, index)]
     return index
 
 
 def buy_problem(state: GameState, seat: int) -> str | None:
     """Why ``seat`` may not buy the top discard now (the window and phase are checked by the caller)."""
     rules = state.rules
-    if rules.buying is Buying.NONE:
+    if rules.buying is _NO_BUYING:
         return "buying is off in this ruleset"
     if not state.fresh or not state.discard_pile:
         return "there is no fresh discard to buy"
@@ -144,13 +171,13 @@ def buyers_in_order(state: GameState) -> list[int]:
 
 def call_problem(state: GameState, seat: int, card: Card | None) -> str | None:
     rules = state.rules
-    if rules.discard_call is DiscardCall.NONE:
+    if rules.discard_call is _NO_CALLS:
         return "calls on discards are off in this ruleset"
     if not state.call_open:
         return "no playable discard can be called now"
     if seat == state.discarder:
         return "you cannot call your own discard"
-    if rules.discard_call is DiscardCall.LIVERPOOL:
+    if rules.discard_call is _LIVERPOOL_CALL:
         if not state.down[seat]:
             return "only a player who is down may call Liverpool"
         if card is None:
@@ -171,10 +198,10 @@ def swap_allowed(state: GameState, seat: int) -> str | None:
     """Whether ``seat`` may swap a joker at this point of its turn (not which joker)."""
     mode = state.rules.joker_swap
     down = state.down[seat]
-    if mode is JokerSwap.NEVER:
+    if mode is _SWAP_NEVER:
         return "joker swaps are off in this ruleset"
-    if mode is JokerSwap.GOING_DOWN and down:
+    if mode is _SWAP_GOING_DOWN and down:
         return "jokers may only be swapped as you go down"
-    if mode is JokerSwap.AFTER_DOWN and not down:
+    if mode is _SWAP_AFTER_DOWN and not down:
         return "jokers may only be swapped once you are down"
     return None

@@ -6,7 +6,7 @@ action, the reason and the situation, and leaves the state untouched.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
 from . import checks
 from .actions import (
@@ -24,7 +24,7 @@ from .actions import (
     Shuffle,
     SwapJoker,
 )
-from .cards import Card, make_shoe
+from .cards import FACE_MASK, Card, make_shoe
 from .errors import (
     BadChance,
     CannotBuy,
@@ -42,11 +42,26 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .melds import Meld, contract_problem, lay_off, swap_joker
+from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
 from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
 from .state import DealResult, GameState, Phase, TableMeld
 
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_AFTER_NEXT_DECLINES: Final = Buying.AFTER_NEXT_DECLINES
+_BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
+_REPLAY_FINAL_DEAL: Final = Ties.REPLAY_FINAL_DEAL
+_SHARE: Final = Ties.SHARE
+_FIRST_CALL: Final = BuyPrecedence.FIRST_CALL
+_RESHUFFLE: Final = StockOut.RESHUFFLE
+_SET: Final = MeldKind.SET
+_GOES_OUT: Final = EmptyHand.GOES_OUT
+_NO_CALLS: Final = DiscardCall.NONE
+
+
 ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
+# Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
+_PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
 
 
 def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
@@ -75,7 +90,7 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def is_legal(state: GameState, action: Action) -> bool:
     try:
-        _verify(state, action)
+        _verify(state, action, quiet=True)
     except IllegalAction:
         return False
     return True
@@ -84,9 +99,11 @@ def is_legal(state: GameState, action: Action) -> bool:
 # -- validation ----------------------------------------------------------------------------------
 
 
-def _verify(state: GameState, action: Action) -> None:
-    name = _Named(action)
-    where = _Situation(state)
+def _verify(state: GameState, action: Action, quiet: bool = False) -> None:
+    """Raise the IllegalAction that refuses ``action``, if any; ``quiet`` when nobody reads its message
+    (:func:`is_legal`), which then names neither the action nor the situation."""
+    name: object = _UNSAID if quiet else _Named(action)
+    where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is Phase.GAME_OVER:
         raise GameOver(name, "the game is over", where)
     seat = action.seat
@@ -157,6 +174,18 @@ class _Named:
         return repr(self.action)
 
 
+class _Unsaid:
+    """The action or the situation in an error message that nobody reads."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ""
+
+
+_UNSAID = _Unsaid()
+
+
 class _Situation:
     """The situation text, made only when an error message needs it."""
 
@@ -171,6 +200,8 @@ class _Situation:
 
 def _shape_problem(action: Action) -> str | None:
     """Type checks for actions built in Python rather than read from JSON."""
+    if type(action) in _PLAIN_ACTIONS:
+        return None
     if not isinstance(action, ACTION_CLASSES):
         return f"{type(action).__name__} is not an action"
     cards: list[object] = []
@@ -195,9 +226,9 @@ def _shape_problem(action: Action) -> str | None:
             depth: object = getattr(action, "depth")  # noqa: B009
             if isinstance(depth, bool) or not isinstance(depth, int):
                 return f"depth must be a whole number, not {depth!r}"
-    bad = next((c for c in cards if not isinstance(c, Card)), None)
-    if bad is not None:
-        return f"{bad!r} is not a Card (use Card.parse)"
+    for item in cards:
+        if not isinstance(item, Card):
+            return f"{item!r} is not a Card (use Card.parse)"
     return None
 
 
@@ -259,7 +290,7 @@ def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
 
 def _verify_buy(state: GameState, seat: int, name: object, where: object) -> None:
     rules = state.rules
-    if rules.buying is Buying.AFTER_NEXT_DECLINES:
+    if rules.buying is _AFTER_NEXT_DECLINES:
         if state.phase is not Phase.BUY:
             raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
         if seat in state.window_answers:
@@ -267,7 +298,7 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
         if seat not in state.window:
             raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
-    if rules.buying is Buying.BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
+    if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
         raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
     problem = checks.buy_problem(state, seat)
     if problem is not None:
@@ -334,25 +365,39 @@ def _verify_swap(state: GameState, action: SwapJoker, name: object, where: objec
     if not 0 <= action.meld < len(state.melds):
         raise CannotSwap(name, f"there is no meld {action.meld} on the table", where)
     meld = state.melds[action.meld].meld
-    if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+    if meld.kind is _SET and not state.rules.joker_swap_from_sets:
         raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
     try:
-        swap_joker(meld, action.joker, action.card, state.rules)
+        swapped = swap_joker(meld, action.joker, action.card, state.rules)
     except ValueError as exc:
         raise CannotSwap(name, str(exc), where) from exc
-    if not swap_is_playable(state, action):
+    if not _swapped_is_playable(state, action, swapped):
         raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
 
 
 def swap_is_playable(state: GameState, action: SwapJoker) -> bool:
     """After the swap, can the joker be played at once (laid off, or in the going-down)?"""
-    trial = state.clone()
-    _do_swap(trial, action)
-    hand = trial.hands[action.seat]
-    if trial.down[action.seat]:
-        left = [c for c in hand if c != action.joker]
-        return bool(checks.lay_off_targets(trial, action.joker)) and checks.remaining_problem(trial, left) is None
-    return bool(checks.go_down_options(trial, action.seat, hand, action.joker, limit=1))
+    swapped = swap_joker(state.melds[action.meld].meld, action.joker, action.card, state.rules)
+    return _swapped_is_playable(state, action, swapped)
+
+
+def _swapped_is_playable(state: GameState, action: SwapJoker, swapped: Meld) -> bool:
+    """:func:`swap_is_playable`, given the meld as the swap leaves it. The swap is not performed: what
+    the checks read of the state after it (rules, deal, taken card) is as before, but the seat's hand
+    and the swapped meld, which are built here."""
+    seat, joker = action.seat, action.joker
+    hand = list(state.hands[seat])
+    hand.remove(action.card)
+    hand.append(joker)
+    if state.down[seat]:
+        face = joker & FACE_MASK
+        # The joker fits a meld of the table after the swap: the swapped meld, or another one.
+        fits = any(accepted == face for accepted, _ in accepted_faces(swapped, state.rules)) or any(
+            position != action.meld for position, _ in checks.lay_off_targets(state, joker)
+        )
+        left = [c for c in hand if c != joker]
+        return fits and checks.remaining_problem(state, left) is None
+    return bool(checks.go_down_options(state, seat, hand, joker, limit=1))
 
 
 def _verify_discard(state: GameState, action: Discard, name: object, where: object) -> None:
@@ -380,7 +425,7 @@ def _perform(state: GameState, action: Action) -> None:
         case DrawDiscard():
             _draw_discard(state, action)
         case Buy():
-            if state.rules.buying is Buying.AFTER_NEXT_DECLINES:
+            if state.rules.buying is _AFTER_NEXT_DECLINES:
                 state.window_answers[action.seat] = True
                 _settle_window(state)
             else:
@@ -468,7 +513,7 @@ def _give_bought(state: GameState, buyer: int) -> None:
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
     state.call_open = False
-    if rules.buying is Buying.AFTER_NEXT_DECLINES and state.fresh:
+    if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
         if buyers:
             state.window, state.window_answers = buyers, {}
@@ -476,7 +521,7 @@ def _draw_stock(state: GameState, seat: int) -> None:
             return
     if state.may_i_calls:
         callers = state.may_i_calls
-        if rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+        if rules.buy_precedence is _FIRST_CALL:
             winner = callers[0]
         else:
             order = [(seat + k) % state.seats for k in range(1, state.seats)]
@@ -497,7 +542,7 @@ def _settle_window(state: GameState) -> None:
     """Close the buy window once its outcome is decided by the answers so far."""
     answers = state.window_answers
     winner: int | None = None
-    if state.rules.buy_precedence is BuyPrecedence.FIRST_CALL:
+    if state.rules.buy_precedence is _FIRST_CALL:
         winner = next((s for s, wants in answers.items() if wants), None)
         if winner is None and len(answers) < len(state.window):
             return
@@ -544,7 +589,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
 
 def _after_shedding(state: GameState, seat: int) -> None:
     """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
-    if not state.hands[seat] and state.rules.empty_hand is EmptyHand.GOES_OUT:
+    if not state.hands[seat] and state.rules.empty_hand is _GOES_OUT:
         _end_deal(state, went_out=seat)
 
 
@@ -568,7 +613,7 @@ def _discard(state: GameState, action: Discard) -> None:
     state.discarder = seat
     state.may_i_calls = []
     state.call_open = (
-        state.rules.discard_call is not DiscardCall.NONE
+        state.rules.discard_call is not _NO_CALLS
         and state.down[seat]
         and bool(checks.lay_off_targets(state, card))
     )
@@ -588,7 +633,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
         return
     rules = state.rules
     can_wash = (
-        rules.stock_out is StockOut.RESHUFFLE
+        rules.stock_out is _RESHUFFLE
         and (rules.max_reshuffles is None or state.reshuffles < rules.max_reshuffles)
         and len(state.discard_pile) >= 2
     )
@@ -631,7 +676,7 @@ def _end_deal(state: GameState, went_out: int | None) -> None:
         state.phase = Phase.DEAL
         return
     contenders = _leaders(state)
-    if len(contenders) > 1 and rules.ties is Ties.REPLAY_FINAL_DEAL and state.replays == 0:
+    if len(contenders) > 1 and rules.ties is _REPLAY_FINAL_DEAL and state.replays == 0:
         state.replays += 1
         state.phase = Phase.DEAL
         return
@@ -656,9 +701,9 @@ def _leaders(state: GameState) -> list[int]:
 
 def _break_tie(state: GameState, contenders: list[int]) -> tuple[int, ...]:
     rules = state.rules
-    if len(contenders) == 1 or rules.ties is Ties.SHARE:
+    if len(contenders) == 1 or rules.ties is _SHARE:
         return tuple(contenders)
-    decider = state.results[-1] if rules.ties is Ties.REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
+    decider = state.results[-1] if rules.ties is _REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
     scores = _team_sums(state, list(decider.scores))
     best = min(scores[s] for s in contenders)
     return tuple(s for s in contenders if scores[s] == best)

@@ -8,6 +8,7 @@ accepted too, so a client may build its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import checks
 from .actions import (
@@ -23,11 +24,18 @@ from .actions import (
     Pass,
     SwapJoker,
 )
-from .cards import Card
+from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal
-from .melds import card_stands_as, stands_for
+from .melds import faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .state import GameState, Phase
+
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_SET: Final = MeldKind.SET
+_RUMMY_CALL: Final = DiscardCall.RUMMY
+_BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
+
 
 GO_DOWN_LIMIT = 8
 
@@ -62,15 +70,16 @@ def _draw_phase(state: GameState) -> list[Action]:
     rules, me = state.rules, state.current
     actions: list[Action] = [DrawStock(me)]
     pile = state.discard_pile
-    if is_legal(state, DrawDiscard(me)):
-        actions.append(DrawDiscard(me))
+    take = DrawDiscard(me)
+    if is_legal(state, take):
+        actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
-    if rules.buying is Buying.BEFORE_NEXT_DRAW:
+    if rules.buying is _BEFORE_NEXT_DRAW:
         actions += [Buy(s) for s in range(state.seats) if checks.buy_problem(state, s) is None]
     if state.call_open:
         for s in range(state.seats):
-            if rules.discard_call is DiscardCall.RUMMY:
+            if rules.discard_call is _RUMMY_CALL:
                 if checks.call_problem(state, s, None) is None:
                     actions.append(Call(s))
                 continue
@@ -99,10 +108,25 @@ def _play_phase(state: GameState) -> list[Action]:
     if checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand)
     rules = state.rules
-    actions += [Discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
+    actions += [_discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
     if rules.discard_optional:
         actions.append(EndTurn(me))
     return actions
+
+
+# Discards made before, by card and seat: actions are immutable values, and building one is a Python
+# call (actions.py is not compiled), where a look-up is not.
+_discards: dict[int, Discard] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    if type(card) is not Card or not 0 <= seat < 64:
+        return Discard(seat, card)
+    key = card * 64 + seat
+    made = _discards.get(key)
+    if made is None:
+        made = _discards[key] = Discard(seat, card)
+    return made
 
 
 def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
@@ -112,13 +136,15 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
     index = checks.lay_off_index(state)
     out: list[Action] = []
     for card in dict.fromkeys(cards):
-        targets = index.get(card.face)
+        targets = index.get(card & FACE_MASK)
         if not targets:
             continue
-        left = list(hand)
-        left.remove(card)
-        if checks.remaining_problem(state, left) is not None:
-            continue
+        # Two cards or more stay in hand: nothing to check (remaining_problem looks at one or none).
+        if not (len(hand) > 2 and card in hand):
+            left = list(hand)
+            left.remove(card)
+            if checks.remaining_problem(state, left) is not None:
+                continue
         out += [LayOff(me, card, meld, end) for meld, end in targets]
     return out
 
@@ -126,17 +152,21 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
 def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
     me = state.current
     out: list[Action] = []
-    naturals = [c for c in hand if not c.is_joker]
+    naturals = [c for c in hand if c & FACE_MASK != JOKER_FACE]
+    if not naturals:
+        return out
+    from_sets = state.rules.joker_swap_from_sets
     for index, table_meld in enumerate(state.melds):
         meld = table_meld.meld
-        if meld.kind is MeldKind.SET and not state.rules.joker_swap_from_sets:
+        if meld.kind is _SET and not from_sets:
             continue
-        for joker in meld.cards:
-            if not joker.is_joker:
+        cards = meld.cards
+        for joker in cards:
+            if joker & FACE_MASK != JOKER_FACE:
                 continue
-            wanted = stands_for(meld, meld.cards.index(joker))
+            wanted = faces_standing_for(meld, cards.index(joker))
             for card in naturals:
-                if card_stands_as(card, meld) != wanted:
+                if card & FACE_MASK not in wanted:
                     continue
                 action = SwapJoker(me, card, index, joker)
                 if is_legal(state, action):

@@ -18,10 +18,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
-from .cards import SUITS, Card, face_text, parse_cards, rank_text
+from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
 from .rules import MeldKind, MeldRule, Ruleset
+
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
+# through the enum class at each use (rules.py is not compiled), a Final name is a C static.
+_SET: Final = MeldKind.SET
+_RUN: Final = MeldKind.RUN
+
 
 End = Literal["low", "high"]
 
@@ -59,8 +65,8 @@ class Meld:
         if kind is None:
             if len(naturals) == 1:
                 raise ValueError(f"say 'set:' or 'run:' for {' '.join(map(str, cards))}: one natural cannot tell")
-            kind = MeldKind.SET if len(ranks) == 1 else MeldKind.RUN
-        if kind is MeldKind.SET:
+            kind = _SET if len(ranks) == 1 else _RUN
+        if kind is _SET:
             return cls(kind, cards, naturals[0][1].rank if low is None else low)
         if low is None:
             low = _infer_low(cards)
@@ -68,11 +74,15 @@ class Meld:
 
     @property
     def high(self) -> int:
-        return self.low + len(self.cards) - 1 if self.kind is MeldKind.RUN else self.low
+        return self.low + len(self.cards) - 1 if self.kind is _RUN else self.low
 
     @property
     def suit(self) -> str:
-        return next((c.suit for c in self.cards if not c.is_joker), "")
+        for card in self.cards:
+            face = card & FACE_MASK
+            if face != JOKER_FACE:
+                return SUITS[face // 13]
+        return ""
 
     @property
     def rank(self) -> int:
@@ -82,7 +92,7 @@ class Meld:
         return f"{self.kind.value}: {' '.join(map(str, self.cards))}"
 
     def __repr__(self) -> str:
-        if self.kind is MeldKind.RUN and self.low != _safe_low(self.cards):
+        if self.kind is _RUN and self.low != _safe_low(self.cards):
             return f"Meld.of(parse_cards({' '.join(map(str, self.cards))!r}), MeldKind.RUN, low={self.low})"
         return f"Meld.parse({str(self)!r})"
 
@@ -109,45 +119,68 @@ def _infer_low(cards: tuple[Card, ...]) -> int:
 
 def slot_rank(meld: Meld, index: int) -> int:
     """The rank (1..14) a card at ``index`` of ``meld`` has or stands for."""
-    return meld.low + index if meld.kind is MeldKind.RUN else meld.low
+    return meld.low + index if meld.kind is _RUN else meld.low
 
 
 def stands_for(meld: Meld, index: int) -> str:
     """What the card at ``index`` stands for: ``'9H'`` in a run, ``'7'`` (a rank) in a set."""
     rank = slot_rank(meld, index)
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return rank_text(rank)
     return rank_text(rank) + meld.suit
 
 
 def card_stands_as(card: Card, meld: Meld) -> str:
     """How a natural card would read in ``meld``: its rank in a set, its rank and suit in a run."""
-    return rank_text(card.rank) if meld.kind is MeldKind.SET else rank_text(card.rank) + card.suit
+    return rank_text(card.rank) if meld.kind is _SET else rank_text(card.rank) + card.suit
+
+
+def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
+    """The faces of the naturals that are what the card at ``index`` stands for (``card_stands_as(card,
+    meld) == stands_for(meld, index)``): the slot's rank (an ace low or high alike) in any suit for a
+    set, in the run's suit for a run."""
+    rank = slot_rank(meld, index)
+    if not 1 <= rank <= 14:
+        return ()
+    offset = (rank - 1) % 13
+    if meld.kind is _SET:
+        return (offset, 13 + offset, 26 + offset, 39 + offset)
+    suit = meld.suit
+    if len(suit) != 1 or suit not in SUITS:
+        return ()
+    return (SUITS.index(suit) * 13 + offset,)
 
 
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
     cards = meld.cards
-    jokers = sum(1 for c in cards if c.is_joker)
+    jokers = 0
+    for card in cards:
+        if card & FACE_MASK == JOKER_FACE:
+            jokers += 1
     naturals = len(cards) - jokers
     if len(cards) < 3:
         return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
-    if meld.kind is MeldKind.SET:
+    if meld.kind is _SET:
         return _set_problem(meld, rules, naturals)
     return _run_problem(meld, rules, naturals)
 
 
 def _set_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     rank = meld.low
-    suits: set[str] = set()
+    distinct = rules.set_distinct_suits
+    suits = 0  # one bit for each suit seen
     for card in meld.cards:
-        if card.is_joker:
+        face = card & FACE_MASK
+        if face == JOKER_FACE:
             continue
-        if card.rank != rank:
+        if face % 13 + 1 != rank:
             return f"{card} is not of the set's rank {rank_text(rank)}"
-        if rules.set_distinct_suits and card.suit in suits:
-            return f"two {face_text(card.face)} in one set, whose suits must all differ"
-        suits.add(card.suit)
+        if distinct:
+            bit = 1 << (face // 13)
+            if suits & bit:
+                return f"two {face_text(face)} in one set, whose suits must all differ"
+            suits |= bit
     if naturals < rules.set_min_naturals:
         return f"a set needs at least {rules.set_min_naturals} natural cards, this one has {naturals}"
     if rules.set_max_length is not None and len(meld.cards) > rules.set_max_length:
@@ -166,13 +199,17 @@ def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     if high == 14 and not rules.aces_high:
         return "aces are not played high in this ruleset"
     suit = meld.suit
+    suit_key = -1  # the run's suit as a face's suit number, from its first natural
     for i, card in enumerate(meld.cards):
-        if card.is_joker:
+        face = card & FACE_MASK
+        if face == JOKER_FACE:
             continue
-        if card.suit != suit:
+        if suit_key < 0:
+            suit_key = face // 13
+        if face // 13 != suit_key:
             return f"{card} is not of the run's suit {suit}"
         want = (low + i - 1) % 13 + 1
-        if card.rank != want:
+        if face % 13 + 1 != want:
             return f"{card} cannot stand at the place of {rank_text(want)}{suit} in this run"
     if naturals < rules.run_min_naturals:
         return f"a run needs at least {rules.run_min_naturals} natural cards, this one has {naturals}"
@@ -180,7 +217,7 @@ def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
     if window > 1:
         last_joker = -window
         for i, card in enumerate(meld.cards):
-            if card.is_joker:
+            if card & FACE_MASK == JOKER_FACE:
                 if i - last_joker < window:
                     return f"a run may hold at most one joker in any {window} cards in a row"
                 last_joker = i
@@ -202,8 +239,8 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
             if got < want or (got > want and not rules.longer_melds):
                 shorter = "longer melds are not allowed" if got > want else f"at least {want} cards"
                 return f"a {kind.value} of {got} cards does not fit a contract asking {shorter}"
-    sets = [m for m in melds if m.kind is MeldKind.SET]
-    runs = [m for m in melds if m.kind is MeldKind.RUN]
+    sets = [m for m in melds if m.kind is _SET]
+    runs = [m for m in melds if m.kind is _RUN]
     if rules.set_distinct_ranks and len({m.low for m in sets}) < len(sets):
         return "the sets of a contract must be of different ranks"
     if rules.run_distinct_suits and len({m.suit for m in runs}) < len(runs):
@@ -218,19 +255,22 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
 
 def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
     """``meld`` with ``card`` added (at ``end`` of a run); ``ValueError`` with the reason if it does not fit."""
-    if meld.kind is MeldKind.SET:
-        grown = Meld(meld.kind, (*meld.cards, card), meld.low)
-    else:
-        if end is None:
-            end = _natural_end(meld, card)
-        if end == "low":
-            grown = Meld(meld.kind, (card, *meld.cards), meld.low - 1)
-        else:
-            grown = Meld(meld.kind, (*meld.cards, card), meld.low)
+    if meld.kind is not _SET and end is None:
+        end = _natural_end(meld, card)
+    grown = _grown(meld, card, end)
     problem = meld_problem(grown, rules)
     if problem is not None:
         raise ValueError(problem)
     return grown
+
+
+def _grown(meld: Meld, card: Card, end: End | None) -> Meld:
+    """``meld`` with ``card`` added, unchecked: at the end of a set, at ``end`` of a run ('low', else high)."""
+    if meld.kind is _SET:
+        return Meld(meld.kind, (*meld.cards, card), meld.low)
+    if end == "low":
+        return Meld(meld.kind, (card, *meld.cards), meld.low - 1)
+    return Meld(meld.kind, (*meld.cards, card), meld.low)
 
 
 def _natural_end(meld: Meld, card: Card) -> End:
@@ -254,35 +294,42 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
 @lru_cache(maxsize=1 << 16)
 def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
-    if meld.kind is MeldKind.SET:
-        tries: list[tuple[Card, End | None]] = [(Card.natural(meld.low, suit), None) for suit in SUITS]
-        tries.append((Card.joker(), None))
+    if meld.kind is _SET:
+        tries: list[tuple[Card, End | None]] = [(_natural(meld.low, suit), None) for suit in SUITS]
+        tries.append((_JOKER, None))
     else:
-        tries = [(Card.joker(), "low"), (Card.joker(), "high")]
+        tries = [(_JOKER, "low"), (_JOKER, "high")]
         if meld.low > 1:
-            tries.append((Card.natural(meld.low - 1, meld.suit), "low"))
+            tries.append((_natural(meld.low - 1, meld.suit), "low"))
         if meld.high < 14:
-            tries.append((Card.natural(meld.high + 1, meld.suit), "high"))
+            tries.append((_natural(meld.high + 1, meld.suit), "high"))
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
-        try:
-            lay_off(meld, card, end, rules)
-        except ValueError:
-            continue
-        out.append((card.face, end))
+        # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.
+        if meld_problem(_grown(meld, card, end), rules) is None:
+            out.append((card & FACE_MASK, end))
     return tuple(out)
+
+
+_JOKER = Card.joker()
+
+
+def _natural(rank: int, suit: str) -> Card:
+    """``Card.natural(rank, suit)``, made directly when its checks pass (else it raises as that does)."""
+    if 1 <= rank <= 14 and len(suit) == 1 and suit in SUITS:
+        return Card(SUITS.index(suit) * 13 + (rank - 1) % 13)
+    return Card.natural(rank, suit)
 
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     """``meld`` with ``natural`` in the place of ``joker``; ``ValueError`` if it is not the card the joker stands for."""
-    if not joker.is_joker or joker not in meld.cards:
+    if joker & FACE_MASK != JOKER_FACE or joker not in meld.cards:
         raise ValueError(f"{joker} is not a joker of the meld {meld}")
-    if natural.is_joker:
+    if natural & FACE_MASK == JOKER_FACE:
         raise ValueError("a joker can only be swapped for a natural card")
     index = meld.cards.index(joker)
-    want = stands_for(meld, index)
-    if card_stands_as(natural, meld) != want:
-        raise ValueError(f"the joker stands for {want}, not {natural}")
+    if natural & FACE_MASK not in faces_standing_for(meld, index):
+        raise ValueError(f"the joker stands for {stands_for(meld, index)}, not {natural}")
     swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
     problem = meld_problem(swapped, rules)
     if problem is not None:

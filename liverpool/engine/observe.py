@@ -6,8 +6,8 @@ stock's order and contents. Everything else on the table is public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from .cards import Card
 from .rules import MeldRule, Ruleset
@@ -119,45 +119,104 @@ def observe(state: GameState, viewer: int | None) -> Observation:
     """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
     if viewer is not None and not 0 <= viewer < state.seats:
         raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
-    announce = state.rules.announce_at
     in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
-    seats = tuple(
-        SeatView(
-            seat=s,
-            hand_count=len(state.hands[s]) if in_deal else 0,
-            down=state.down[s] if in_deal else False,
-            buys=state.buys[s] if in_deal else 0,
-            known=tuple(state.known[s]) if in_deal else (),
-            announced=in_deal and announce > 0 and len(state.hands[s]) <= announce,
-        )
-        for s in range(state.seats)
-    )
+    seats = _seat_views(state) if in_deal else _blank_views(state.seats)
     hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
-    return Observation(
-        viewer=viewer,
-        rules=state.rules,
-        seat_count=state.seats,
-        deal=state.deal,
-        contract=state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),
-        phase=state.phase,
-        current=state.current,
-        dealer=state.dealer,
-        hand=hand,
-        seats=seats,
-        melds=tuple(state.melds) if in_deal else (),
-        discard_pile=tuple(state.discard_pile) if in_deal else (),
-        stock_size=len(state.stock) if in_deal else 0,
-        fresh=state.fresh,
-        discarder=state.discarder,
-        may_i_calls=tuple(state.may_i_calls),
-        window=tuple(state.window),
-        window_answers=tuple(state.window_answers.items()),
-        call_open=state.call_open,
-        taken=state.taken,
-        must_place=state.must_place,
-        reshuffles=state.reshuffles,
-        results=tuple(state.results),
-        totals=state.totals,
-        winners=state.winners,
-        turn=state.turn,
+    return _made(
+        (
+            viewer,  # viewer
+            state.rules,  # rules
+            state.seats,  # seat_count
+            state.deal,  # deal
+            state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
+            state.phase,  # phase
+            state.current,  # current
+            state.dealer,  # dealer
+            hand,  # hand
+            seats,  # seats
+            tuple(state.melds) if in_deal else (),  # melds
+            tuple(state.discard_pile) if in_deal else (),  # discard_pile
+            len(state.stock) if in_deal else 0,  # stock_size
+            state.fresh,  # fresh
+            state.discarder,  # discarder
+            tuple(state.may_i_calls),  # may_i_calls
+            tuple(state.window),  # window
+            tuple(state.window_answers.items()),  # window_answers
+            state.call_open,  # call_open
+            state.taken,  # taken
+            state.must_place,  # must_place
+            state.reshuffles,  # reshuffles
+            tuple(state.results),  # results
+            state.totals,  # totals
+            state.winners,  # winners
+            state.turn,  # turn
+        )
     )
+
+
+# The last view made of each seat (by seat number), reused while it still says the same: a step changes
+# one seat or none, and a view of each seat is made at every step. Each use checks every field, so views
+# of other tables or games can never be mistaken for this one.
+_last_views: list[SeatView] = []
+
+
+def _seat_views(state: GameState) -> tuple[SeatView, ...]:
+    announce = state.rules.announce_at
+    hands, down, buys, known = state.hands, state.down, state.buys, state.known
+    last = _last_views
+    views: list[SeatView] = []
+    for s in range(state.seats):
+        count = len(hands[s])
+        is_down = down[s]
+        bought = buys[s]
+        cards = known[s]
+        announced = announce > 0 and count <= announce
+        if s < len(last):
+            view = last[s]
+            if (
+                view.hand_count == count
+                and view.down is is_down
+                and view.buys == bought
+                and view.announced is announced
+                and len(view.known) == len(cards)
+                and view.known == tuple(cards)
+            ):
+                views.append(view)
+                continue
+        view = _seat_view((s, count, is_down, bought, tuple(cards), announced))
+        if s < len(last):
+            last[s] = view
+        elif s == len(last):
+            last.append(view)
+        views.append(view)
+    return tuple(views)
+
+
+def _blank_views(seats: int) -> tuple[SeatView, ...]:
+    return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
+
+
+# Each field's own setter (its slot descriptor's __set__), in field order. Observation and SeatView are
+# frozen dataclasses, whose generated __init__ sets each field through object.__setattr__: twice the cost
+# of the descriptor itself, at 26 fields per observation and an observation per step.
+_SETTERS: Final = tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
+_SEAT_SETTERS: Final = tuple(getattr(SeatView, f.name).__set__ for f in fields(SeatView))
+
+
+def _seat_view(values: tuple[int, int, bool, int, tuple[Card, ...], bool]) -> SeatView:
+    """``SeatView(*values)``, made as :func:`_made` makes an Observation."""
+    view = SeatView.__new__(SeatView)
+    for i in range(len(_SEAT_SETTERS)):
+        _SEAT_SETTERS[i](view, values[i])
+    return view
+
+
+def _made(values: tuple[Any, ...]) -> Observation:
+    """``Observation(*values)`` (the values in field order), made without the dataclass __init__: the
+    same value, as that __init__ only sets the fields."""
+    if len(values) != len(_SETTERS):
+        raise ValueError(f"an Observation has {len(_SETTERS)} fields, not {len(values)}")
+    made = Observation.__new__(Observation)
+    for i in range(len(values)):
+        _SETTERS[i](made, values[i])
+    return made

@@ -127,7 +127,12 @@ class GameState:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(sum(r.scores[s] for r in self.results) for s in range(self.seats))
+        totals = [0] * self.seats
+        for result in self.results:
+            scores = result.scores
+            for s in range(self.seats):
+                totals[s] += scores[s]
+        return tuple(totals)
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.seats
