@@ -1,0 +1,75 @@
+"""``observe`` builds its values the fast way (seat views reused while unchanged, fields set through their
+slot descriptors): what it returns must be the very value the dataclasses would build, for every seat at
+every step, even when two tables take turns (the reused views are shared by all tables)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from liverpool.bots.random_bot import random_bot
+from liverpool.engine.game import apply, new_game
+from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.observe import Observation, SeatView, observe
+from liverpool.engine.play import chance_action
+from liverpool.engine.presets import PRESETS
+from liverpool.engine.state import GameState, Phase
+
+
+def _seat_views_by_hand(state: GameState) -> tuple[SeatView, ...]:
+    """The seat views as the plain dataclass constructor makes them (the reference)."""
+    in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
+    announce = state.rules.announce_at
+    return tuple(
+        SeatView(
+            seat=s,
+            hand_count=len(state.hands[s]) if in_deal else 0,
+            down=state.down[s] if in_deal else False,
+            buys=state.buys[s] if in_deal else 0,
+            known=tuple(state.known[s]) if in_deal else (),
+            announced=in_deal and announce > 0 and len(state.hands[s]) <= announce,
+        )
+        for s in range(state.seats)
+    )
+
+
+def _check(state: GameState) -> None:
+    expected_seats = _seat_views_by_hand(state)
+    for viewer in [None, *range(state.seats)]:
+        obs = observe(state, viewer)
+        rebuilt = Observation(**{f.name: getattr(obs, f.name) for f in dataclasses.fields(Observation)})
+        assert obs == rebuilt and hash(obs) == hash(rebuilt) and repr(obs) == repr(rebuilt)
+        assert obs.seats == expected_seats
+        assert [hash(v) for v in obs.seats] == [hash(v) for v in expected_seats]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.turn = -1  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.seats[0].hand_count = -1  # type: ignore[misc]
+
+
+def _step(state: GameState, rng: random.Random) -> None:
+    if is_chance(state):
+        apply(state, chance_action(state, rng))
+        return
+    options = legal_actions(state)
+    seat = options[0].seat if options[0].seat is not None else state.current
+    mine = [a for a in options if a.seat == seat]
+    action = random_bot(observe(state, seat), mine, rng)
+    apply(state, action if action is not None else mine[0])
+
+
+def test_observations_equal_the_dataclass_values_while_two_tables_take_turns() -> None:
+    tables = [
+        (new_game(PRESETS["liverpool"], 4, 0), random.Random(1)),
+        (new_game(PRESETS["british"], 6, 2), random.Random(2)),
+    ]
+    steps = 0
+    while steps < 1500 and not all(state.is_over for state, _ in tables):
+        for state, rng in tables:
+            if not state.is_over:
+                _check(state)
+                _step(state, rng)
+                steps += 1
+    assert steps >= 1500
