@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import compile as mypyc_build  # noqa: E402
 
-CHECKED = ("test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py")
+CHECKED = (
+    "test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py",
+    "test_observe_values.py", "test_pickle.py",
+)
 
 RUN = """
 import sys

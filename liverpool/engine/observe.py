@@ -12,6 +12,7 @@ from typing import Any, Final
 from .cards import Card
 from .rules import MeldRule, Ruleset
 from .state import DealResult, GameState, Phase, TableMeld
+from .values import by_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,9 @@ class SeatView:
     buys: int
     known: tuple[Card, ...]
     announced: bool
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +60,9 @@ class Observation:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     turn: int
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
     @property
     def top_discard(self) -> Card | None:

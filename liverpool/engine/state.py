@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from .actions import Action
 from .cards import Card
 from .melds import Meld
 from .rules import DealRule, Ruleset
+from .values import by_fields
 
 
 class Phase(StrEnum):
@@ -31,6 +33,9 @@ class TableMeld:
     owner: int
     meld: Meld
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -40,6 +45,9 @@ class DealResult:
     went_out: int | None
     scores: tuple[int, ...]
     cut_bonus_seat: int | None = None
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass(slots=True)
