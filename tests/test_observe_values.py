@@ -1,6 +1,7 @@
 """``observe`` builds its values the fast way (seat views reused while unchanged, fields set through their
-slot descriptors): what it returns must be the very value the dataclasses would build, for every seat at
-every step, even when two tables take turns (the reused views are shared by all tables)."""
+slot descriptors, what all seats see read once per moment by an ``Observer``): what it returns must be
+the very value the dataclasses would build, for every seat at every step, even when two tables take turns
+(the reused views are shared by all tables)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from liverpool.bots.random_bot import random_bot
 from liverpool.engine.game import apply, new_game
 from liverpool.engine.legal import is_chance, legal_actions
-from liverpool.engine.observe import Observation, SeatView, observe
+from liverpool.engine.observe import Observation, Observer, SeatView, observe
 from liverpool.engine.play import chance_action
 from liverpool.engine.presets import PRESETS
 from liverpool.engine.state import GameState, Phase
@@ -37,8 +38,10 @@ def _seat_views_by_hand(state: GameState) -> tuple[SeatView, ...]:
 
 def _check(state: GameState) -> None:
     expected_seats = _seat_views_by_hand(state)
+    observer = Observer(state)  # one observer for every seat, as the game driver uses it
     for viewer in [None, *range(state.seats)]:
         obs = observe(state, viewer)
+        assert observer.observe(viewer) == obs
         rebuilt = Observation(**{f.name: getattr(obs, f.name) for f in dataclasses.fields(Observation)})
         assert obs == rebuilt and hash(obs) == hash(rebuilt) and repr(obs) == repr(rebuilt)
         assert obs.seats == expected_seats

@@ -124,41 +124,63 @@ class Observation:
 
 def observe(state: GameState, viewer: int | None) -> Observation:
     """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
-    if viewer is not None and not 0 <= viewer < state.seats:
-        raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
-    in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
-    seats = _seat_views(state) if in_deal else _blank_views(state.seats)
-    hand = tuple(state.hands[viewer]) if viewer is not None and in_deal else ()
-    return _made(
-        (
-            viewer,  # viewer
-            state.rules,  # rules
-            state.seats,  # seat_count
-            state.deal,  # deal
-            state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
-            state.phase,  # phase
-            state.current,  # current
-            state.dealer,  # dealer
-            hand,  # hand
-            seats,  # seats
-            tuple(state.melds) if in_deal else (),  # melds
-            tuple(state.discard_pile) if in_deal else (),  # discard_pile
-            len(state.stock) if in_deal else 0,  # stock_size
-            state.fresh,  # fresh
-            state.discarder,  # discarder
-            tuple(state.may_i_calls),  # may_i_calls
-            tuple(state.window),  # window
-            tuple(state.window_answers.items()),  # window_answers
-            state.call_open,  # call_open
-            state.taken,  # taken
-            state.must_place,  # must_place
-            state.reshuffles,  # reshuffles
-            tuple(state.results),  # results
-            state.totals,  # totals
-            state.winners,  # winners
-            state.turn,  # turn
-        )
-    )
+    return Observer(state).observe(viewer)
+
+
+class Observer:
+    """Observations of one moment of a game: what every seat sees is read off the state once, and each
+    observation adds its viewer's hand. For a caller that asks several seats about the same moment (the
+    game driver asks each seat that may act); the state must not change while the observer is used."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
+        self.shared: list[Any] = []
+
+    def observe(self, viewer: int | None) -> Observation:
+        """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
+        state = self.state
+        if viewer is not None and not 0 <= viewer < state.seats:
+            raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
+        if not self.shared:
+            self.shared = _shared(state, self.in_deal)
+        values = list(self.shared)
+        values[0] = viewer
+        if viewer is not None and self.in_deal:
+            values[8] = tuple(state.hands[viewer])
+        return _made(values)
+
+
+def _shared(state: GameState, in_deal: bool) -> list[Any]:
+    """The fields of an observation of ``state``, in field order, for no viewer (the public view)."""
+    return [
+        None,  # viewer
+        state.rules,  # rules
+        state.seats,  # seat_count
+        state.deal,  # deal
+        state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
+        state.phase,  # phase
+        state.current,  # current
+        state.dealer,  # dealer
+        (),  # hand
+        _seat_views(state) if in_deal else _blank_views(state.seats),  # seats
+        tuple(state.melds) if in_deal else (),  # melds
+        tuple(state.discard_pile) if in_deal else (),  # discard_pile
+        len(state.stock) if in_deal else 0,  # stock_size
+        state.fresh,  # fresh
+        state.discarder,  # discarder
+        tuple(state.may_i_calls),  # may_i_calls
+        tuple(state.window),  # window
+        tuple(state.window_answers.items()),  # window_answers
+        state.call_open,  # call_open
+        state.taken,  # taken
+        state.must_place,  # must_place
+        state.reshuffles,  # reshuffles
+        tuple(state.results),  # results
+        state.totals,  # totals
+        state.winners,  # winners
+        state.turn,  # turn
+    ]
 
 
 # The last view made of each seat (by seat number), reused while it still says the same: a step changes
@@ -218,7 +240,7 @@ def _seat_view(values: tuple[int, int, bool, int, tuple[Card, ...], bool]) -> Se
     return view
 
 
-def _made(values: tuple[Any, ...]) -> Observation:
+def _made(values: list[Any]) -> Observation:
     """``Observation(*values)`` (the values in field order), made without the dataclass __init__: the
     same value, as that __init__ only sets the fields."""
     if len(values) != len(_SETTERS):

@@ -16,7 +16,7 @@ from .actions import Action, Reshuffle, Shuffle
 from .cards import make_shoe
 from .game import apply, new_game, shoe
 from .legal import is_chance, legal_actions
-from .observe import Observation, observe
+from .observe import Observation, Observer
 from .rules import FirstDealer, Ruleset
 from .state import GameState, Phase
 
@@ -91,12 +91,13 @@ def step(
     by_seat: dict[int | None, list[Action]] = {}
     for option in legal_actions(state):
         by_seat.setdefault(option.seat, []).append(option)
+    observer = Observer(state)  # the seats asked see one moment: what they all see is read once
     for seat in order:
         options = by_seat.get(seat)
         if not options:
             continue
         must_act = seat == state.current or state.phase is Phase.BUY
-        choice = agents[seat](observe(state, seat), options, rng)
+        choice = agents[seat](observer.observe(seat), options, rng)
         if choice is None:
             if must_act:
                 raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
