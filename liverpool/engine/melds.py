@@ -134,15 +134,9 @@ def stands_for(meld: Meld, index: int) -> str:
     return rank_text(rank) + meld.suit
 
 
-def card_stands_as(card: Card, meld: Meld) -> str:
-    """How a natural card would read in ``meld``: its rank in a set, its rank and suit in a run."""
-    return rank_text(card.rank) if meld.kind is _SET else rank_text(card.rank) + card.suit
-
-
 def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
-    """The faces of the naturals that are what the card at ``index`` stands for (``card_stands_as(card,
-    meld) == stands_for(meld, index)``): the slot's rank (an ace low or high alike) in any suit for a
-    set, in the run's suit for a run."""
+    """The faces of the naturals that are what the card at ``index`` stands for (:func:`stands_for`): the
+    slot's rank (an ace low or high alike) in any suit for a set, in the run's suit for a run."""
     rank = slot_rank(meld, index)
     if not 1 <= rank <= 14:
         return ()
@@ -299,30 +293,20 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
 def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
     if meld.kind is _SET:
-        tries: list[tuple[Card, End | None]] = [(_natural(meld.low, suit), None) for suit in SUITS]
-        tries.append((_JOKER, None))
+        tries: list[tuple[Card, End | None]] = [(Card.natural(meld.low, suit), None) for suit in SUITS]
+        tries.append((Card.joker(), None))
     else:
-        tries = [(_JOKER, "low"), (_JOKER, "high")]
+        tries = [(Card.joker(), "low"), (Card.joker(), "high")]
         if meld.low > 1:
-            tries.append((_natural(meld.low - 1, meld.suit), "low"))
+            tries.append((Card.natural(meld.low - 1, meld.suit), "low"))
         if meld.high < 14:
-            tries.append((_natural(meld.high + 1, meld.suit), "high"))
+            tries.append((Card.natural(meld.high + 1, meld.suit), "high"))
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
         # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.
         if meld_problem(_grown(meld, card, end), rules) is None:
             out.append((card & FACE_MASK, end))
     return tuple(out)
-
-
-_JOKER = Card.joker()
-
-
-def _natural(rank: int, suit: str) -> Card:
-    """``Card.natural(rank, suit)``, made directly when its checks pass (else it raises as that does)."""
-    if 1 <= rank <= 14 and len(suit) == 1 and suit in SUITS:
-        return Card(SUITS.index(suit) * 13 + (rank - 1) % 13)
-    return Card.natural(rank, suit)
 
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
