@@ -6,6 +6,7 @@ action, the reason and the situation, and leaves the state untouched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, assert_never
 
 from . import checks
@@ -86,6 +87,18 @@ def apply(state: GameState, action: Action) -> GameState:
     _perform(state, action)
     state.history.append(action)
     return state
+
+
+def apply_listed(state: GameState, action: Action, listed: Sequence[Action]) -> GameState:
+    """:func:`apply`, for a caller that has just listed ``legal_actions(state)`` as ``listed`` and not
+    changed ``state`` since: an action that is one of those very objects is legal by construction and is
+    performed without validating it again; any other action (an equal copy included) is validated."""
+    for option in listed:
+        if option is action:
+            _perform(state, action)
+            state.history.append(action)
+            return state
+    return apply(state, action)
 
 
 def is_legal(state: GameState, action: Action) -> bool:

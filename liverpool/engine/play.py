@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from .actions import Action, Reshuffle, Shuffle
 from .cards import make_shoe
-from .game import apply, new_game, shoe
+from .game import apply_listed, new_game, shoe
 from .legal import is_chance, legal_actions
 from .observe import Observation, Observer
 from .rules import FirstDealer, Ruleset
@@ -102,14 +102,16 @@ def step(
             if must_act:
                 raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
             continue
-        return _do(state, choice, before)
+        return _do(state, choice, before, options)
     return None
 
 
-def _do(state: GameState, action: Action, before: Hook | None) -> Action:
+def _do(state: GameState, action: Action, before: Hook | None, listed: Sequence[Action] = ()) -> Action:
+    """Apply ``action``; ``listed``: actions just listed by ``legal_actions(state)``, which need no
+    second validation when ``action`` is one of them (see :func:`~.game.apply_listed`)."""
     if before is not None:
         before(state, action)
-    apply(state, action)
+    apply_listed(state, action, listed)
     return action
 
 

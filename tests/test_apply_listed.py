@@ -1,0 +1,62 @@
+"""``game.apply_listed``: the game driver's apply that skips validating an action it has just listed.
+
+It must behave exactly as ``apply``: the same state after a listed action, and the same refusal (state
+untouched) for any action that is not one of the listed objects, an equal copy of one included.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from liverpool.engine.actions import Action, Discard, DrawStock
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.game import apply, apply_listed, new_game
+from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.play import chance_action
+from liverpool.engine.presets import PRESETS
+from liverpool.engine.state import GameState, Phase
+
+
+def _states(preset: str, seed: int, steps: int) -> Iterator[tuple[GameState, list[Action], random.Random]]:
+    """Each decision point of a seeded game of random legal play, with the actions listed there."""
+    rng = random.Random(seed)
+    state = new_game(PRESETS[preset], 4)
+    for _ in range(steps):
+        if state.is_over:
+            return
+        if is_chance(state):
+            apply(state, chance_action(state, rng))
+            continue
+        yield state, legal_actions(state), rng
+        options = legal_actions(state)
+        apply_listed(state, rng.choice(options), options)
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
+def test_a_listed_action_leaves_the_state_apply_would(preset: str) -> None:
+    for state, options, rng in _states(preset, 3, 400):
+        choice = rng.choice(options)
+        by_apply = apply(copy.deepcopy(state), copy.deepcopy(choice))
+        by_listed = apply_listed(copy.deepcopy(state), choice, options)
+        assert by_listed == by_apply
+
+
+def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() -> None:
+    """RULES.md §2 turn order: only the current player draws. A list that vouches for an equal action
+    but not for this very object (here a stale one) does not spare it the check."""
+    for state, options, _ in _states("liverpool", 5, 60):
+        if state.phase is not Phase.DRAW:
+            continue
+        other = (state.current + 1) % state.seats
+        before = copy.deepcopy(state)
+        with pytest.raises(IllegalAction):
+            apply_listed(state, DrawStock(other), [*options, DrawStock(other)])
+        with pytest.raises(IllegalAction):
+            apply_listed(state, Discard(state.current, state.hands[state.current][0]), options)
+        assert state == before
+        return
+    pytest.fail("no draw phase reached")
