@@ -52,11 +52,14 @@ def acting_seats(state: GameState) -> list[int]:
 
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     """Every legal action now (for one seat if given). Empty at chance nodes and when the game is over."""
+    if state.seats > len(_BUYS):
+        _grow_seat_actions(state.seats)
     match state.phase:
         case Phase.DRAW:
             actions = _draw_phase(state)
         case Phase.BUY:
-            actions = [a for s in state.window if s not in state.window_answers for a in (Buy(s), Pass(s))]
+            answered = state.window_answers
+            actions = [a for s in state.window if s not in answered for a in (_BUYS[s], _PASSES[s])]
         case Phase.PLAY:
             actions = _play_phase(state)
         case _:
@@ -68,15 +71,15 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
 
 def _draw_phase(state: GameState) -> list[Action]:
     rules, me = state.rules, state.current
-    actions: list[Action] = [DrawStock(me)]
+    actions: list[Action] = [_DRAW_STOCKS[me]]
     pile = state.discard_pile
-    take = DrawDiscard(me)
+    take = _DRAW_DISCARDS[me]
     if is_legal(state, take):
         actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
     if rules.buying is _BEFORE_NEXT_DRAW:
-        actions += [Buy(s) for s in range(state.seats) if checks.buy_problem(state, s) is None]
+        actions += [_BUYS[s] for s in range(state.seats) if checks.buy_problem(state, s) is None]
     if state.call_open:
         for s in range(state.seats):
             if rules.discard_call is _RUMMY_CALL:
@@ -99,7 +102,7 @@ def _play_phase(state: GameState) -> list[Action]:
             return lay_off_actions(state, [pending])
         return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_LIMIT)]
     if not hand:
-        return [EndTurn(me)]
+        return [_END_TURNS[me]]
     actions: list[Action] = []
     if not down:
         actions += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)]
@@ -110,8 +113,26 @@ def _play_phase(state: GameState) -> list[Action]:
     rules = state.rules
     actions += [_discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
     if rules.discard_optional:
-        actions.append(EndTurn(me))
+        actions.append(_END_TURNS[me])
     return actions
+
+
+# The actions that name only a seat, made once per seat (grown to the largest table seen): actions are
+# immutable values, and building one is a Python call (actions.py is not compiled), where an index is not.
+_DRAW_STOCKS: list[DrawStock] = []
+_DRAW_DISCARDS: list[DrawDiscard] = []
+_BUYS: list[Buy] = []
+_PASSES: list[Pass] = []
+_END_TURNS: list[EndTurn] = []
+
+
+def _grow_seat_actions(seats: int) -> None:
+    for s in range(len(_BUYS), seats):
+        _DRAW_STOCKS.append(DrawStock(s))
+        _DRAW_DISCARDS.append(DrawDiscard(s))
+        _BUYS.append(Buy(s))
+        _PASSES.append(Pass(s))
+        _END_TURNS.append(EndTurn(s))
 
 
 # Discards made before, by card and seat: actions are immutable values, and building one is a Python
