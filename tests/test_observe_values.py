@@ -1,5 +1,5 @@
-"""``observe`` builds its values the fast way (seat views reused while unchanged, fields set through their
-slot descriptors, what all seats see read once per moment by an ``Observer``): what it returns must be
+"""``observe`` builds its values the fast way (seat views reused while unchanged, fields written without
+the dataclass ``__init__``, what all seats see read once per moment by an ``Observer``): what it returns must be
 the very value the dataclasses would build, for every seat at every step, even when two tables take turns
 (the reused views are shared by all tables)."""
 
