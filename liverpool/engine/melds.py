@@ -101,6 +101,23 @@ class Meld:
         return f"Meld.parse({str(self)!r})"
 
 
+# Compiled with mypyc, Meld is a native class, and fields assigned in this module's code are written straight
+# into the object, where the frozen dataclass's generated __init__ sets each through object.__setattr__.
+# Run as Python that assignment is refused (FrozenInstanceError), so there :func:`new_meld` calls Meld.
+_NATIVE: Final = hasattr(Meld, "__mypyc_attrs__")
+
+
+def new_meld(kind: MeldKind, cards: tuple[Card, ...], low: int) -> Meld:
+    """``Meld(kind, cards, low)``, the same value, made without the dataclass ``__init__`` when compiled."""
+    if not _NATIVE:
+        return Meld(kind, cards, low)
+    made = Meld.__new__(Meld)
+    made.kind = kind  # type: ignore[misc]
+    made.cards = cards  # type: ignore[misc]
+    made.low = low  # type: ignore[misc]
+    return made
+
+
 def _safe_low(cards: tuple[Card, ...]) -> int | None:
     try:
         return _infer_low(cards)
@@ -265,10 +282,10 @@ def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
 def _grown(meld: Meld, card: Card, end: End | None) -> Meld:
     """``meld`` with ``card`` added, unchecked: at the end of a set, at ``end`` of a run ('low', else high)."""
     if meld.kind is _SET:
-        return Meld(meld.kind, (*meld.cards, card), meld.low)
+        return new_meld(meld.kind, (*meld.cards, card), meld.low)
     if end == "low":
-        return Meld(meld.kind, (card, *meld.cards), meld.low - 1)
-    return Meld(meld.kind, (*meld.cards, card), meld.low)
+        return new_meld(meld.kind, (card, *meld.cards), meld.low - 1)
+    return new_meld(meld.kind, (*meld.cards, card), meld.low)
 
 
 def _natural_end(meld: Meld, card: Card) -> End:
@@ -318,7 +335,7 @@ def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     index = meld.cards.index(joker)
     if natural & FACE_MASK not in faces_standing_for(meld, index):
         raise ValueError(f"the joker stands for {stands_for(meld, index)}, not {natural}")
-    swapped = Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
+    swapped = new_meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
     problem = meld_problem(swapped, rules)
     if problem is not None:
         raise ValueError(problem)

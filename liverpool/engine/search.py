@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER_FACE, Card
-from .melds import Meld
+from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, Family, decode
 from .search_feasible import surely_unmet
@@ -433,7 +433,7 @@ class _Search:
                 for face in faces:
                     cards.append(copies[face][taken[face]])
                     taken[face] += 1
-                melds.append(Meld(kind, tuple(cards), low))
+                melds.append(new_meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
 

@@ -1,0 +1,60 @@
+"""Values the engine makes without their dataclass ``__init__`` (compiled, fields are written straight into
+the native object) are the very values that ``__init__`` makes: equal, same hash and repr, still frozen.
+``tests/test_compiled.py`` runs this file against the compiled build too."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from liverpool.bots.random_bot import random_bot
+from liverpool.engine.actions import GoDown
+from liverpool.engine.cards import Card
+from liverpool.engine.melds import Meld, accepted_faces, faces_standing_for, lay_off, new_meld, swap_joker
+from liverpool.engine.play import run_game
+from liverpool.engine.presets import PRESETS
+
+
+def _table_melds() -> list[Meld]:
+    melds: list[Meld] = []
+    for preset in ("liverpool", "british", "may-i"):
+        state = run_game(PRESETS[preset], [random_bot] * 4, random.Random(7))
+        melds += [meld for action in state.history if isinstance(action, GoDown) for meld in action.melds]
+    return melds
+
+
+def test_new_meld_makes_the_value_meld_makes() -> None:
+    melds = _table_melds()
+    assert len(melds) > 20
+    for meld in melds:
+        made = new_meld(meld.kind, meld.cards, meld.low)
+        built = Meld(meld.kind, meld.cards, meld.low)
+        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+        assert (made.kind, made.cards, made.low) == (meld.kind, meld.cards, meld.low)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.low = 0  # type: ignore[misc]
+
+
+def test_grown_and_swapped_melds_equal_those_built_by_meld() -> None:
+    """RULES.md §1: a lay-off grows a meld at one end, a joker swap puts the natural it stands for in its
+    place; both give plain Meld values."""
+    rules = PRESETS["liverpool"]
+    grown = swapped = 0
+    for meld in _table_melds():
+        for face, end in accepted_faces(meld, rules):
+            card = Card(face)
+            cards = (card, *meld.cards) if end == "low" else (*meld.cards, card)
+            low = meld.low - 1 if end == "low" else meld.low
+            assert lay_off(meld, card, end, rules) == Meld(meld.kind, cards, low)
+            grown += 1
+        for index, joker in enumerate(meld.cards):
+            if not joker.is_joker:
+                continue
+            for face in faces_standing_for(meld, index):
+                natural = Card(face)
+                made = swap_joker(meld, joker, natural, rules)
+                assert made == Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
+                swapped += 1
+    assert grown > 20 and swapped > 0, (grown, swapped)
