@@ -1,7 +1,8 @@
-"""``game.apply_listed``: the game driver's apply that skips validating an action it has just listed.
+"""The game driver's shortcuts: ``game.apply_listed`` skips validating an action it has just listed, and in
+a buy window ``legal_actions(state, seat)`` lists one seat's answers without the others'.
 
-It must behave exactly as ``apply``: the same state after a listed action, and the same refusal (state
-untouched) for any action that is not one of the listed objects, an equal copy of one included.
+``apply_listed`` must behave exactly as ``apply``: the same state after a listed action, and the same
+refusal (state untouched) for any action that is not one of the listed objects, an equal copy included.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from liverpool.engine.game import apply, apply_listed, new_game
 from liverpool.engine.legal import is_chance, legal_actions
 from liverpool.engine.play import chance_action
 from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules import Buying
 from liverpool.engine.state import GameState, Phase
 
 
@@ -60,3 +62,15 @@ def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() ->
         assert state == before
         return
     pytest.fail("no draw phase reached")
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
+def test_one_seats_actions_are_its_share_of_the_whole_list(preset: str) -> None:
+    """RULES.md §3 buying: every seat of an open window answers; each seat's list is its share of all."""
+    windows = 0
+    for state, options, _ in _states(preset, 11, 600):
+        windows += state.phase is Phase.BUY
+        for seat in range(state.seats):
+            assert legal_actions(state, seat) == [a for a in options if a.seat == seat]
+    # may-i buys before the next draw, in the draw phase: no windows there, the shares are checked anyway.
+    assert windows > 10 or PRESETS[preset].buying is not Buying.AFTER_NEXT_DECLINES

@@ -54,6 +54,11 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     """Every legal action now (for one seat if given). Empty at chance nodes and when the game is over."""
     if state.seats > len(_BUYS):
         _grow_seat_actions(state.seats)
+    if seat is not None and state.phase is Phase.BUY:
+        # The window's seats are distinct: one seat's share of the list below, without listing the others.
+        if seat in state.window and seat not in state.window_answers:
+            return [_BUYS[seat], _PASSES[seat]]
+        return []
     match state.phase:
         case Phase.DRAW:
             actions = _draw_phase(state)

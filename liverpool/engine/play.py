@@ -88,6 +88,16 @@ def step(
         action: Action = chance(state) if chance is not None else chance_action(state, rng)
         return _do(state, action, before)
     order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    if state.phase is Phase.BUY:
+        # In a buy window the first seat in order that has options must answer: only its options are listed.
+        for seat in order:
+            answers = legal_actions(state, seat)
+            if answers:
+                choice = agents[seat](Observer(state).observe(seat), answers, rng)
+                if choice is None:
+                    raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
+                return _do(state, choice, before, answers)
+        return None
     by_seat: dict[int | None, list[Action]] = {}
     for option in legal_actions(state):
         by_seat.setdefault(option.seat, []).append(option)
@@ -96,7 +106,7 @@ def step(
         options = by_seat.get(seat)
         if not options:
             continue
-        must_act = seat == state.current or state.phase is Phase.BUY
+        must_act = seat == state.current  # out of turn, a seat may decline (a May I, a call)
         choice = agents[seat](observer.observe(seat), options, rng)
         if choice is None:
             if must_act:
