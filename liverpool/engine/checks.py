@@ -118,28 +118,69 @@ def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffInd
     """:func:`lay_off_index` of these table melds (as a state or an observation holds them). Melds on the
     table are immutable and replaced when they change, so the index of the last table asked about is
     reused while the table holds the very same melds, and what each meld accepts while it holds that
-    meld at the same place."""
+    meld at the same place. When a few melds changed or were added, the last index is patched: only
+    the faces those melds accepted, or accept now, get new lists."""
     previous: tuple[TableMeld, ...] = ()
     accepted_before: list[Accepted] = []
+    last: LayOffIndex = {}
     if _last_index:
         last_rules, last_melds, last_accepted, last = _last_index[0]
         if last_rules is rules:
             if len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
                 return last
             previous, accepted_before = last_melds, last_accepted
-    index: LayOffIndex = {}
     accepted: list[Accepted] = []
+    changed: list[int] = []
     for position, table_meld in enumerate(melds):
         meld = table_meld.meld
         if position < len(previous) and previous[position].meld is meld:
-            takes = accepted_before[position]
+            accepted.append(accepted_before[position])
         else:
-            takes = accepted_faces(meld, rules)
-        accepted.append(takes)
-        for face, end in takes:
-            index.setdefault(face, []).append((position, end))
+            accepted.append(accepted_faces(meld, rules))
+            changed.append(position)
+    if previous and len(melds) >= len(previous) and len(changed) <= _PATCH_AT_MOST:
+        index = _patched(last, accepted_before, accepted, changed)
+    else:
+        index = {}
+        for position, takes in enumerate(accepted):
+            for face, end in takes:
+                index.setdefault(face, []).append((position, end))
     _last_index[:] = [(rules, tuple(melds), accepted, index)]
     return index
+
+
+# A table where more melds than this changed at once is indexed afresh rather than patched.
+_PATCH_AT_MOST: Final = 4
+
+
+def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[Accepted], changed: list[int]) -> LayOffIndex:
+    """The index of a table that differs from the last one's (``last``, whose melds accepted
+    ``accepted_before``) only at the ``changed`` positions (melds replaced or added at the end); each
+    face's list in position order, a meld's own entries in the order it accepts them, as a fresh
+    index builds it. The last index's lists are shared, never modified."""
+    index = dict(last)
+    gone = set(changed)
+    faces: dict[int, None] = {}
+    for position in changed:
+        if position < len(accepted_before):
+            for face, _ in accepted_before[position]:
+                faces[face] = None
+        for face, _ in accepted[position]:
+            faces[face] = None
+    for face in faces:
+        kept = [entry for entry in last.get(face, ()) if entry[0] not in gone]
+        for position in changed:
+            kept += [(position, end) for accepted_face, end in accepted[position] if accepted_face == face]
+        kept.sort(key=_position_of)  # stable: a meld's entries keep their order
+        if kept:
+            index[face] = kept
+        else:
+            index.pop(face, None)
+    return index
+
+
+def _position_of(entry: tuple[int, End | None]) -> int:
+    return entry[0]
 
 
 def buy_problem(state: GameState, seat: int) -> str | None:

@@ -306,18 +306,27 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
     return [end for accepted, end in accepted_faces(meld, rules) if accepted == face]
 
 
+_A_JOKER: Final = Card.joker()
+
+
+@lru_cache(maxsize=64)
+def _trial_natural(rank: int, suit: str) -> Card:
+    """``Card.natural(rank, suit)``, one per face: a Python call (cards.py is not compiled) made once."""
+    return Card.natural(rank, suit)
+
+
 @lru_cache(maxsize=1 << 16)
 def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
     if meld.kind is _SET:
-        tries: list[tuple[Card, End | None]] = [(Card.natural(meld.low, suit), None) for suit in SUITS]
-        tries.append((Card.joker(), None))
+        tries: list[tuple[Card, End | None]] = [(_trial_natural(meld.low, suit), None) for suit in SUITS]
+        tries.append((_A_JOKER, None))
     else:
-        tries = [(Card.joker(), "low"), (Card.joker(), "high")]
+        tries = [(_A_JOKER, "low"), (_A_JOKER, "high")]
         if meld.low > 1:
-            tries.append((Card.natural(meld.low - 1, meld.suit), "low"))
+            tries.append((_trial_natural(meld.low - 1, meld.suit), "low"))
         if meld.high < 14:
-            tries.append((Card.natural(meld.high + 1, meld.suit), "high"))
+            tries.append((_trial_natural(meld.high + 1, meld.suit), "high"))
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
         # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.
