@@ -40,6 +40,7 @@ COMPILED = (
     "liverpool/bots/hard.py",
     "liverpool/bots/medium.py",
     "liverpool/bots/plan.py",
+    "liverpool/bots/plan_setup.py",
     "liverpool/bots/plan_whole.py",
     "liverpool/bots/rollout.py",
     "liverpool/bots/table.py",

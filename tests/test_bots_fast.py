@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 from test_plan_digest import _variants
 
-import liverpool.bots.plan as plan_module
+import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
 from liverpool.bots.easy import Options
 from liverpool.bots.plan import plan_hand, plan_need
@@ -107,7 +107,7 @@ def test_shared_partials_are_the_partials_built(name: str) -> None:
     shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
 
     def fresh() -> None:
-        for setup in [c[2] for c in plan_module._CONTRACTS.values()]:
+        for setup in [c[2] for c in plan_setup_module.CONTRACTS.values()]:
             for slot in setup.slots:
                 slot.partials.clear()
         plan_whole_module._PARTIALS.clear()
