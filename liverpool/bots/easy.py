@@ -34,7 +34,7 @@ from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
-from .plan import Plan
+from .plan import FACES, Plan
 from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
@@ -168,13 +168,35 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
 
 def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
-    spare = list(hand)
+    used = [0] * FACES
     for face in plan.used_faces():
-        for i, card in enumerate(spare):
-            if card & 63 == face:
-                del spare[i]
-                break
-    return set(spare)
+        used[face] += 1
+    spare: set[Card] = set()
+    for card in hand:
+        face = card & 63
+        if used[face]:
+            used[face] -= 1
+        else:
+            spare.add(card)
+    return spare
+
+
+def _shed_order(cards: list[Card], keys: list[int]) -> list[Card]:
+    """``cards`` sorted by ``keys`` (one each, in ``0 .. 2**20``; ties keep their order)."""
+    n = len(cards)
+    if n > 64:
+        order = sorted(range(n), key=lambda i: keys[i])
+        return [cards[i] for i in order]
+    packed = [keys[i] << 6 | i for i in range(n)]
+    packed.sort()
+    return [cards[k & 63] for k in packed]
+
+
+def _shed_key(first: bool, joker: bool, value: int) -> int:
+    """``(first, joker, -value)`` as one int in the same order, or -1 when ``value`` is out of range."""
+    if not -(1 << 17) < value < 1 << 17:
+        return -1
+    return (first << 19) | (joker << 18) | ((1 << 17) - value)
 
 
 class EasyBot:
@@ -356,11 +378,17 @@ class EasyBot:
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
-            return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
+            keys = [_shed_key((c & 63) in fits, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            if -1 in keys:
+                return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
+            return _shed_order(cards, keys)
         plan = self.plan(observation, hand, len(hand))
         unused = unused_cards(hand, plan)
         if any(c in unused and c & 63 != JOKER_FACE for c in cards):
-            return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
+            keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            if -1 in keys:
+                return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
+            return _shed_order(cards, keys)
         base = plan.need
         size = len(hand)
         return sorted(

@@ -6,7 +6,8 @@ melds), never of a game state, so a bot built on it cannot see hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
@@ -14,7 +15,8 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, need_memos, plan_hand, plan_memo, plan_need
+from .plan import FACES, Plan, need_memos, plan_hand, plan_need
+from .plan import plan_memo as plan_memo
 from .plan_whole import plan_whole_runs, whole_runs_need
 
 
@@ -85,16 +87,47 @@ def whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
 
 
+class _Deal:
+    """What :func:`plan_of` and :func:`need_of` read off an observation besides the hand (whether the deal
+    is whole-hand, and the memos of its contract), kept for the last contract, ruleset and deal asked
+    about: a decision asks several times, and so do the seats after it, about the same deal."""
+
+    __slots__ = ("contract", "deal", "needs", "plans", "rules", "whole")
+
+    def __init__(self) -> None:
+        self.contract: tuple[MeldRule, ...] | None = None
+        self.rules: Ruleset | None = None
+        self.deal = -1
+        self.whole = False
+        self.plans: dict[Hashable, Plan] = {}
+        self.needs: dict[Hashable, int] = {}
+
+    def of(self, observation: Observation) -> _Deal:
+        """This, brought up to ``observation``'s deal."""
+        contract, rules, deal = observation.contract, observation.rules, observation.deal
+        if contract is not self.contract or rules is not self.rules or deal != self.deal:
+            self.plans, self.needs = need_memos(contract, rules)
+            self.whole = whole_hand(observation)
+            # kept only for a contract tuple: a set-up (and so its memos) is kept only for those
+            self.contract = contract if type(contract) is tuple else None
+            self.rules, self.deal = rules, deal
+        return self
+
+
+_DEAL: Final = _Deal()
+
+
 def plan_of(
     observation: Observation, hand: Sequence[int], live: Sequence[int] | None = None, size: int | None = None
 ) -> Plan:
     """The plan of ``hand`` for this deal's contract. In a whole-hand deal, ``size`` is how many cards the
     runs must hold (the hand at rest plus the next draw by default; see :mod:`.plan_whole`)."""
-    whole = whole_hand(observation)
     if live is not None:
-        return _plan(hand, observation.contract, observation.rules, whole, size, live)
+        return _plan(hand, observation.contract, observation.rules, whole_hand(observation), size, live)
+    at = _DEAL.of(observation)
+    whole = at.whole
     faces = tuple(sorted(c & 63 for c in hand))
-    memo = plan_memo(observation.contract, observation.rules)
+    memo = at.plans
     key = (whole, size if whole else None, faces)  # ``size`` only counts in whole-hand deals
     found = memo.get(key)
     if found is None:
@@ -109,18 +142,19 @@ MEMO_SIZE = 65536
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
-    whole = whole_hand(observation)
-    contract, rules = observation.contract, observation.rules
+    at = _DEAL.of(observation)
+    whole = at.whole
     faces = tuple(sorted(c & 63 for c in hand))
     key = (whole, size if whole else None, faces)
-    plans, memo = need_memos(contract, rules)
+    memo = at.needs
     found = memo.get(key)
     if found is None:
-        plan = plans.get(key)
+        plan = at.plans.get(key)
         if plan is not None:
             return plan.need
         if len(memo) >= MEMO_SIZE:
             memo.clear()
+        contract, rules = observation.contract, observation.rules
         if not whole:
             found = plan_need(faces, contract, rules)
         elif all(rule.kind is MeldKind.RUN for rule in contract):
