@@ -112,6 +112,7 @@ def test_shared_partials_are_the_partials_built(name: str) -> None:
             for slot in setup.slots:
                 slot.partials.clear()
         plan_whole_module._PARTIALS.clear()
+        plan_whole_module._SUIT_WINDOWS.clear()
 
     for deal in range(len(rules.deals)):
         contract = rules.contract(deal)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from liverpool.engine.actions import (
     Action,
@@ -132,15 +132,19 @@ class Options:
 
 
 # The list of :class:`Options` each action type goes to (by exact type; subclasses take the ``match``).
-_KINDS: dict[type, int] = {
+_KINDS: Final[dict[type, int]] = {
     kind: i
     for i, kind in enumerate((DrawStock, DrawDiscard, Buy, Pass, Call, GoDown, LayOff, SwapJoker, Discard, EndTurn))
 }
 
 
+_BUY: Final = Phase.BUY
+_DRAW: Final = Phase.DRAW
+
+
 def must_act(observation: Observation) -> bool:
     """The seat must return an action (its own turn, or an open buy window), not ``None``."""
-    return observation.phase is Phase.BUY or observation.current == me(observation)
+    return observation.phase is _BUY or observation.current == me(observation)
 
 
 def _unique(choices: list[Choice], must: bool) -> list[Choice]:
@@ -220,7 +224,7 @@ class EasyBot:
         g = Options.of(options)
         must = must_act(observation)
         ordered: list[Choice] = []
-        if observation.phase is Phase.BUY:
+        if observation.phase is _BUY:
             ordered = [*g.buys, *g.passes] if self.wants_buy(observation) else [*g.passes, *g.buys]
         else:
             call = self.choose_call(observation, g.calls) if g.calls else None
@@ -228,7 +232,7 @@ class EasyBot:
                 ordered.append(call)
             if not must:
                 ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
-            elif observation.phase is Phase.DRAW:
+            elif observation.phase is _DRAW:
                 ordered += self.rank_draws(observation, g)
             else:
                 ordered += self.rank_play(observation, g)

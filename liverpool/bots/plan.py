@@ -18,6 +18,7 @@ of :mod:`liverpool.engine.search`: it is for comparing hands, quickly.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldRule, Ruleset
@@ -42,7 +43,7 @@ def need_memos(contract: Sequence[MeldRule], rules: Ruleset) -> tuple[dict[Hasha
 
 
 _Chosen = tuple[Slot, int, int, list[int], int, int, int]  # slot, family, low, faces, missing, room, out
-_UNSET = 1 << 30  # the need to beat before any plan is found
+_UNSET: Final = 1 << 30  # the need to beat before any plan is found
 
 
 class _Search:

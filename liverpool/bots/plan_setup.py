@@ -14,7 +14,7 @@ from typing import Final
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 
-FACES = JOKER_FACE + 1
+FACES: Final = JOKER_FACE + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-_WINDOWS: dict[int, tuple[int, ...]] = {}
+_WINDOWS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
@@ -291,7 +291,7 @@ class ContractSetup:
         return counts, [by_group[slot.group] for slot in self.slots]
 
 
-CONTRACTS: dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]] = {}
+CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}
 
 
 def setup_of(contract: Sequence[MeldRule], rules: Ruleset) -> ContractSetup:

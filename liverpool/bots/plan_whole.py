@@ -20,6 +20,7 @@ short of the contract's minimum (only a buy, two cards at once, can close that g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -76,7 +77,7 @@ def plan_whole_runs(
 
 
 # the partials built, by window and faces used: they are immutable, so plans share them
-_PARTIALS: dict[tuple[int, int, int, tuple[int, ...]], Partial] = {}
+_PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 
 
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
@@ -121,7 +122,7 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     for suit, ranks in enumerate(present):
         if ranks & 2:
             ranks |= 1 << 14
-        per_suit.append({span: (suit, low, span, n) for span, low, n in _spans(ranks, shortest, longest, first, last)})
+        per_suit.append(_suit_windows(suit, ranks, shortest, longest, first, last))
     # table[(chosen, length)] = (naturals, windows) over the suits seen so far
     table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
     for best in per_suit[:-1]:
@@ -147,7 +148,22 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     return [] if found is None else found[1]
 
 
-_SPANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_SUIT_WINDOWS: Final[dict[int, dict[int, Window]]] = {}
+
+
+def _suit_windows(suit: int, present: int, shortest: int, longest: int, first: int, last: int) -> dict[int, Window]:
+    """The best window of each length in ``suit`` (see :func:`_find_spans`), by length, as ``(suit, low,
+    length, naturals covered)``; kept, so callers must not change it."""
+    key = present | shortest << 16 | longest << 21 | first << 26 | last << 31 | suit << 36
+    found = _SUIT_WINDOWS.get(key)
+    if found is None:
+        if len(_SUIT_WINDOWS) >= 65536:
+            _SUIT_WINDOWS.clear()
+        found = _SUIT_WINDOWS[key] = {span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)}
+    return found
+
+
+_SPANS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def _spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:

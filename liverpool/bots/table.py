@@ -32,7 +32,7 @@ def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     return card.face in table_lay_off_index(melds, rules)
 
 
-_VALUES: dict[int, tuple[Ruleset, list[int]]] = {}
+_VALUES: Final[dict[int, tuple[Ruleset, list[int]]]] = {}
 
 
 def face_values(rules: Ruleset) -> list[int]:
@@ -137,7 +137,7 @@ def plan_of(
     return found
 
 
-MEMO_SIZE = 65536
+MEMO_SIZE: Final = 65536
 
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
