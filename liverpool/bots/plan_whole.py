@@ -123,29 +123,46 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
         if ranks & 2:
             ranks |= 1 << 14
         per_suit.append(_suit_windows(suit, ranks, shortest, longest, first, last))
-    # table[(chosen, length)] = (naturals, windows) over the suits seen so far
-    table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
+    # entry ``chosen * width + length``: the most naturals of ``chosen`` windows of ``length`` cards in all
+    # over the suits seen so far (-1: none yet), and those windows; ``order`` lists the entries found in
+    # the order they were first found, which breaks ties between equal entries
+    width = target + 1
+    naturals = [-1] * ((slots + 1) * width)
+    picks: list[list[Window]] = [[]] * len(naturals)  # one empty list, never changed: entries are replaced
+    naturals[0] = 0
+    order = [0]
     for best in per_suit[:-1]:
-        grown = dict(table)
-        for (chosen, length), (naturals, picked) in table.items():
-            if chosen == slots:
+        before = naturals[:]
+        chosen_before = picks[:]
+        for index in order[:]:
+            if index // width == slots:
                 continue
+            have = before[index]
+            length = index % width
             for span, window in best.items():
-                key = (chosen + 1, length + span)
-                if key[1] > target:
+                if length + span > target:
                     break
-                value = naturals + window[3]
-                if key not in grown or value > grown[key][0]:
-                    grown[key] = (value, [*picked, window])
-        table = grown
+                key = index + width + span
+                value = have + window[3]
+                known = naturals[key]
+                if known < 0 or value > known:
+                    if known < 0:
+                        order.append(key)
+                    naturals[key] = value
+                    picks[key] = [*chosen_before[index], window]
     # the last suit: only the entry of every slot and the whole target counts
-    found = table.get((slots, target))
+    end = slots * width + target
+    most = naturals[end]
+    found = picks[end]
     final = per_suit[-1]
-    for (chosen, length), (naturals, picked) in table.items():
-        closing = final.get(target - length) if chosen == slots - 1 else None
-        if closing is not None and (found is None or naturals + closing[3] > found[0]):
-            found = (naturals + closing[3], [*picked, closing])
-    return [] if found is None else found[1]
+    for index in order:
+        if index // width != slots - 1:
+            continue
+        closing = final.get(target - index % width)
+        if closing is not None and (most < 0 or naturals[index] + closing[3] > most):
+            most = naturals[index] + closing[3]
+            found = [*picks[index], closing]
+    return found if most >= 0 and found else []
 
 
 _SUIT_WINDOWS: Final[dict[int, dict[int, Window]]] = {}
