@@ -9,19 +9,21 @@ from dataclasses import dataclass
 import pytest
 from test_plan_digest import _variants
 
+import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
-from liverpool.bots.easy import Options, _shed_key, _shed_order, unused_cards
+from liverpool.bots.easy import Options, _buys_and_passes, _shed_key, _shed_order, unused_cards
 from liverpool.bots.plan import Plan, plan_hand, plan_need
+from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
-from liverpool.engine.actions import Action, DrawStock
+from liverpool.engine.actions import Action, DrawStock, Pass
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind
+from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 
@@ -71,6 +73,11 @@ class _Stock(DrawStock):
     """A subclass of an action: sorted by ``match``, as before."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Pass(Pass):
+    """A subclass of a pass: sorted by ``match`` too."""
+
+
 @pytest.mark.parametrize("preset", ["liverpool", "british"])
 def test_options_are_sorted_as_by_match(preset: str) -> None:
     seen = 0
@@ -79,8 +86,9 @@ def test_options_are_sorted_as_by_match(preset: str) -> None:
         nonlocal seen
         shuffled = [*options, _Stock(0)]
         rng.shuffle(shuffled)
-        for listed in (options, shuffled):
+        for listed in (options, shuffled, [*options, _Pass(0)]):
             assert Options.of(listed) == _by_match(listed)
+            assert _buys_and_passes(listed) == (_by_match(listed).buys, _by_match(listed).passes)
         seen += 1
         return bot(observation, options, rng)
 
@@ -212,3 +220,36 @@ def test_need_of_follows_the_deal_asked_about() -> None:
                 expected = plan_hand(hand, contract, rules, whole_hand=True).need
             assert need_of(observation, hand, size) == expected
             assert plan_of(observation, hand, size=size).need == expected
+
+
+def _slow_search(hand: list[Card], contract: tuple[MeldRule, ...], rules: Ruleset, keep: int) -> plan_module._Search:
+    """The search of ``plan_hand`` without unseen counts as :meth:`_Search.visit` does it (a list of
+    faces per partial), not :meth:`_Search.visit_need` with ``paths``."""
+    setup = setup_of(contract, rules)
+    counts, lists = setup.candidates(hand, keep)
+    jokers = counts[JOKER_FACE]
+    floor = [0] * (len(lists) + 1)
+    for i in range(len(lists) - 1, -1, -1):
+        floor[i] = floor[i + 1] + (lists[i][0] >> 10)
+    search = plan_module._Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, None, False, 1, True)
+    if setup.slots:
+        search.visit(0, 0, 0, 0, 0)
+    else:
+        search.leaf(0, 0)
+    return search
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_tracked_search_on_one_stack_keeps_the_plan_of_the_list_search(name: str) -> None:
+    rules = _variants()[name]
+    rng = random.Random(f"tracked:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(150):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for keep in (6, 2):
+                fast = plan_module._search(hand, setup_of(contract, rules), None, False, keep, True)
+                slow = _slow_search(hand, contract, rules, keep)
+                assert fast.best_need == slow.best_need
+                assert fast.best == slow.best

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from liverpool.engine.actions import (
     Action,
@@ -142,6 +142,28 @@ _BUY: Final = Phase.BUY
 _DRAW: Final = Phase.DRAW
 
 
+_BUY_KIND: Final = 2  # the place of Buy and Pass in the kinds of :data:`_KINDS`
+_PASS_KIND: Final = 3
+
+
+def _buys_and_passes(options: Sequence[Action]) -> tuple[list[Buy], list[Pass]]:
+    """``Options.of(options).buys`` and ``.passes`` (a buy window offers nothing else)."""
+    buys: list[Buy] = []
+    passes: list[Pass] = []
+    for a in options:
+        kind = _KINDS.get(type(a), -1)
+        if kind == _BUY_KIND:
+            buys.append(cast(Buy, a))
+        elif kind == _PASS_KIND:
+            passes.append(cast(Pass, a))
+        elif kind < 0:
+            g = Options()
+            g._add(a)
+            buys += g.buys
+            passes += g.passes
+    return buys, passes
+
+
 def must_act(observation: Observation) -> bool:
     """The seat must return an action (its own turn, or an open buy window), not ``None``."""
     return observation.phase is _BUY or observation.current == me(observation)
@@ -210,7 +232,10 @@ class EasyBot:
         must = must_act(observation)
         if len(options) == 1 and must:
             return options[0]
-        return _first([*self.prefer(observation, options), *options], must)
+        for choice in self.prefer(observation, options):  # ``_first([*preferred, *options], must)``
+            if choice is not None or not must:
+                return choice
+        return _first(list(options), must)
 
     # -- the skeleton -----------------------------------------------------------------------------
 
@@ -221,21 +246,21 @@ class EasyBot:
     def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         """The options the bot prefers, best first (maybe with repeats, and not all of them: :meth:`rank`
         completes the list)."""
+        if observation.phase is _BUY:
+            buys, passes = _buys_and_passes(options)
+            return [*buys, *passes] if self.wants_buy(observation) else [*passes, *buys]
         g = Options.of(options)
         must = must_act(observation)
         ordered: list[Choice] = []
-        if observation.phase is _BUY:
-            ordered = [*g.buys, *g.passes] if self.wants_buy(observation) else [*g.passes, *g.buys]
+        call = self.choose_call(observation, g.calls) if g.calls else None
+        if call is not None:
+            ordered.append(call)
+        if not must:
+            ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
+        elif observation.phase is _DRAW:
+            ordered += self.rank_draws(observation, g)
         else:
-            call = self.choose_call(observation, g.calls) if g.calls else None
-            if call is not None:
-                ordered.append(call)
-            if not must:
-                ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
-            elif observation.phase is _DRAW:
-                ordered += self.rank_draws(observation, g)
-            else:
-                ordered += self.rank_play(observation, g)
+            ordered += self.rank_play(observation, g)
         return ordered
 
     def rank_play(self, observation: Observation, g: Options) -> list[Choice]:

@@ -57,6 +57,8 @@ class _Search:
         "best_dead",
         "best_need",
         "best_outs",
+        "best_path",
+        "best_taken",
         "chosen",
         "counts",
         "floor",
@@ -64,6 +66,8 @@ class _Search:
         "lists",
         "live",
         "naturals",
+        "path",
+        "paths",
         "slack",
         "slots",
         "taken",
@@ -100,6 +104,10 @@ class _Search:
         self.best: list[_Chosen] = []
         self.chosen: list[_Chosen] = []
         self.taken: list[int] = []
+        self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` and ``best_taken``
+        self.path: list[int] = []  # the partials chosen down to this depth, each ``entry | faces taken << 20``
+        self.best_path: list[int] = []
+        self.best_taken: list[int] = []
 
     def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         slot = self.slots[depth]
@@ -140,8 +148,9 @@ class _Search:
                 counts[face] += 1
 
     def visit_need(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
-        """:meth:`visit` when only the best need is wanted (no unseen counts, not whole-hand): the same
-        search, the faces taken kept on one stack rather than in a list per partial."""
+        """:meth:`visit` without unseen counts and not whole-hand: the same search, the faces taken kept on
+        one stack rather than in a list per partial (with ``paths``, the best plan's partials are kept as
+        packed entries and the faces they took; :meth:`best_chosen` unpacks them)."""
         slot = self.slots[depth]
         last = depth + 1 == len(self.slots)
         options = self.lists[depth]
@@ -163,15 +172,40 @@ class _Search:
                 n = slot.take_into(counts, family, entry & 31, taken)
             missing = slot.length - n
             room = missing if missing < slot.room else slot.room
+            if self.paths:
+                self.path.append(entry | n << 20)
             if last:
                 room += room_so_far
                 need = missing_so_far + missing - (jokers if jokers < room else room)
                 if need < self.best_need:
                     self.best_need = need
+                    if self.paths:
+                        self.best_path = self.path[:]
+                        self.best_taken = taken[:]
             else:
                 self.visit_need(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
+            if self.paths:
+                self.path.pop()
             for _ in range(n):
                 counts[taken.pop()] += 1
+
+    def best_chosen(self) -> list[_Chosen]:
+        """The partials of the best plan :meth:`visit_need` found with ``paths``, as :meth:`visit` keeps them."""
+        out: list[_Chosen] = []
+        start = 0
+        taken = self.best_taken
+        for depth, packed in enumerate(self.best_path):
+            slot = self.slots[depth]
+            n = packed >> 20
+            family = packed >> 5 & 31
+            low = packed & 31
+            if family == NONE:
+                family = low = -1
+            missing = slot.length - n
+            room = missing if missing < slot.room else slot.room
+            out.append((slot, family, low, taken[start : start + n], missing, room, 0))
+            start += n
+        return out
 
     def leaf(self, missing: int, room: int) -> None:
         need = missing - min(self.jokers, room)
@@ -267,8 +301,12 @@ def _search(hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | Non
     search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
     if not setup.slots:
         search.leaf(0, 0)
-    elif search.track:
-        search.visit(0, 0, 0, 0, 0)
-    else:
+    elif not search.track:
         search.visit_need(0, 0, 0, 0, 0)
+    elif live is None and not whole_hand:
+        search.paths = True
+        search.visit_need(0, 0, 0, 0, 0)
+        search.best = search.best_chosen()
+    else:
+        search.visit(0, 0, 0, 0, 0)
     return search
