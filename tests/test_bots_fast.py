@@ -23,7 +23,7 @@ from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules import FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 
@@ -186,6 +186,12 @@ def test_shed_order_is_the_sort_by_tuples() -> None:
     assert _shed_key(True, True, -(1 << 17)) == -1
 
 
+def _whole(observation: Observation) -> bool:
+    """Whether the deal is whole-hand, read afresh (not from what ``table`` keeps)."""
+    rules = observation.rules
+    return rules.final_deal is FinalDeal.WHOLE_HAND and observation.deal >= len(rules.deals) - 1
+
+
 def test_need_of_follows_the_deal_asked_about() -> None:
     """``need_of`` keeps what it read of the last deal asked about: asking about seats of three games in
     turn, each right after the same contract in another deal or under other rules, gives what planning
@@ -200,17 +206,18 @@ def test_need_of_follows_the_deal_asked_about() -> None:
         run_game(PRESETS[preset], [make_bot("easy") for _ in range(4)], random.Random(seed), before=keep)
     rng = random.Random("deals")
     rng.shuffle(moments)
-    assert any(whole_hand(o) for o in moments)
+    assert any(_whole(o) for o in moments)
     asked: list[Observation] = []
     for observation in moments:  # each right after the same contract tuple in another deal or under other rules
         asked.append(observation)
-        if whole_hand(observation):
+        if _whole(observation):
             asked.append(dataclasses.replace(observation, deal=0))
         asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False, set_distinct_suits=True)))
     for observation in asked:
         hand = list(observation.hand)
         rules, contract = observation.rules, observation.contract
-        whole = whole_hand(observation)
+        whole = _whole(observation)
+        assert whole_hand(observation) is whole
         for size in (None, len(hand) + 1):
             if not whole:
                 expected = plan_hand(hand, contract, rules).need

@@ -44,6 +44,8 @@ def need_memos(contract: Sequence[MeldRule], rules: Ruleset) -> tuple[dict[Hasha
 
 _Chosen = tuple[Slot, int, int, list[int], int, int, int]  # slot, family, low, faces, missing, room, out
 _UNSET: Final = 1 << 30  # the need to beat before any plan is found
+_NO_CHOSEN: Final[list[_Chosen]] = []  # never changed (see ``_Search.__init__``)
+_NO_INTS: Final[list[int]] = []  # never changed
 
 
 class _Search:
@@ -101,13 +103,14 @@ class _Search:
         self.best_need = _UNSET
         self.best_dead = 0
         self.best_outs = 0
-        self.best: list[_Chosen] = []
-        self.chosen: list[_Chosen] = []
+        # (lists only read until replaced are the shared empty ones: a search is built per plan)
+        self.best: list[_Chosen] = _NO_CHOSEN
+        self.chosen: list[_Chosen] = [] if track else _NO_CHOSEN
         self.taken: list[int] = []
         self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` and ``best_taken``
-        self.path: list[int] = []  # the partials chosen down to this depth, each ``entry | faces taken << 20``
-        self.best_path: list[int] = []
-        self.best_taken: list[int] = []
+        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, each ``entry | faces taken << 20``
+        self.best_path: list[int] = _NO_INTS
+        self.best_taken: list[int] = _NO_INTS
 
     def visit(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         slot = self.slots[depth]
@@ -305,6 +308,7 @@ def _search(hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | Non
         search.visit_need(0, 0, 0, 0, 0)
     elif live is None and not whole_hand:
         search.paths = True
+        search.path = []
         search.visit_need(0, 0, 0, 0, 0)
         search.best = search.best_chosen()
     else:

@@ -84,6 +84,10 @@ def is_final_deal(observation: Observation) -> bool:
 
 def whole_hand(observation: Observation) -> bool:
     """This deal's contract must use the whole hand (the final deal of may-i, liverpool, norsk)."""
+    return _DEAL.of(observation).whole
+
+
+def _whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
 
 
@@ -107,7 +111,7 @@ class _Deal:
         contract, rules, deal = observation.contract, observation.rules, observation.deal
         if contract is not self.contract or rules is not self.rules or deal != self.deal:
             self.plans, self.needs = need_memos(contract, rules)
-            self.whole = whole_hand(observation)
+            self.whole = _whole_hand(observation)
             # kept only for a contract tuple: a set-up (and so its memos) is kept only for those
             self.contract = contract if type(contract) is tuple else None
             self.rules, self.deal = rules, deal
