@@ -12,6 +12,7 @@ from test_plan_digest import _variants
 import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
+import liverpool.bots.table as table_module
 from liverpool.bots.easy import Options, _buys_and_passes, _shed_key, _shed_order, unused_cards
 from liverpool.bots.plan import Plan, plan_hand, plan_need
 from liverpool.bots.plan_setup import setup_of
@@ -260,3 +261,18 @@ def test_tracked_search_on_one_stack_keeps_the_plan_of_the_list_search(name: str
                 slow = _slow_search(hand, contract, rules, keep)
                 assert fast.best_need == slow.best_need
                 assert fast.best == slow.best
+
+
+def test_memo_keys_tell_hands_and_sizes_apart() -> None:
+    """The memo key of a hand's faces is one-to-one with ``(whole, size if whole else None, faces)``, the
+    key it replaces (so no two hands, or sizes of a whole-hand deal, share a memo entry)."""
+    rng = random.Random("keys")
+    shoe = make_shoe(2, 4)
+    cases = set()
+    for _ in range(3000):
+        faces = sorted(c & 63 for c in rng.sample(shoe, rng.randint(0, 16)))
+        whole = rng.random() < 0.5
+        size = rng.choice([None, -1, 0, 1, len(faces), len(faces) + 1, 190, 191, 300])
+        cases.add((whole, size if whole else None, tuple(faces)))
+    keys = {table_module._key(whole, size, list(faces)) for whole, size, faces in cases}
+    assert len(keys) == len(cases)

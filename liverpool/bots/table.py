@@ -130,9 +130,10 @@ def plan_of(
         return _plan(hand, observation.contract, observation.rules, whole_hand(observation), size, live)
     at = _DEAL.of(observation)
     whole = at.whole
-    faces = tuple(sorted(c & 63 for c in hand))
+    faces = [c & 63 for c in hand]
+    faces.sort()
     memo = at.plans
-    key = (whole, size if whole else None, faces)  # ``size`` only counts in whole-hand deals
+    key = _key(whole, size, faces)
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_SIZE:
@@ -144,12 +145,26 @@ def plan_of(
 MEMO_SIZE: Final = 65536
 
 
+def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
+    """The memo key of a hand's sorted ``faces`` (``size`` only counts in whole-hand deals): the faces as
+    bytes (not tracked by the garbage collector, and hashed once), then in a whole-hand deal a byte of 64
+    and up for the size (faces are below 64)."""
+    if not whole:
+        return bytes(faces)
+    if size is None:
+        return bytes([*faces, 255])
+    if 0 <= size < 191:
+        return bytes([*faces, 64 + size])
+    return (size, tuple(faces))
+
+
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
     at = _DEAL.of(observation)
     whole = at.whole
-    faces = tuple(sorted(c & 63 for c in hand))
-    key = (whole, size if whole else None, faces)
+    faces = [c & 63 for c in hand]
+    faces.sort()
+    key = _key(whole, size, faces)
     memo = at.needs
     found = memo.get(key)
     if found is None:
