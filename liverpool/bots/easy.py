@@ -194,9 +194,11 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
 
 def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
-    used = [0] * FACES
-    for face in plan.used_faces():
-        used[face] += 1
+    used = [0] * FACES  # how many of each face ``plan.used_faces()`` lists
+    for partial in plan.partials:
+        for face in partial.faces:
+            used[face] += 1
+    used[JOKER_FACE] += plan.jokers
     spare: set[Card] = set()
     for card in hand:
         face = card & 63

@@ -173,12 +173,14 @@ class Slot:
                     out += live[face]
             return taken, out
         length, per_suit = self.length, self.per_suit
-        for face in (family - 1, family + 12, family + 25, family + 38):
+        face = family - 1  # the rank in each suit (a loop, not a tuple built per partial)
+        while face < JOKER_FACE:
             have = counts[face]
             if have:
                 n = min(have, per_suit, length - len(taken))
                 counts[face] = have - n
                 taken += [face] * n
+            face += 13
         if live is not None:
             out = sum(live[f] for f in self.wanted(family, low, taken))
         return taken, out
@@ -194,7 +196,8 @@ class Slot:
                     n += 1
             return n
         length, per_suit = self.length, self.per_suit
-        for face in (family - 1, family + 12, family + 25, family + 38):
+        face = family - 1  # the rank in each suit
+        while face < JOKER_FACE:
             have = counts[face]
             if have:
                 k = min(have, per_suit, length - n)
@@ -202,6 +205,7 @@ class Slot:
                 for _ in range(k):
                     taken.append(face)
                 n += k
+            face += 13
         return n
 
     def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
