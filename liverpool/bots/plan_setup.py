@@ -258,7 +258,8 @@ class ContractSetup:
 
     def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
         """The hand's count of each face, and the candidate partials of each slot (packed: see :func:`_pick`)."""
-        present = [0, 0, 0, 0]  # by suit, bit r for rank r
+        # held0 .. held3: the ranks held in suits 0 .. 3, bit r for rank r (locals: list items would be boxed)
+        held0 = held1 = held2 = held3 = 0
         totals = [0] * 13  # naturals by rank (suits by rank, with distinct suits)
         runs, sets, distinct = self.runs, self.sets, self.distinct_suits
         counts = [0] * FACES
@@ -269,7 +270,14 @@ class ContractSetup:
                 suit = face // 13
                 rank = face - 13 * suit
                 if runs:
-                    present[suit] |= 2 << rank
+                    if suit == 0:
+                        held0 |= 2 << rank
+                    elif suit == 1:
+                        held1 |= 2 << rank
+                    elif suit == 2:
+                        held2 |= 2 << rank
+                    else:
+                        held3 |= 2 << rank
                 if sets:
                     if distinct:
                         totals[rank] |= 1 << suit
@@ -283,8 +291,9 @@ class ContractSetup:
             if run:
                 last = self.top - length + 1
                 for suit in range(4):
-                    if present[suit]:
-                        for window in _windows(present[suit], length, self.first, last):
+                    held = held0 if suit == 0 else held1 if suit == 1 else held2 if suit == 2 else held3
+                    if held:
+                        for window in _windows(held, length, self.first, last):
                             found.append(window | suit << 5)
             else:
                 for rank in range(1, 14):

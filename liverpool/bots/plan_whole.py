@@ -102,13 +102,22 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
         raise ValueError("plan_whole_runs plans contracts of runs only")
     shortest = min(rule.length for rule in contract)
     target = max(size, sum(rule.length for rule in contract))
-    present = [0, 0, 0, 0]  # by suit, bit r for rank r
+    # held0 .. held3: the ranks held in suits 0 .. 3, bit r for rank r (locals: list items would be boxed)
+    held0 = held1 = held2 = held3 = 0
     for card in hand:
         face = card & 63
         if face < JOKER_FACE:
             suit = face // 13
-            present[suit] |= 2 << face - 13 * suit
-    return _best_windows(present, len(contract), shortest, target, rules)
+            bit = 2 << face - 13 * suit
+            if suit == 0:
+                held0 |= bit
+            elif suit == 1:
+                held1 |= bit
+            elif suit == 2:
+                held2 |= bit
+            else:
+                held3 |= bit
+    return _best_windows([held0, held1, held2, held3], len(contract), shortest, target, rules)
 
 
 def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
