@@ -353,7 +353,9 @@ class EasyBot:
         when one is offered (it lets the seat go down at once), else the stock."""
         top = observation.top_discard
         takes = [d for d in g.draw_discard if d.depth == 1]
-        digs = sorted((d for d in g.draw_discard if d.depth > 1), key=lambda d: d.depth)
+        digs = [d for d in g.draw_discard if d.depth > 1]
+        if len(digs) > 1:
+            digs.sort(key=lambda d: d.depth)
         first: list[Choice] = []
         if self.is_down(observation):
             if takes and top is not None and observation.hand and fits_table(observation.melds, top, observation.rules):
@@ -398,9 +400,18 @@ class EasyBot:
         return max(g.swaps, key=lambda s: observation.rules.value(s.card))
 
     def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
-        cards = self.rank_cards_to_shed(observation, [d.card for d in g.discards])
-        by_card = {d.card: d for d in g.discards}
-        return [*(by_card[c] for c in cards), *g.end_turns]
+        discards = g.discards
+        cards: list[Card] = []
+        by_card: dict[Card, Discard] = {}  # ``{d.card: d for d in discards}``, each card read once
+        for d in discards:
+            card = d.card
+            cards.append(card)
+            by_card[card] = d
+        out: list[Choice] = []
+        for card in self.rank_cards_to_shed(observation, cards):
+            out.append(by_card[card])
+        out += g.end_turns
+        return out
 
     def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
         """Cards to give up, best first: the costliest of those the plan does not use."""
