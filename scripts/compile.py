@@ -39,6 +39,7 @@ COMPILED = (
     "liverpool/bots/easy.py",
     "liverpool/bots/hard.py",
     "liverpool/bots/medium.py",
+    "liverpool/bots/options.py",
     "liverpool/bots/plan.py",
     "liverpool/bots/plan_setup.py",
     "liverpool/bots/plan_whole.py",

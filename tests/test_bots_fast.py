@@ -13,7 +13,8 @@ import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
-from liverpool.bots.easy import Options, _buys_and_passes, _shed_key, _shed_order, unused_cards
+from liverpool.bots.easy import _shed_key, _shed_order, unused_cards
+from liverpool.bots.options import Options, buys_and_passes
 from liverpool.bots.plan import Plan, plan_hand, plan_need
 from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
@@ -89,7 +90,7 @@ def test_options_are_sorted_as_by_match(preset: str) -> None:
         rng.shuffle(shuffled)
         for listed in (options, shuffled, [*options, _Pass(0)]):
             assert Options.of(listed) == _by_match(listed)
-            assert _buys_and_passes(listed) == (_by_match(listed).buys, _by_match(listed).passes)
+            assert buys_and_passes(listed) == (_by_match(listed).buys, _by_match(listed).passes)
         seen += 1
         return bot(observation, options, rng)
 
