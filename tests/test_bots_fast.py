@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
@@ -9,18 +10,22 @@ import pytest
 from test_plan_digest import _variants
 
 import liverpool.bots.plan as plan_module
+import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
-from liverpool.bots.easy import Options
-from liverpool.bots.plan import plan_hand, plan_need
+import liverpool.bots.table as table_module
+from liverpool.bots.easy import _shed_key, _shed_order, unused_cards
+from liverpool.bots.options import Options, buys_and_passes
+from liverpool.bots.plan import Plan, plan_hand, plan_need
+from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
-from liverpool.bots.table import face_values, need_of, plan_memo, plan_of
-from liverpool.engine.actions import Action, DrawStock
-from liverpool.engine.cards import JOKER_FACE, make_shoe
+from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
+from liverpool.engine.actions import Action, DrawStock, Pass
+from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind
+from liverpool.engine.rules import FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 
@@ -70,6 +75,11 @@ class _Stock(DrawStock):
     """A subclass of an action: sorted by ``match``, as before."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Pass(Pass):
+    """A subclass of a pass: sorted by ``match`` too."""
+
+
 @pytest.mark.parametrize("preset", ["liverpool", "british"])
 def test_options_are_sorted_as_by_match(preset: str) -> None:
     seen = 0
@@ -78,8 +88,9 @@ def test_options_are_sorted_as_by_match(preset: str) -> None:
         nonlocal seen
         shuffled = [*options, _Stock(0)]
         rng.shuffle(shuffled)
-        for listed in (options, shuffled):
+        for listed in (options, shuffled, [*options, _Pass(0)]):
             assert Options.of(listed) == _by_match(listed)
+            assert buys_and_passes(listed) == (_by_match(listed).buys, _by_match(listed).passes)
         seen += 1
         return bot(observation, options, rng)
 
@@ -107,10 +118,11 @@ def test_shared_partials_are_the_partials_built(name: str) -> None:
     shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
 
     def fresh() -> None:
-        for setup in [c[2] for c in plan_module._CONTRACTS.values()]:
+        for setup in [c[2] for c in plan_setup_module.CONTRACTS.values()]:
             for slot in setup.slots:
                 slot.partials.clear()
         plan_whole_module._PARTIALS.clear()
+        plan_whole_module._SUIT_WINDOWS.clear()
 
     for deal in range(len(rules.deals)):
         contract = rules.contract(deal)
@@ -132,3 +144,136 @@ def test_shared_partials_are_the_partials_built(name: str) -> None:
                         built.append(plan_whole_runs(hand, contract, rules, live=live))
                 assert kept == built
                 assert [repr(p) for p in kept] == [repr(p) for p in built]
+
+
+def _unused_by_removal(hand: list[Card], plan: Plan) -> set[Card]:
+    """:func:`unused_cards` as first written: remove, for each face the plan uses, its first copy left."""
+    spare = list(hand)
+    for face in plan.used_faces():
+        for i, card in enumerate(spare):
+            if card & 63 == face:
+                del spare[i]
+                break
+    return set(spare)
+
+
+@pytest.mark.parametrize("name", ["liverpool", "british", "distinct"])
+def test_unused_cards_counts_as_the_removal_did(name: str) -> None:
+    rules = _variants()[name]
+    rng = random.Random(f"unused:{name}")
+    shoe = make_shoe(2, 4)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(200):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for whole in (False, True):
+                plan = plan_hand(hand, contract, rules, whole_hand=whole)
+                assert unused_cards(hand, plan) == _unused_by_removal(hand, plan)
+
+
+def test_shed_order_is_the_sort_by_tuples() -> None:
+    """The discards sorted by packed int keys (ties in listed order) as by the tuple keys, and values out
+    of the packable range refused (the caller then sorts by tuples)."""
+    rng = random.Random("shed")
+    shoe = make_shoe(2, 4)
+    for n in (0, 1, 5, 12, 64, 65, 90):
+        for _ in range(50):
+            cards = rng.sample(shoe * 2, n)
+            triples = [(rng.random() < 0.5, rng.random() < 0.2, rng.choice([0, 5, 10, 15, 50, -3, 131071])) for _ in cards]
+            keys = [_shed_key(*t) for t in triples]
+            assert -1 not in keys
+            expected = [c for c, _ in sorted(zip(cards, triples, strict=True), key=lambda ct: (ct[1][0], ct[1][1], -ct[1][2]))]
+            assert _shed_order(cards, keys) == expected
+    assert _shed_key(False, False, 1 << 17) == -1
+    assert _shed_key(True, True, -(1 << 17)) == -1
+
+
+def _whole(observation: Observation) -> bool:
+    """Whether the deal is whole-hand, read afresh (not from what ``table`` keeps)."""
+    rules = observation.rules
+    return rules.final_deal is FinalDeal.WHOLE_HAND and observation.deal >= len(rules.deals) - 1
+
+
+def test_need_of_follows_the_deal_asked_about() -> None:
+    """``need_of`` keeps what it read of the last deal asked about: asking about seats of three games in
+    turn, each right after the same contract in another deal or under other rules, gives what planning
+    each hand afresh gives."""
+    moments: list[Observation] = []
+
+    def keep(state: GameState, action: object) -> None:
+        if state.turn % 3 == 0:
+            moments.append(observe(state, state.current))
+
+    for preset, seed in (("liverpool", 5), ("british", 6), ("may-i", 7)):
+        run_game(PRESETS[preset], [make_bot("easy") for _ in range(4)], random.Random(seed), before=keep)
+    rng = random.Random("deals")
+    rng.shuffle(moments)
+    assert any(_whole(o) for o in moments)
+    asked: list[Observation] = []
+    for observation in moments:  # each right after the same contract tuple in another deal or under other rules
+        asked.append(observation)
+        if _whole(observation):
+            asked.append(dataclasses.replace(observation, deal=0))
+        asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False, set_distinct_suits=True)))
+    for observation in asked:
+        hand = list(observation.hand)
+        rules, contract = observation.rules, observation.contract
+        whole = _whole(observation)
+        assert whole_hand(observation) is whole
+        for size in (None, len(hand) + 1):
+            if not whole:
+                expected = plan_hand(hand, contract, rules).need
+            elif all(rule.kind is MeldKind.RUN for rule in contract):
+                expected = plan_whole_runs(hand, contract, rules, size=size).need
+            else:
+                expected = plan_hand(hand, contract, rules, whole_hand=True).need
+            assert need_of(observation, hand, size) == expected
+            assert plan_of(observation, hand, size=size).need == expected
+
+
+def _slow_search(hand: list[Card], contract: tuple[MeldRule, ...], rules: Ruleset, keep: int) -> plan_module._Search:
+    """The search of ``plan_hand`` without unseen counts as :meth:`_Search.visit` does it (a list of
+    faces per partial), not :meth:`_Search.visit_need` with ``paths``."""
+    setup = setup_of(contract, rules)
+    counts, lists = setup.candidates(hand, keep)
+    jokers = counts[JOKER_FACE]
+    floor = [0] * (len(lists) + 1)
+    for i in range(len(lists) - 1, -1, -1):
+        floor[i] = floor[i + 1] + (lists[i][0] >> 10)
+    search = plan_module._Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, None, False, 1, True)
+    if setup.slots:
+        search.visit(0, 0, 0, 0, 0)
+    else:
+        search.leaf(0, 0)
+    return search
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_tracked_search_on_one_stack_keeps_the_plan_of_the_list_search(name: str) -> None:
+    rules = _variants()[name]
+    rng = random.Random(f"tracked:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(150):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for keep in (6, 2):
+                fast = plan_module._search(hand, setup_of(contract, rules), None, False, keep, True)
+                slow = _slow_search(hand, contract, rules, keep)
+                assert fast.best_need == slow.best_need
+                assert fast.best == slow.best
+
+
+def test_memo_keys_tell_hands_and_sizes_apart() -> None:
+    """The memo key of a hand's faces is one-to-one with ``(whole, size if whole else None, faces)``, the
+    key it replaces (so no two hands, or sizes of a whole-hand deal, share a memo entry)."""
+    rng = random.Random("keys")
+    shoe = make_shoe(2, 4)
+    cases = set()
+    for _ in range(3000):
+        faces = sorted(c & 63 for c in rng.sample(shoe, rng.randint(0, 16)))
+        whole = rng.random() < 0.5
+        size = rng.choice([None, -1, 0, 1, len(faces), len(faces) + 1, 190, 191, 300])
+        cases.add((whole, size if whole else None, tuple(faces)))
+    keys = {table_module._key(whole, size, list(faces)) for whole, size, faces in cases}
+    assert len(keys) == len(cases)

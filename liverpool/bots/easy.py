@@ -13,20 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
 from liverpool.engine.actions import (
     Action,
-    Buy,
     Call,
     Discard,
-    DrawDiscard,
-    DrawStock,
-    EndTurn,
     GoDown,
     LayOff,
-    Pass,
     SwapJoker,
 )
 from liverpool.engine.cards import JOKER_FACE, Card
@@ -34,113 +28,20 @@ from liverpool.engine.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
-from .plan import Plan
+from .options import Options, buys_and_passes
+from .plan import FACES, Plan
 from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
 
-@dataclass(slots=True, init=False)
-class Options:
-    """The legal options of one seat, by kind (in the order they were listed).
-
-    (Its ``__init__`` is written out: mypyc compiles it, where a dataclass's stays Python; one is built
-    per decision.)"""
-
-    draw_stock: list[DrawStock]
-    draw_discard: list[DrawDiscard]
-    buys: list[Buy]
-    passes: list[Pass]
-    calls: list[Call]
-    go_downs: list[GoDown]
-    lay_offs: list[LayOff]
-    swaps: list[SwapJoker]
-    discards: list[Discard]
-    end_turns: list[EndTurn]
-
-    def __init__(
-        self,
-        draw_stock: list[DrawStock] | None = None,
-        draw_discard: list[DrawDiscard] | None = None,
-        buys: list[Buy] | None = None,
-        passes: list[Pass] | None = None,
-        calls: list[Call] | None = None,
-        go_downs: list[GoDown] | None = None,
-        lay_offs: list[LayOff] | None = None,
-        swaps: list[SwapJoker] | None = None,
-        discards: list[Discard] | None = None,
-        end_turns: list[EndTurn] | None = None,
-    ) -> None:
-        self.draw_stock = [] if draw_stock is None else draw_stock
-        self.draw_discard = [] if draw_discard is None else draw_discard
-        self.buys = [] if buys is None else buys
-        self.passes = [] if passes is None else passes
-        self.calls = [] if calls is None else calls
-        self.go_downs = [] if go_downs is None else go_downs
-        self.lay_offs = [] if lay_offs is None else lay_offs
-        self.swaps = [] if swaps is None else swaps
-        self.discards = [] if discards is None else discards
-        self.end_turns = [] if end_turns is None else end_turns
-
-    @classmethod
-    def of(cls, options: Sequence[Action]) -> Options:
-        """Sort ``options`` by kind."""
-        out = cls()
-        lists: tuple[list[Any], ...] = (
-            out.draw_stock,
-            out.draw_discard,
-            out.buys,
-            out.passes,
-            out.calls,
-            out.go_downs,
-            out.lay_offs,
-            out.swaps,
-            out.discards,
-            out.end_turns,
-        )
-        for a in options:
-            kind = _KINDS.get(type(a), -1)
-            if kind >= 0:
-                lists[kind].append(a)
-            else:
-                out._add(a)
-        return out
-
-    def _add(self, a: Action) -> None:
-        """File one option of a type :data:`_KINDS` does not list (a subclass of an action)."""
-        match a:
-            case DrawStock():
-                self.draw_stock.append(a)
-            case DrawDiscard():
-                self.draw_discard.append(a)
-            case Buy():
-                self.buys.append(a)
-            case Pass():
-                self.passes.append(a)
-            case Call():
-                self.calls.append(a)
-            case GoDown():
-                self.go_downs.append(a)
-            case LayOff():
-                self.lay_offs.append(a)
-            case SwapJoker():
-                self.swaps.append(a)
-            case Discard():
-                self.discards.append(a)
-            case EndTurn():
-                self.end_turns.append(a)
-
-
-# The list of :class:`Options` each action type goes to (by exact type; subclasses take the ``match``).
-_KINDS: dict[type, int] = {
-    kind: i
-    for i, kind in enumerate((DrawStock, DrawDiscard, Buy, Pass, Call, GoDown, LayOff, SwapJoker, Discard, EndTurn))
-}
+_BUY: Final = Phase.BUY
+_DRAW: Final = Phase.DRAW
 
 
 def must_act(observation: Observation) -> bool:
     """The seat must return an action (its own turn, or an open buy window), not ``None``."""
-    return observation.phase is Phase.BUY or observation.current == me(observation)
+    return observation.phase is _BUY or observation.current == me(observation)
 
 
 def _unique(choices: list[Choice], must: bool) -> list[Choice]:
@@ -168,13 +69,37 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
 
 def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
-    spare = list(hand)
-    for face in plan.used_faces():
-        for i, card in enumerate(spare):
-            if card & 63 == face:
-                del spare[i]
-                break
-    return set(spare)
+    used = [0] * FACES  # how many of each face ``plan.used_faces()`` lists
+    for partial in plan.partials:
+        for face in partial.faces:
+            used[face] += 1
+    used[JOKER_FACE] += plan.jokers
+    spare: set[Card] = set()
+    for card in hand:
+        face = card & 63
+        if used[face]:
+            used[face] -= 1
+        else:
+            spare.add(card)
+    return spare
+
+
+def _shed_order(cards: list[Card], keys: list[int]) -> list[Card]:
+    """``cards`` sorted by ``keys`` (one each, in ``0 .. 2**20``; ties keep their order)."""
+    n = len(cards)
+    if n > 64:
+        order = sorted(range(n), key=lambda i: keys[i])
+        return [cards[i] for i in order]
+    packed = [keys[i] << 6 | i for i in range(n)]
+    packed.sort()
+    return [cards[k & 63] for k in packed]
+
+
+def _shed_key(first: bool, joker: bool, value: int) -> int:
+    """``(first, joker, -value)`` as one int in the same order, or -1 when ``value`` is out of range."""
+    if not -(1 << 17) < value < 1 << 17:
+        return -1
+    return (first << 19) | (joker << 18) | ((1 << 17) - value)
 
 
 class EasyBot:
@@ -184,7 +109,10 @@ class EasyBot:
         must = must_act(observation)
         if len(options) == 1 and must:
             return options[0]
-        return _first([*self.prefer(observation, options), *options], must)
+        for choice in self.prefer(observation, options):  # ``_first([*preferred, *options], must)``
+            if choice is not None or not must:
+                return choice
+        return _first(list(options), must)
 
     # -- the skeleton -----------------------------------------------------------------------------
 
@@ -195,21 +123,21 @@ class EasyBot:
     def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         """The options the bot prefers, best first (maybe with repeats, and not all of them: :meth:`rank`
         completes the list)."""
+        if observation.phase is _BUY:
+            buys, passes = buys_and_passes(options)
+            return [*buys, *passes] if self.wants_buy(observation) else [*passes, *buys]
         g = Options.of(options)
         must = must_act(observation)
         ordered: list[Choice] = []
-        if observation.phase is Phase.BUY:
-            ordered = [*g.buys, *g.passes] if self.wants_buy(observation) else [*g.passes, *g.buys]
+        call = self.choose_call(observation, g.calls) if g.calls else None
+        if call is not None:
+            ordered.append(call)
+        if not must:
+            ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
+        elif observation.phase is _DRAW:
+            ordered += self.rank_draws(observation, g)
         else:
-            call = self.choose_call(observation, g.calls) if g.calls else None
-            if call is not None:
-                ordered.append(call)
-            if not must:
-                ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
-            elif observation.phase is Phase.DRAW:
-                ordered += self.rank_draws(observation, g)
-            else:
-                ordered += self.rank_play(observation, g)
+            ordered += self.rank_play(observation, g)
         return ordered
 
     def rank_play(self, observation: Observation, g: Options) -> list[Choice]:
@@ -300,7 +228,9 @@ class EasyBot:
         when one is offered (it lets the seat go down at once), else the stock."""
         top = observation.top_discard
         takes = [d for d in g.draw_discard if d.depth == 1]
-        digs = sorted((d for d in g.draw_discard if d.depth > 1), key=lambda d: d.depth)
+        digs = [d for d in g.draw_discard if d.depth > 1]
+        if len(digs) > 1:
+            digs.sort(key=lambda d: d.depth)
         first: list[Choice] = []
         if self.is_down(observation):
             if takes and top is not None and observation.hand and fits_table(observation.melds, top, observation.rules):
@@ -345,9 +275,18 @@ class EasyBot:
         return max(g.swaps, key=lambda s: observation.rules.value(s.card))
 
     def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
-        cards = self.rank_cards_to_shed(observation, [d.card for d in g.discards])
-        by_card = {d.card: d for d in g.discards}
-        return [*(by_card[c] for c in cards), *g.end_turns]
+        discards = g.discards
+        cards: list[Card] = []
+        by_card: dict[Card, Discard] = {}  # ``{d.card: d for d in discards}``, each card read once
+        for d in discards:
+            card = d.card
+            cards.append(card)
+            by_card[card] = d
+        out: list[Choice] = []
+        for card in self.rank_cards_to_shed(observation, cards):
+            out.append(by_card[card])
+        out += g.end_turns
+        return out
 
     def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
         """Cards to give up, best first: the costliest of those the plan does not use."""
@@ -356,11 +295,17 @@ class EasyBot:
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
-            return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
+            keys = [_shed_key((c & 63) in fits, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            if -1 in keys:
+                return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
+            return _shed_order(cards, keys)
         plan = self.plan(observation, hand, len(hand))
         unused = unused_cards(hand, plan)
         if any(c in unused and c & 63 != JOKER_FACE for c in cards):
-            return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
+            keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            if -1 in keys:
+                return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
+            return _shed_order(cards, keys)
         base = plan.need
         size = len(hand)
         return sorted(

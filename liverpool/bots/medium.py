@@ -29,7 +29,8 @@ from liverpool.engine.rules import EmptyHand, MeldKind
 from liverpool.engine.search import best_leftover
 from liverpool.engine.state import TableMeld
 
-from .easy import Choice, EasyBot, Options, unused_cards, without
+from .easy import Choice, EasyBot, unused_cards, without
+from .options import Options
 from .plan import Plan
 from .table import is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 

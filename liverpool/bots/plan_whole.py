@@ -20,6 +20,7 @@ short of the contract's minimum (only a buy, two cards at once, can close that g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
@@ -76,7 +77,7 @@ def plan_whole_runs(
 
 
 # the partials built, by window and faces used: they are immutable, so plans share them
-_PARTIALS: dict[tuple[int, int, int, tuple[int, ...]], Partial] = {}
+_PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 
 
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
@@ -101,13 +102,22 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
         raise ValueError("plan_whole_runs plans contracts of runs only")
     shortest = min(rule.length for rule in contract)
     target = max(size, sum(rule.length for rule in contract))
-    present = [0, 0, 0, 0]  # by suit, bit r for rank r
+    # held0 .. held3: the ranks held in suits 0 .. 3, bit r for rank r (locals: list items would be boxed)
+    held0 = held1 = held2 = held3 = 0
     for card in hand:
         face = card & 63
         if face < JOKER_FACE:
             suit = face // 13
-            present[suit] |= 2 << face - 13 * suit
-    return _best_windows(present, len(contract), shortest, target, rules)
+            bit = 2 << face - 13 * suit
+            if suit == 0:
+                held0 |= bit
+            elif suit == 1:
+                held1 |= bit
+            elif suit == 2:
+                held2 |= bit
+            else:
+                held3 |= bit
+    return _best_windows([held0, held1, held2, held3], len(contract), shortest, target, rules)
 
 
 def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
@@ -121,33 +131,65 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     for suit, ranks in enumerate(present):
         if ranks & 2:
             ranks |= 1 << 14
-        per_suit.append({span: (suit, low, span, n) for span, low, n in _spans(ranks, shortest, longest, first, last)})
-    # table[(chosen, length)] = (naturals, windows) over the suits seen so far
-    table: dict[tuple[int, int], tuple[int, list[Window]]] = {(0, 0): (0, [])}
+        per_suit.append(_suit_windows(suit, ranks, shortest, longest, first, last))
+    # entry ``chosen * width + length``: the most naturals of ``chosen`` windows of ``length`` cards in all
+    # over the suits seen so far (-1: none yet), and those windows; ``order`` lists the entries found in
+    # the order they were first found, which breaks ties between equal entries
+    width = target + 1
+    naturals = [-1] * ((slots + 1) * width)
+    picks: list[list[Window]] = [[]] * len(naturals)  # one empty list, never changed: entries are replaced
+    naturals[0] = 0
+    order = [0]
     for best in per_suit[:-1]:
-        grown = dict(table)
-        for (chosen, length), (naturals, picked) in table.items():
-            if chosen == slots:
+        before = naturals[:]
+        chosen_before = picks[:]
+        for index in order[:]:
+            if index // width == slots:
                 continue
+            have = before[index]
+            length = index % width
             for span, window in best.items():
-                key = (chosen + 1, length + span)
-                if key[1] > target:
+                if length + span > target:
                     break
-                value = naturals + window[3]
-                if key not in grown or value > grown[key][0]:
-                    grown[key] = (value, [*picked, window])
-        table = grown
+                key = index + width + span
+                value = have + window[3]
+                known = naturals[key]
+                if known < 0 or value > known:
+                    if known < 0:
+                        order.append(key)
+                    naturals[key] = value
+                    picks[key] = [*chosen_before[index], window]
     # the last suit: only the entry of every slot and the whole target counts
-    found = table.get((slots, target))
+    end = slots * width + target
+    most = naturals[end]
+    found = picks[end]
     final = per_suit[-1]
-    for (chosen, length), (naturals, picked) in table.items():
-        closing = final.get(target - length) if chosen == slots - 1 else None
-        if closing is not None and (found is None or naturals + closing[3] > found[0]):
-            found = (naturals + closing[3], [*picked, closing])
-    return [] if found is None else found[1]
+    for index in order:
+        if index // width != slots - 1:
+            continue
+        closing = final.get(target - index % width)
+        if closing is not None and (most < 0 or naturals[index] + closing[3] > most):
+            most = naturals[index] + closing[3]
+            found = [*picks[index], closing]
+    return found if most >= 0 and found else []
 
 
-_SPANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_SUIT_WINDOWS: Final[dict[int, dict[int, Window]]] = {}
+
+
+def _suit_windows(suit: int, present: int, shortest: int, longest: int, first: int, last: int) -> dict[int, Window]:
+    """The best window of each length in ``suit`` (see :func:`_find_spans`), by length, as ``(suit, low,
+    length, naturals covered)``; kept, so callers must not change it."""
+    key = present | shortest << 16 | longest << 21 | first << 26 | last << 31 | suit << 36
+    found = _SUIT_WINDOWS.get(key)
+    if found is None:
+        if len(_SUIT_WINDOWS) >= 65536:
+            _SUIT_WINDOWS.clear()
+        found = _SUIT_WINDOWS[key] = {span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)}
+    return found
+
+
+_SPANS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def _spans(present: int, shortest: int, longest: int, first: int, last: int) -> tuple[tuple[int, int, int], ...]:

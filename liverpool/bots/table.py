@@ -6,7 +6,8 @@ melds), never of a game state, so a bot built on it cannot see hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_lay_off_index
@@ -14,7 +15,8 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, need_memos, plan_hand, plan_memo, plan_need
+from .plan import FACES, Plan, need_memos, plan_hand, plan_need
+from .plan import plan_memo as plan_memo
 from .plan_whole import plan_whole_runs, whole_runs_need
 
 
@@ -30,7 +32,7 @@ def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     return card.face in table_lay_off_index(melds, rules)
 
 
-_VALUES: dict[int, tuple[Ruleset, list[int]]] = {}
+_VALUES: Final[dict[int, tuple[Ruleset, list[int]]]] = {}
 
 
 def face_values(rules: Ruleset) -> list[int]:
@@ -82,7 +84,41 @@ def is_final_deal(observation: Observation) -> bool:
 
 def whole_hand(observation: Observation) -> bool:
     """This deal's contract must use the whole hand (the final deal of may-i, liverpool, norsk)."""
+    return _DEAL.of(observation).whole
+
+
+def _whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
+
+
+class _Deal:
+    """What :func:`plan_of` and :func:`need_of` read off an observation besides the hand (whether the deal
+    is whole-hand, and the memos of its contract), kept for the last contract, ruleset and deal asked
+    about: a decision asks several times, and so do the seats after it, about the same deal."""
+
+    __slots__ = ("contract", "deal", "needs", "plans", "rules", "whole")
+
+    def __init__(self) -> None:
+        self.contract: tuple[MeldRule, ...] | None = None
+        self.rules: Ruleset | None = None
+        self.deal = -1
+        self.whole = False
+        self.plans: dict[Hashable, Plan] = {}
+        self.needs: dict[Hashable, int] = {}
+
+    def of(self, observation: Observation) -> _Deal:
+        """This, brought up to ``observation``'s deal."""
+        contract, rules, deal = observation.contract, observation.rules, observation.deal
+        if contract is not self.contract or rules is not self.rules or deal != self.deal:
+            self.plans, self.needs = need_memos(contract, rules)
+            self.whole = _whole_hand(observation)
+            # kept only for a contract tuple: a set-up (and so its memos) is kept only for those
+            self.contract = contract if type(contract) is tuple else None
+            self.rules, self.deal = rules, deal
+        return self
+
+
+_DEAL: Final = _Deal()
 
 
 def plan_of(
@@ -90,12 +126,14 @@ def plan_of(
 ) -> Plan:
     """The plan of ``hand`` for this deal's contract. In a whole-hand deal, ``size`` is how many cards the
     runs must hold (the hand at rest plus the next draw by default; see :mod:`.plan_whole`)."""
-    whole = whole_hand(observation)
     if live is not None:
-        return _plan(hand, observation.contract, observation.rules, whole, size, live)
-    faces = tuple(sorted(c & 63 for c in hand))
-    memo = plan_memo(observation.contract, observation.rules)
-    key = (whole, size if whole else None, faces)  # ``size`` only counts in whole-hand deals
+        return _plan(hand, observation.contract, observation.rules, whole_hand(observation), size, live)
+    at = _DEAL.of(observation)
+    whole = at.whole
+    faces = [c & 63 for c in hand]
+    faces.sort()
+    memo = at.plans
+    key = _key(whole, size, faces)
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_SIZE:
@@ -104,23 +142,38 @@ def plan_of(
     return found
 
 
-MEMO_SIZE = 65536
+MEMO_SIZE: Final = 65536
+
+
+def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
+    """The memo key of a hand's sorted ``faces`` (``size`` only counts in whole-hand deals): the faces as
+    bytes (not tracked by the garbage collector, and hashed once), then in a whole-hand deal a byte of 64
+    and up for the size (faces are below 64)."""
+    if not whole:
+        return bytes(faces)
+    if size is None:
+        return bytes([*faces, 255])
+    if 0 <= size < 191:
+        return bytes([*faces, 64 + size])
+    return (size, tuple(faces))
 
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
-    whole = whole_hand(observation)
-    contract, rules = observation.contract, observation.rules
-    faces = tuple(sorted(c & 63 for c in hand))
-    key = (whole, size if whole else None, faces)
-    plans, memo = need_memos(contract, rules)
+    at = _DEAL.of(observation)
+    whole = at.whole
+    faces = [c & 63 for c in hand]
+    faces.sort()
+    key = _key(whole, size, faces)
+    memo = at.needs
     found = memo.get(key)
     if found is None:
-        plan = plans.get(key)
+        plan = at.plans.get(key)
         if plan is not None:
             return plan.need
         if len(memo) >= MEMO_SIZE:
             memo.clear()
+        contract, rules = observation.contract, observation.rules
         if not whole:
             found = plan_need(faces, contract, rules)
         elif all(rule.kind is MeldKind.RUN for rule in contract):

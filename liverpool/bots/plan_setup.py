@@ -1,0 +1,322 @@
+"""The set-up of a contract for :mod:`.plan`: the plan's types, and the candidate partial melds a hand
+offers each meld of the contract.
+
+A contract is set up once per ruleset (:func:`setup_of`): its melds become *slots* in search order, and
+each slot's candidates are packed into ints (``missing << 10 | family << 5 | low``, see :func:`_pick`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
+
+FACES: Final = JOKER_FACE + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """One meld of the contract as the hand could grow it.
+
+    ``family`` is the suit index (run) or the rank (set); ``low`` the rank of a run window's first slot
+    (the rank, for a set). ``faces`` are the naturals of the hand it uses; ``wanted`` the natural faces
+    that would fill one of its ``missing`` slots; ``joker_room`` how many missing slots a joker may fill.
+    """
+
+    kind: MeldKind
+    family: int
+    low: int
+    length: int
+    faces: tuple[int, ...]
+    missing: int
+    joker_room: int
+    wanted: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The best partial contract of a hand: what it still needs and which cards it uses."""
+
+    need: int
+    partials: tuple[Partial, ...]
+    jokers: int
+    dead: int
+    outs: int
+
+    def used_faces(self) -> list[int]:
+        """Faces of the hand the plan uses (jokers included), one entry per card."""
+        faces = [f for p in self.partials for f in p.faces]
+        return faces + [JOKER_FACE] * self.jokers
+
+
+def face_counts(cards: Sequence[int]) -> list[int]:
+    """How many cards of each face (jokers at ``JOKER_FACE``)."""
+    counts = [0] * FACES
+    for card in cards:
+        counts[card & 63] += 1
+    return counts
+
+
+def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
+    spacing = rules.run_joker_spacing
+    if rule.kind is MeldKind.SET or spacing <= 1:
+        return rule.length
+    return -(-rule.length // spacing)
+
+
+_WINDOWS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
+    key = present | length << 16 | first << 21 | last << 26
+    found = _WINDOWS.get(key)
+    if found is None:
+        if len(_WINDOWS) >= 65536:
+            _WINDOWS.clear()
+        found = _WINDOWS[key] = _find_windows(present, length, first, last)
+    return found
+
+
+def _find_windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """The two best windows of ``length`` starting at ``first .. last`` that hold a rank of ``present``
+    (bit ``r`` for rank ``r``; the ace is bit 1 and counts high too): least missing first, then lowest,
+    as ``missing << 10 | low``. (A suit gives a contract slot two candidates at most.)"""
+    if present & 2:
+        present |= 1 << 14
+    full = (1 << length) - 1
+    out = []
+    for low in range(first, last + 1):
+        have = (present & (full << low)).bit_count()
+        if have:
+            out.append((length - have) << 10 | low)
+    out.sort()
+    return tuple(out[:2])
+
+
+def _pick(found: list[int], length: int, keep: int) -> list[int]:
+    """Of partials packed as ``missing << 10 | family << 5 | low``, two per family at most: the most
+    promising, least missing first (then by family and low), at most ``keep`` and at most two more
+    missing than the best, packed the same way; then the empty partial (family and low :data:`NONE`),
+    so that a slot can always be planned."""
+    found.sort()
+    out: list[int] = []
+    if found:
+        limit = (found[0] >> 10) + 2
+        for entry in found:
+            if entry >> 10 > limit or len(out) == keep:
+                break
+            out.append(entry)
+    out.append(length << 10 | EMPTY)
+    return out
+
+
+NONE: Final = 31  # the family and low of the empty partial, packed
+EMPTY: Final = NONE << 5 | NONE
+
+
+@dataclass(slots=True)
+class Slot:
+    """One meld of the contract in search order, with what the search reads of it and of the rules."""
+
+    kind: MeldKind
+    run: bool
+    length: int
+    group: int  # its candidate list (slots of equal rules share one)
+    chained: bool  # the slot before it is the same rule
+    room: int  # most missing places jokers may fill (the naturals it needs, and the spacing rule)
+    distinct: bool
+    shift: int  # families of runs take bits 0..3 of the mask of families used, of sets bits 9..21
+    per_suit: int
+    distinct_suits: bool
+    windows: list[tuple[int, ...]]  # a run's faces by suit * 16 + low
+    # the partials built for this slot by (family, low, faces): they are immutable, so plans share them
+    partials: dict[tuple[int, int, tuple[int, ...]], Partial] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rule: MeldRule, rules: Ruleset, group: int, chained: bool) -> Slot:
+        run = rule.kind is MeldKind.RUN
+        least = rule.length - (rules.run_min_naturals if run else rules.set_min_naturals)
+        windows: list[tuple[int, ...]] = [()] * 64
+        if run:
+            for suit in range(4):
+                for low in range(1, 15 - rule.length + 1):
+                    windows[suit * 16 + low] = tuple(suit * 13 + (r - 1) % 13 for r in range(low, low + rule.length))
+        return cls(
+            rule.kind,
+            run,
+            rule.length,
+            group,
+            chained,
+            min(max(0, least), _joker_cap(rule, rules)),
+            rules.run_distinct_suits if run else rules.set_distinct_ranks,
+            0 if run else 8,
+            1 if rules.set_distinct_suits else rule.length,
+            rules.set_distinct_suits,
+            windows,
+        )
+
+    def take(self, counts: list[int], family: int, low: int, live: Sequence[int] | None) -> tuple[list[int], int]:
+        """Take from ``counts`` the naturals a partial meld uses: their faces, and the unseen copies
+        (``live``) of the faces that would fill it (0 without ``live``)."""
+        taken: list[int] = []
+        out = 0
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if counts[face]:
+                    counts[face] -= 1
+                    taken.append(face)
+                elif live is not None:
+                    out += live[face]
+            return taken, out
+        length, per_suit = self.length, self.per_suit
+        face = family - 1  # the rank in each suit (a loop, not a tuple built per partial)
+        while face < JOKER_FACE:
+            have = counts[face]
+            if have:
+                n = min(have, per_suit, length - len(taken))
+                counts[face] = have - n
+                taken += [face] * n
+            face += 13
+        if live is not None:
+            out = sum(live[f] for f in self.wanted(family, low, taken))
+        return taken, out
+
+    def take_into(self, counts: list[int], family: int, low: int, taken: list[int]) -> int:
+        """:meth:`take` without unseen counts, pushing the faces taken onto ``taken``: how many."""
+        n = 0
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if counts[face]:
+                    counts[face] -= 1
+                    taken.append(face)
+                    n += 1
+            return n
+        length, per_suit = self.length, self.per_suit
+        face = family - 1  # the rank in each suit
+        while face < JOKER_FACE:
+            have = counts[face]
+            if have:
+                k = min(have, per_suit, length - n)
+                counts[face] = have - k
+                for _ in range(k):
+                    taken.append(face)
+                n += k
+            face += 13
+        return n
+
+    def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
+        """The natural faces that would fill a missing place of the partial."""
+        if family < 0:
+            return ()
+        if self.run:
+            return tuple([f for f in self.windows[family * 16 + low] if f not in faces])
+        if len(faces) >= self.length:
+            return ()
+        suits = (family - 1, family + 12, family + 25, family + 38)
+        if self.distinct_suits:
+            return tuple([f for f in suits if f not in faces])
+        return suits
+
+
+@dataclass(slots=True)
+class ContractSetup:
+    """A contract set up for planning under some rules: its slots in search order and their groups."""
+
+    slots: list[Slot]
+    groups: list[tuple[bool, int]]  # (run, length) of each distinct rule
+    runs: bool
+    sets: bool
+    first: int
+    top: int
+    distinct_suits: bool
+    memo: dict[Hashable, Plan] = field(default_factory=dict)
+    needs: dict[Hashable, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, contract: Sequence[MeldRule], rules: Ruleset) -> ContractSetup:
+        ordered = sorted(contract, key=lambda r: (r.kind is MeldKind.SET, -r.length))
+        distinct: list[MeldRule] = []
+        slots: list[Slot] = []
+        for i, rule in enumerate(ordered):
+            if rule not in distinct:
+                distinct.append(rule)
+            slots.append(Slot.of(rule, rules, distinct.index(rule), i > 0 and ordered[i - 1] == rule))
+        kinds = [rule.kind is MeldKind.RUN for rule in distinct]
+        return cls(
+            slots,
+            [(run, rule.length) for run, rule in zip(kinds, distinct, strict=True)],
+            any(kinds),
+            not all(kinds),
+            1 if rules.aces_low else 2,
+            14 if rules.aces_high else 13,
+            rules.set_distinct_suits,
+        )
+
+    def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
+        """The hand's count of each face, and the candidate partials of each slot (packed: see :func:`_pick`)."""
+        # held0 .. held3: the ranks held in suits 0 .. 3, bit r for rank r (locals: list items would be boxed)
+        held0 = held1 = held2 = held3 = 0
+        totals = [0] * 13  # naturals by rank (suits by rank, with distinct suits)
+        runs, sets, distinct = self.runs, self.sets, self.distinct_suits
+        counts = [0] * FACES
+        for card in hand:
+            face = card & 63
+            counts[face] += 1
+            if face < JOKER_FACE:
+                suit = face // 13
+                rank = face - 13 * suit
+                if runs:
+                    if suit == 0:
+                        held0 |= 2 << rank
+                    elif suit == 1:
+                        held1 |= 2 << rank
+                    elif suit == 2:
+                        held2 |= 2 << rank
+                    else:
+                        held3 |= 2 << rank
+                if sets:
+                    if distinct:
+                        totals[rank] |= 1 << suit
+                    else:
+                        totals[rank] += 1
+        if sets and distinct:
+            totals = [mask.bit_count() for mask in totals]
+        by_group: list[list[int]] = []
+        for run, length in self.groups:
+            found: list[int] = []
+            if run:
+                last = self.top - length + 1
+                for suit in range(4):
+                    held = held0 if suit == 0 else held1 if suit == 1 else held2 if suit == 2 else held3
+                    if held:
+                        for window in _windows(held, length, self.first, last):
+                            found.append(window | suit << 5)
+            else:
+                for rank in range(1, 14):
+                    total = totals[rank - 1]
+                    if total:
+                        found.append(max(0, length - total) << 10 | rank << 5 | rank)
+            by_group.append(_pick(found, length, keep))
+        return counts, [by_group[slot.group] for slot in self.slots]
+
+
+CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}
+
+
+def setup_of(contract: Sequence[MeldRule], rules: Ruleset) -> ContractSetup:
+    """The set-up contract, kept per contract tuple and ruleset (by identity: hashing them is slow)."""
+    if type(contract) is not tuple:
+        return ContractSetup.of(contract, rules)
+    key = (id(contract), id(rules))
+    found = CONTRACTS.get(key)
+    if found is not None and found[0] is contract and found[1] is rules:
+        return found[2]
+    setup = ContractSetup.of(contract, rules)
+    if len(CONTRACTS) >= 256:
+        CONTRACTS.clear()
+    CONTRACTS[key] = (contract, rules, setup)  # holding them keeps their ids from being reused
+    return setup
