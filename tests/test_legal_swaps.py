@@ -9,14 +9,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import card, deal, go_down, play
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine.actions import SwapJoker
+from liverpool.engine import checks
+from liverpool.engine.actions import Discard, DrawDiscard, DrawStock, SwapJoker
 from liverpool.engine.game import is_legal, new_game
 from liverpool.engine.legal import legal_actions
 from liverpool.engine.play import step
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.state import GameState, Phase
+
+MAY_I = find_preset("may-i")
 
 
 def _every_swap(state: GameState) -> set[SwapJoker]:
@@ -50,3 +54,44 @@ def test_listed_swaps_are_exactly_the_legal_ones(preset: str) -> None:
                 listed_swaps += len(listed)
             step(state, agents, rng)
     assert compared > 50 and listed_swaps > 0, (compared, listed_swaps)
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i", "norsk"])
+def test_can_go_down_agrees_with_the_listing(preset: str) -> None:
+    """The swap and dig checks ask ``can_go_down`` (the search's first arrangement met); it must say
+    whether ``go_down_options`` finds any, for every card that must be melded, the taken card included."""
+    rules = PRESETS[preset]
+    asked = found = 0
+    for seed in range(1, 4):
+        rng = random.Random(seed)
+        agents = [make_bot("easy") for _ in range(4)]
+        state = new_game(rules, 4)
+        while not state.is_over:
+            me = state.current
+            if state.phase is Phase.PLAY and not state.down[me] and state.hands[me]:
+                hand = list(state.hands[me])
+                joker = next((c for tm in state.melds for c in tm.meld.cards if c.is_joker), None)
+                hands = [hand] if joker is None else [hand, [*hand[1:], joker]]
+                for cards in hands:
+                    for must in [None, *dict.fromkeys(cards)]:
+                        listed = bool(checks.go_down_options(state, me, cards, must, 1))
+                        assert checks.can_go_down(state, me, cards, must) == listed, (state.situation(), cards, must)
+                        asked += 1
+                        found += listed
+            step(state, agents, rng)
+    assert asked > 500 and found > 20, (asked, found)
+
+
+def test_can_go_down_keeps_the_taken_card_rule() -> None:
+    """RULES.md §3 (may-i): a card just taken from the pile may not be the only card left to discard. Three
+    4s, three 5s and the KS just taken meet two sets only by leaving the KS alone: no going down."""
+    state = deal(MAY_I, 3, hands=[None, "7H 7S 7D 9H 9S JK 2C 6D 10H KS", "4C 4D 4H 4S 4C#1 5C 5D 5H 5S 9D"],
+                 stock_top=["QD"])  # fmt: skip
+    play(state, DrawStock(1), go_down(1, "set: 7H 7S 7D", "set: 9H 9S JK"), Discard(1, card("KS")), DrawDiscard(2))
+    cards = [card(c) for c in ["4C", "4D", "4H", "5C", "5D", "5H", "KS"]]
+    assert checks.can_meet(cards, state.deal_rule.contract, MAY_I, keep=1)  # the rule alone stands in the way
+    assert not checks.go_down_options(state, 2, cards, None, 1)
+    assert not checks.can_go_down(state, 2, cards, None)
+    with_joker = [*cards, card("JK#1")]  # a card besides the KS can stay: now it may
+    assert checks.can_go_down(state, 2, with_joker, None) == bool(checks.go_down_options(state, 2, with_joker, None, 1))
+    assert checks.can_go_down(state, 2, with_joker, None)

@@ -12,7 +12,7 @@ from typing import Final
 from .cards import Card
 from .melds import End, Meld, accepted_faces
 from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, Ruleset
-from .search import find_arrangements
+from .search import can_meet, find_arrangements
 from .state import GameState, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
@@ -85,6 +85,29 @@ def go_down_options(
     without = find_arrangements(others, contract, rules, keep=1, must_include=must_include, limit=limit)
     merged = sorted(with_taken + without, key=lambda a: _penalty_left(state, hand, a))
     return merged[:limit]
+
+
+def can_go_down(state: GameState, seat: int, hand: Sequence[Card], must_include: Card | None) -> bool:
+    """Whether :func:`go_down_options` would find any arrangement: the search's feasibility question, which
+    stops at the first arrangement met where the listing looks for the best ones."""
+    rules = state.rules
+    contract = state.deal_rule.contract
+    if whole_hand_required(state):
+        return can_meet(hand, contract, rules, whole_hand=True, must_include=must_include)
+    if goes_out_on_going_down(state):
+        return can_meet(hand, contract, rules, must_include=must_include)
+    keep = 1 if rules.empty_hand is _MUST_DISCARD else 0
+    taken = state.taken
+    awkward = taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional
+    if not awkward:
+        return can_meet(hand, contract, rules, keep=keep, must_include=must_include)
+    if must_include is not None and must_include != taken:
+        return bool(go_down_options(state, seat, hand, must_include, 1))
+    # As go_down_options: the taken card melded, or kept with another card.
+    others = [c for c in hand if c != taken]
+    return can_meet(hand, contract, rules, keep=keep, must_include=taken) or can_meet(
+        others, contract, rules, keep=1, must_include=must_include
+    )
 
 
 def _left(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:

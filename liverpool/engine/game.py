@@ -298,7 +298,7 @@ def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
     if state.down[seat]:
         left = [c for c in hand if c != target]
         return bool(checks.lay_off_targets(state, target)) and checks.remaining_problem(state, left) is None
-    return bool(checks.go_down_options(state, seat, hand, target, limit=1))
+    return checks.can_go_down(state, seat, hand, target)
 
 
 def _verify_buy(state: GameState, seat: int, name: object, where: object) -> None:
@@ -410,7 +410,7 @@ def _swapped_is_playable(state: GameState, action: SwapJoker, swapped: Meld) -> 
         )
         left = [c for c in hand if c != joker]
         return fits and checks.remaining_problem(state, left) is None
-    return bool(checks.go_down_options(state, seat, hand, joker, limit=1))
+    return checks.can_go_down(state, seat, hand, joker)
 
 
 def _verify_discard(state: GameState, action: Discard, name: object, where: object) -> None:
