@@ -35,6 +35,7 @@ COMPILED = (
     "liverpool/engine/search_feasible.py",
     "liverpool/engine/search_tables.py",
     "liverpool/engine/search_value.py",
+    "liverpool/engine/search_walk.py",
     "liverpool/engine/state.py",
     "liverpool/bots/easy.py",
     "liverpool/bots/hard.py",

@@ -33,27 +33,20 @@ False
 
 from __future__ import annotations
 
-import bisect
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER_FACE, Card
 from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import CandidatePool, Entry, Family, decode
+from .search_candidates import CandidatePool, Entry, decode
 from .search_feasible import surely_unmet
 from .search_value import most_shed
+from .search_walk import BEST, BY_ORDER, BY_SIZE, FEASIBLE, FREE, TOP, Group, Walk
 
 Arrangement = tuple[Meld, ...]
 
-_FEASIBLE, _BEST, _TOP = range(3)
-_FREE, _BY_ORDER, _BY_SIZE = range(3)
 _KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
-
-
-class _Stop(Exception):
-    """Ends the search early: a feasible arrangement, or one that sheds all that can be shed."""
 
 
 def find_arrangements(
@@ -87,7 +80,7 @@ def find_arrangements(
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return []
-    return search.arrangements([path for _, path in search.run(_TOP, limit)])
+    return search.arrangements([path for _, path in search.run(TOP, limit)])
 
 
 def can_meet(
@@ -101,7 +94,7 @@ def can_meet(
 ) -> bool:
     """Whether ``hand`` can meet ``contract`` (the options are those of :func:`find_arrangements`)."""
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
-    return search is not None and bool(search.run(_FEASIBLE, 1))
+    return search is not None and bool(search.run(FEASIBLE, 1))
 
 
 def best_leftover(
@@ -129,7 +122,7 @@ def best_leftover(
             if left > (keep - 1) * max(values, default=0):
                 return left
     search = _Search.build(cards, contract, rules, whole_hand, keep, must_include)
-    found = search.run(_FEASIBLE if whole_hand else _BEST, 1)
+    found = search.run(FEASIBLE if whole_hand else BEST, 1)
     if not found:
         return None
     return 0 if whole_hand else search.total - found[0][0]
@@ -146,16 +139,6 @@ class _Slot:
     chained: bool
 
 
-@dataclass(frozen=True, slots=True)
-class _Open:
-    """The open slots of one kind below some depth: how many, whether their suits or ranks must differ,
-    and the families of candidates that fit the shortest of them."""
-
-    slots: int
-    distinct: bool
-    families: list[Family]
-
-
 @dataclass(slots=True)
 class _Search:
     """One question about one hand: its candidates, the contract's slots in search order, and the limits."""
@@ -163,7 +146,7 @@ class _Search:
     hand: tuple[Card, ...]
     pool: CandidatePool
     slots: list[_Slot]
-    open_below: list[list[_Open]]
+    open_below: list[list[Group]]
     longer_melds: bool
     total: int
     base_need: int
@@ -210,172 +193,36 @@ class _Search:
         for depth in range(len(order) + 1):
             below = [slot.kind for slot in slots[depth:]]
             open_below.append(
-                [_Open(below.count(k), _distinct(k, rules), pool.families[k]) for k in _KIND_ORDER if k in below]
+                [Group(below.count(k), _distinct(k, rules), pool.families[k]) for k in _KIND_ORDER if k in below]
             )
         total = n if whole_hand else sum(rules.value(c) for c in cards)
         base_need = n if whole_hand else 0
         return cls(cards, pool, slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include)
 
     def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
-        """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``_FEASIBLE``); a path
+        """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``FEASIBLE``); a path
         holds each slot's candidate order. Of arrangements that shed as much, the one met first wins, so a
         branch must shed more than the worst kept to be worth searching, and the search ends once that
         worst sheds all the bound allows."""
-        packing = self.pool.packing
-        guard, width = packing.guard, packing.width
-        field = (1 << (width - 1)) - 1
-        joker_shift = JOKER_FACE * width
-        joker_weight = self.pool.weights[JOKER_FACE]
-        open_below = self.open_below
-        single = [len(groups) == 1 and groups[0].slots == 1 for groups in open_below]
-        max_used = self.max_used
-        must_shift = -1 if self.must_include is None else self.must_include.face * width
-        must_have = 0 if self.must_include is None else self.pool.counts[self.must_include.face]
-        lists = self._lists(mode)
-        chains = [self._chain(depth) for depth in range(len(self.slots))]
-        by_order = mode != _FEASIBLE or bool(self.base_need)
-        last = len(self.slots) - 1
-        found: list[tuple[int, int, tuple[int, ...]]] = []
-        need = self.base_need
-        met = 0
-
-        def bound(depth: int, left: int, blocked: int) -> int:
-            """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled: the
-            least of the best candidate that fits for each slot, and the best naturals for each slot plus
-            the jokers left; and -1 when the open slots need more jokers than are left."""
-            groups = open_below[depth]
-            if single[depth]:
-                top = -1
-                for family in groups[0].families:
-                    if family.bit & blocked:
-                        continue
-                    score = family.beyond
-                    for entry in family.head:
-                        if not entry[3] & blocked and (left - entry[2]) & guard == guard:
-                            score = entry[0]
-                            break
-                    if score > top:
-                        top = score
-                return top
-            best = naturals = needed = most = 0
-            for group in groups:
-                wanted, distinct = group.slots, group.distinct
-                scores: list[int] = []
-                gains: list[int] = []
-                fewest: list[int] = []
-                mosts: list[int] = []
-                for family in group.families:
-                    if family.bit & blocked:
-                        continue
-                    score = family.beyond
-                    for entry in family.head:
-                        if not entry[3] & blocked and (left - entry[2]) & guard == guard:
-                            score = entry[0]
-                            break
-                    if score < 0:
-                        continue
-                    scores.append(score)
-                    fewest.append(family.fewest_jokers)
-                    mosts.append(family.most_jokers)
-                    nat = family.best_naturals
-                    if distinct:
-                        gains.append(nat)
-                    else:
-                        cap = family.naturals
-                        gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
-                if len(scores) < (wanted if distinct else 1):
-                    return -1
-                if wanted == 1:
-                    best += max(scores)
-                    naturals += max(gains)
-                    needed += min(fewest)
-                    most += max(mosts)
-                    continue
-                gains.sort(reverse=True)
-                naturals += sum(gains[:wanted])
-                if distinct:
-                    scores.sort(reverse=True)
-                    fewest.sort()
-                    mosts.sort(reverse=True)
-                    best += sum(scores[:wanted])
-                    needed += sum(fewest[:wanted])
-                    most += sum(mosts[:wanted])
-                else:
-                    best += wanted * max(scores)
-                    needed += wanted * min(fewest)
-                    most += wanted * max(mosts)
-            jokers_left = (left >> joker_shift) & field
-            if needed > jokers_left:
-                return -1
-            return min(best, naturals + joker_weight * min(jokers_left, most))
-
-        def accept(left: int, score: int, path: tuple[int, ...]) -> None:
-            nonlocal need, met
-            if must_shift >= 0 and (left >> must_shift) & field >= must_have:
-                return
-            met += 1
-            found.append((-score, met, path))
-            if mode == _FEASIBLE:
-                raise _Stop
-            found.sort()
-            del found[limit:]
-            if len(found) == limit:
-                worst = -found[-1][0]
-                if worst >= ceiling:
-                    raise _Stop
-                need = worst + 1
-
-        def visit(depth: int, left: int, score: int, used: int, blocked: int, size_before: int, order_before: int,
-                  path: tuple[int, ...]) -> None:  # fmt: skip
-            if depth == last:
-                rest = 0
-            else:
-                if depth:
-                    reach = bound(depth, left, blocked)
-                    if reach < 0 or score + reach < need:
-                        return
-                rest = bound(depth + 1, left, blocked)
-                if rest < 0:
-                    return
-            chain = chains[depth]
-            for bit, entries, orders in lists[depth]:
-                if bit & blocked:
-                    continue
-                begin = bisect.bisect_left(orders, order_before) if chain == _BY_ORDER and by_order else 0
-                for c_score, size, use, tag, block, order in itertools.islice(entries, begin, None):
-                    reach = score + c_score + rest
-                    if reach < need:
-                        break
-                    if chain and (
-                        order < order_before
-                        if chain == _BY_ORDER
-                        else size > size_before or (size == size_before and order < order_before)
-                    ):
-                        continue
-                    if tag & blocked:
-                        continue
-                    after = left - use
-                    if after & guard != guard or used + size > max_used:
-                        continue
-                    if depth == last:
-                        accept(after, score + c_score, (*path, order))
-                    else:
-                        visit(
-                            depth + 1, after, score + c_score, used + size, blocked | block, size, order, (*path, order)
-                        )
-
-        start = self.pool.start | guard
-        ceiling = bound(0, start, 0)
-        if ceiling < need:
-            return []
-        try:
-            if self.slots:
-                visit(0, start, 0, 0, 0, 0, 0, ())
-            else:
-                accept(start, 0, ())
-        except _Stop:
-            pass
-        return [(-negated, path) for negated, _, path in found]
+        pool = self.pool
+        packing = pool.packing
+        must = self.must_include
+        walk = Walk(
+            self.open_below,
+            packing.guard,
+            packing.width,
+            JOKER_FACE,
+            pool.weights[JOKER_FACE],
+            self.max_used,
+            (-1, 0) if must is None else (must.face * packing.width, pool.counts[must.face]),
+            self._lists(mode),
+            [self._chain(depth) for depth in range(len(self.slots))],
+            mode != FEASIBLE or bool(self.base_need),
+            mode,
+            limit,
+            self.base_need,
+        )
+        return walk.run(pool.start | packing.guard)
 
     def _chain(self, depth: int) -> int:
         """How the candidate at ``depth`` must follow the one before, so that each set of melds is tried
@@ -383,17 +230,17 @@ class _Search:
         by size then order (slots of one kind and several lengths, filled longest first)."""
         slot = self.slots[depth]
         if not slot.chained:
-            return _FREE
+            return FREE
         if not self.longer_melds:
-            return _BY_ORDER if self.slots[depth - 1].length == slot.length else _FREE
+            return BY_ORDER if self.slots[depth - 1].length == slot.length else FREE
         if any(s.kind is slot.kind and s.length != slot.length for s in self.slots):
-            return _BY_SIZE
-        return _BY_ORDER
+            return BY_SIZE
+        return BY_ORDER
 
     def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
         """Each slot's candidates as ``mode`` searches them, by family: ``(group bit, entries, their orders)``.
-        Only ``_TOP`` needs every candidate: the others keep one of each ``(use, tag, block)``, and
-        ``_FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go."""
+        Only ``TOP`` needs every candidate: the others keep one of each ``(use, tag, block)``, and
+        ``FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go."""
         joker_shift = JOKER_FACE * self.pool.packing.width
         lists = []
         for slot in self.slots:
@@ -405,9 +252,9 @@ class _Search:
                     entries = [e for e in entries if e[1] == slot.length]
                 elif slot.length > shortest:
                     entries = [e for e in entries if e[1] >= slot.length]
-                if mode != _TOP and slot.kind is MeldKind.RUN and self.pool.counts[JOKER_FACE]:
+                if mode != TOP and slot.kind is MeldKind.RUN and self.pool.counts[JOKER_FACE]:
                     entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
-                if mode == _FEASIBLE and not self.base_need:
+                if mode == FEASIBLE and not self.base_need:
                     entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
                 if entries:
                     families.append((family.bit, entries, [e[5] for e in entries]))

@@ -1,0 +1,223 @@
+"""The depth-first walk of the arrangement search (:mod:`.search`): it fills the contract's slots from
+each slot's candidates, cuts a branch as soon as what it could still shed cannot beat the arrangements
+kept, and keeps the best ``limit`` of them (or stops at the first, for a yes-or-no question).
+
+A :class:`Walk` holds what the branches read and what they keep. It is a class rather than functions
+nested in the search that call themselves: such closures refer to themselves through their shared
+scope, a reference cycle that only the garbage collector frees, left behind by every search.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from typing import Final
+
+from .search_candidates import Entry, Family
+
+# What a walk looks for: any arrangement (stop at the first), the best one, the ``limit`` best.
+FEASIBLE: Final = 0
+BEST: Final = 1
+TOP: Final = 2
+# How a slot's candidate must follow the one of the slot before (see ``_Search._chain``).
+FREE: Final = 0
+BY_ORDER: Final = 1
+BY_SIZE: Final = 2
+
+
+class Stop(Exception):
+    """Ends the walk early: a feasible arrangement, or one that sheds all that can be shed."""
+
+
+class Group:
+    """The open slots of one kind below some depth, as the bound reads them: how many, whether their
+    suits or ranks must differ, and the families of candidates that fit the shortest of them."""
+
+    def __init__(self, slots: int, distinct: bool, families: list[Family]) -> None:
+        self.slots = slots
+        self.distinct = distinct
+        self.families = families
+
+
+class Walk:
+    """One walk: the packed-count layout, each depth's open groups and candidate lists, and the kept
+    arrangements as ``(-score, order met, path)``."""
+
+    def __init__(
+        self,
+        open_below: list[list[Group]],
+        guard: int,
+        width: int,
+        joker_face: int,
+        joker_weight: int,
+        max_used: int,
+        must: tuple[int, int],
+        lists: list[list[tuple[int, list[Entry], list[int]]]],
+        chains: list[int],
+        by_order: bool,
+        mode: int,
+        limit: int,
+        need: int,
+    ) -> None:
+        self.open_below = open_below
+        self.single = [len(groups) == 1 and groups[0].slots == 1 for groups in open_below]
+        self.guard = guard
+        self.field = (1 << (width - 1)) - 1
+        self.joker_shift = joker_face * width
+        self.joker_weight = joker_weight
+        self.max_used = max_used
+        self.must_shift, self.must_have = must
+        self.lists = lists
+        self.chains = chains
+        self.by_order = by_order
+        self.last = len(lists) - 1
+        self.mode = mode
+        self.limit = limit
+        self.need = need
+        self.met = 0
+        self.ceiling = 0
+        self.found: list[tuple[int, int, tuple[int, ...]]] = []
+
+    def run(self, start: int) -> list[tuple[int, tuple[int, ...]]]:
+        """``(score, path)`` of the arrangements kept, best first, walking from the packed counts ``start``."""
+        self.ceiling = self.bound(0, start, 0)
+        if self.ceiling < self.need:
+            return []
+        try:
+            if self.lists:
+                self.visit(0, start, 0, 0, 0, 0, 0, ())
+            else:
+                self.accept(start, 0, ())
+        except Stop:
+            pass
+        return [(-negated, path) for negated, _, path in self.found]
+
+    def bound(self, depth: int, left: int, blocked: int) -> int:
+        """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled: the
+        least of the best candidate that fits for each slot, and the best naturals for each slot plus the
+        jokers left; and -1 when the open slots need more jokers than are left."""
+        groups = self.open_below[depth]
+        guard = self.guard
+        if self.single[depth]:
+            top = -1
+            for family in groups[0].families:
+                if family.bit & blocked:
+                    continue
+                score = family.beyond
+                for entry in family.head:
+                    if not entry[3] & blocked and (left - entry[2]) & guard == guard:
+                        score = entry[0]
+                        break
+                if score > top:
+                    top = score
+            return top
+        best = naturals = needed = most = 0
+        for group in groups:
+            wanted, distinct = group.slots, group.distinct
+            scores: list[int] = []
+            gains: list[int] = []
+            fewest: list[int] = []
+            mosts: list[int] = []
+            for family in group.families:
+                if family.bit & blocked:
+                    continue
+                score = family.beyond
+                for entry in family.head:
+                    if not entry[3] & blocked and (left - entry[2]) & guard == guard:
+                        score = entry[0]
+                        break
+                if score < 0:
+                    continue
+                scores.append(score)
+                fewest.append(family.fewest_jokers)
+                mosts.append(family.most_jokers)
+                nat = family.best_naturals
+                if distinct:
+                    gains.append(nat)
+                else:
+                    cap = family.naturals
+                    gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
+            if len(scores) < (wanted if distinct else 1):
+                return -1
+            if wanted == 1:
+                best += max(scores)
+                naturals += max(gains)
+                needed += min(fewest)
+                most += max(mosts)
+                continue
+            gains.sort(reverse=True)
+            naturals += sum(gains[:wanted])
+            if distinct:
+                scores.sort(reverse=True)
+                fewest.sort()
+                mosts.sort(reverse=True)
+                best += sum(scores[:wanted])
+                needed += sum(fewest[:wanted])
+                most += sum(mosts[:wanted])
+            else:
+                best += wanted * max(scores)
+                needed += wanted * min(fewest)
+                most += wanted * max(mosts)
+        jokers_left = (left >> self.joker_shift) & self.field
+        if needed > jokers_left:
+            return -1
+        return min(best, naturals + self.joker_weight * min(jokers_left, most))
+
+    def accept(self, left: int, score: int, path: tuple[int, ...]) -> None:
+        if self.must_shift >= 0 and (left >> self.must_shift) & self.field >= self.must_have:
+            return
+        self.met += 1
+        found = self.found
+        found.append((-score, self.met, path))
+        if self.mode == FEASIBLE:
+            raise Stop
+        found.sort()
+        del found[self.limit :]
+        if len(found) == self.limit:
+            worst = -found[-1][0]
+            if worst >= self.ceiling:
+                raise Stop
+            self.need = worst + 1
+
+    def visit(
+        self, depth: int, left: int, score: int, used: int, blocked: int, size_before: int, order_before: int,
+        path: tuple[int, ...],
+    ) -> None:  # fmt: skip
+        last = self.last
+        if depth == last:
+            rest = 0
+        else:
+            if depth:
+                reach = self.bound(depth, left, blocked)
+                if reach < 0 or score + reach < self.need:
+                    return
+            rest = self.bound(depth + 1, left, blocked)
+            if rest < 0:
+                return
+        chain = self.chains[depth]
+        guard, max_used = self.guard, self.max_used
+        for bit, entries, orders in self.lists[depth]:
+            if bit & blocked:
+                continue
+            begin = bisect.bisect_left(orders, order_before) if chain == BY_ORDER and self.by_order else 0
+            for c_score, size, use, tag, block, order in itertools.islice(entries, begin, None):
+                reach = score + c_score + rest
+                if reach < self.need:
+                    break
+                if chain and (
+                    order < order_before
+                    if chain == BY_ORDER
+                    else size > size_before or (size == size_before and order < order_before)
+                ):
+                    continue
+                if tag & blocked:
+                    continue
+                after = left - use
+                if after & guard != guard or used + size > max_used:
+                    continue
+                if depth == last:
+                    self.accept(after, score + c_score, (*path, order))
+                else:
+                    self.visit(
+                        depth + 1, after, score + c_score, used + size, blocked | block, size, order, (*path, order)
+                    )
