@@ -9,10 +9,11 @@ cheaper to choose first are chosen by a depth-first search (best first, each bra
 kind's tables on what it has left), and each choice leaves the counts the other kind's tables are read
 from (memoised per family on what the family has left).
 
-The tables are those of :mod:`.search_tables`. The melds are those of :mod:`.search_candidates`, so every
-rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as there; their ``tag``
-and ``block`` carry the rules between melds of one family (distinct suits or ranks, runs that could be
-joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
+The tables are those of :mod:`.search_tables`. The melds are the shapes of :mod:`.search_candidates`
+(:func:`run_members`, :func:`set_members`: only what this search reads of them, and runs alike in that
+are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
+there; their ``tag`` and ``block`` carry the rules between melds of one family (distinct suits or ranks,
+runs that could be joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
 ``None`` otherwise, and the caller searches arrangements instead.
 
 >>> from .cards import parse_cards
@@ -27,10 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import CandidatePool, family_fields, family_of, lengths_allowed
+from .search_candidates import (
+    _RUN_SUIT_BIT,
+    _SET_RANK_BIT,
+    ACE_HIGH,
+    Packing,
+    face_weights,
+    lengths_allowed,
+    run_shapes,
+    set_shapes,
+)
 from .search_tables import Member, RunRules, SetRules, Steps, candidate_steps, set_steps
 
 
@@ -70,38 +81,43 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
             counted[kind] = sum(1 for rule in contract if rule.kind is kind)
     if not counted:
         return 0
-    pool = CandidatePool.build(hand, contract, rules, whole_hand, ())
-    width = pool.packing.width
+    counts = [0] * (JOKER_FACE + 1)
+    for card in hand:
+        counts[card & 63] += 1
+    weights = face_weights(rules.card_values, whole_hand)
+    packing = Packing.for_largest(max(counts))
+    width, guard = packing.width, packing.guard
+    start = guard
+    for face in range(JOKER_FACE + 1):
+        if counts[face]:
+            start += counts[face] << (face * width)
+    run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
     run_rules = RunRules(
-        width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
-        rules.run_joker_spacing, rules.aces_low, rules.aces_high,
-    )  # fmt: skip
+        width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high
+    )
     longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
     set_rules = SetRules(
         lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
-        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
+        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
     )  # fmt: skip
-    jokers = pool.counts[JOKER_FACE]
-    start = pool.start | pool.packing.guard
+    jokers = counts[JOKER_FACE]
     runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
     if len(counted) == 2:
-        outer = _first_kind(pool.counts, counted, rules, set_rules, width)
-    listed = tuple(k for k in counted if k is outer or (k is MeldKind.RUN and not runs_tabled))
-    if listed:
-        pool = CandidatePool.build(hand, contract, rules, whole_hand, listed)
+        outer = _first_kind(tuple(counts), counted, rules, set_rules, width)
     kinds: dict[MeldKind, _Kind] = {}
     for kind, slots in counted.items():
-        if kind in listed:
-            families = _families(pool, kind, slots, 1 << (JOKER_FACE * width))
+        if kind is MeldKind.RUN and (kind is outer or not runs_tabled):
+            families = _run_families(counts, jokers, weights, width, run_lengths, rules, slots)
         elif kind is MeldKind.RUN:
             families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
+        elif kind is outer:
+            families = _set_families(counts, jokers, weights, width, set_rules, rules, slots)
         else:
             most = 1 if rules.set_distinct_ranks else slots
             families = [_Family(_rank_fields(rank, width), [], most, rank=rank) for rank in range(1, 14)
                         if any(_have(start, rank, width))]  # fmt: skip
         kinds[kind] = _Kind(slots, jokers, families, {})
-    guard = pool.packing.guard
     if outer is None:
         only = next(iter(kinds.values()))
         return _joined(only, start, guard, run_rules, set_rules)[jokers]
@@ -145,21 +161,43 @@ def _rank_fields(rank: int, width: int) -> int:
     return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 
 
-def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) -> list[_Family]:
-    """The families of ``kind`` with their distinct candidates (a run's jokers may stand at several places
-    for one use of the hand: only the use matters here)."""
-    width = pool.packing.width
+def _run_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int
+) -> list[_Family]:
+    """The suits that have runs, with their distinct runs (:func:`.run_members`)."""
     out = []
-    for family in pool.families[kind]:
-        members: dict[tuple[int, int, int], Member] = {}
-        for score, _, use, tag, block, _ in family.entries:
-            if (use, tag, block) not in members:
-                count = use // joker_unit
-                members[use, tag, block] = (score, use - count * joker_unit, count, tag, block)
-        entry = family.entries[0]
-        most = 1 if entry[3] & entry[4] else slots
-        rank = family_of(entry[5]) if kind is MeldKind.SET else 0
-        out.append(_Family(family_fields(kind, entry[5], width), list(members.values()), most, rank=rank))
+    for suit in range(4):
+        base = suit * 13
+        present = 0
+        for rank in range(1, 14):
+            if counts[base + rank - 1]:
+                present |= 1 << rank
+        if present.bit_count() < rules.run_min_naturals:
+            continue
+        members = run_members(present, suit, jokers, weights, width, lengths, rules)
+        if members:
+            most = 1 if rules.run_distinct_suits else slots
+            out.append(_Family(((1 << (13 * width)) - 1) << (base * width), members, most))
+    return out
+
+
+def _set_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, set_rules: SetRules, rules: Ruleset,
+    slots: int,
+) -> list[_Family]:  # fmt: skip
+    """The ranks that have sets, with their sets (:func:`.set_members`)."""
+    out = []
+    most = 1 if rules.set_distinct_ranks else slots
+    for rank in range(1, 14):
+        have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
+        if have[0] + have[1] + have[2] + have[3] < set_rules.min_naturals:
+            continue
+        members = set_members(
+            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], set_rules.lengths,
+            set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
+        )  # fmt: skip
+        if members:
+            out.append(_Family(_rank_fields(rank, width), list(members), most, rank=rank))
     return out
 
 
@@ -246,3 +284,66 @@ def _present(left: int, suit: int, width: int) -> int:
             present |= 1 << rank
         shift += width
     return present | (present & 2) << 13
+
+
+def run_members(
+    present: int, suit: int, jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset
+) -> list[Member]:
+    """The distinct runs of ``suit`` whose naturals are ranks of ``present`` (bits 1..13), best first, with at
+    most ``jokers`` jokers and a length in ``lengths`` (a bit mask); tags and blocks as
+    :mod:`.search_candidates` gives them. Runs alike but for where their jokers stand are one member.
+
+    With 4, 5 and 6 of clubs and a joker, ``JK 4 5 6`` and ``4 5 6 JK`` are one run of four:
+
+    >>> from .presets import find_preset
+    >>> members = run_members(0b1110000, 0, 1, (5,) * 52 + (20,), 2, 1 << 4, find_preset('liverpool'))
+    >>> [(score, bin(use), jokers) for score, use, jokers, _, _ in members]
+    [(35, '0b10101000000', 1)]
+    """
+    if present & 2:
+        present |= 1 << ACE_HIGH
+    base = suit * 13
+    shapes, _ = run_shapes(
+        present, jokers, width, weights[base : base + 13], lengths,
+        rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
+    )  # fmt: skip
+    if not shapes:
+        return []
+    joker_weight = weights[JOKER_FACE]
+    suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
+    joinable = rules.no_joinable_runs
+    shift = base * width
+    seen: set[int] = set()
+    out: list[Member] = []
+    for natural_score, size, natural_use, joker_count, low, _ in shapes:
+        key = natural_use << 16 | joker_count
+        tag = block = suit_tag
+        if joinable:
+            high = low + size - 1
+            key = (key << 8 | low) << 8 | high
+            tag |= 1 << (suit * 16 + low) | 1 << (64 + suit * 16 + high)
+            block |= 1 << (suit * 16 + high + 1) | 1 << (64 + suit * 16 + low - 1)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
+    out.sort(reverse=True)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def set_members(
+    have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, joker_weight: int,
+    lengths: int, min_naturals: int, longest: int, distinct_suits: bool, distinct_ranks: bool,
+) -> tuple[Member, ...]:  # fmt: skip
+    """The sets of ``rank`` from ``have[suit]`` of its naturals and at most ``jokers`` jokers, best first: those
+    of :func:`.set_shapes`, tagged by rank when ranks must differ."""
+    shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
+    rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
+    shift = (rank - 1) * width
+    out = [
+        (naturals * rank_weight + joker_count * joker_weight, natural_use << shift, joker_count, rank_tag, rank_tag)
+        for naturals, natural_use, joker_count, _ in shapes
+    ]
+    out.sort(reverse=True)
+    return tuple(out)
