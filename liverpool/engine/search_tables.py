@@ -50,6 +50,50 @@ class RunRules:
             self.min_naturals, self.spacing, self.aces_low, self.aces_high,
         )  # fmt: skip
 
+    def book(self, suit: int, jokers: int) -> RunBook:
+        """The tables of one run of ``suit`` with at most ``jokers`` jokers under these rules, by the ranks
+        present, as met so far in any hand."""
+        return _run_book(
+            self.weights[suit * 13 : suit * 13 + 13], jokers, self.weights[JOKER_FACE], self.lengths,
+            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
+        )  # fmt: skip
+
+
+class RunBook:
+    """The tables of :func:`run_steps` for one suit's weights, jokers and rules, by the ranks present: a cache
+    across hands keyed by a small int, cheaper to ask than the ``lru_cache`` of :func:`run_steps` (its key
+    holds nine values, the weights a tuple)."""
+
+    __slots__ = ("args", "tables")
+
+    def __init__(self, args: tuple[tuple[int, ...], int, int, int, int, int, bool, bool]) -> None:
+        self.args = args
+        self.tables: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def steps(self, present: int) -> tuple[tuple[int, int], ...]:
+        """:func:`run_steps` of the ranks ``present`` (bits 1..14, the ace in both 1 and 14)."""
+        steps = self.tables.get(present)
+        if steps is None:
+            if len(self.tables) >= _BOOK_SIZE:
+                self.tables.clear()
+            rank_weights, jokers, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high = self.args
+            steps = _run_table(
+                present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
+            )
+            self.tables[present] = steps
+        return steps
+
+
+_BOOK_SIZE = 1 << 15
+
+
+@lru_cache(maxsize=256)
+def _run_book(
+    rank_weights: tuple[int, ...], jokers: int, joker_weight: int, lengths: int, min_naturals: int, spacing: int,
+    aces_low: bool, aces_high: bool,
+) -> RunBook:  # fmt: skip
+    return RunBook((rank_weights, jokers, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high))
+
 
 @dataclass(frozen=True, slots=True)
 class SetRules:
@@ -75,6 +119,16 @@ def run_steps(
     ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
     of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
     directly: its jokers stand for the holes and then for the lightest naturals."""
+    return _run_table(
+        present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
+    )
+
+
+def _run_table(
+    present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
+    spacing: int, aces_low: bool, aces_high: bool,
+) -> tuple[tuple[int, int], ...]:  # fmt: skip
+    """:func:`run_steps`, not cached."""
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)

@@ -42,31 +42,32 @@ from .search_candidates import (
     run_shapes,
     set_shapes,
 )
-from .search_tables import Member, RunRules, SetRules, Steps, candidate_steps, set_steps
+from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
 
 
 @dataclass(slots=True)
 class _Family:
     """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
     the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
-    have no candidates, their table comes from :func:`run_steps`."""
+    have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
+    tables met in this hand, by what the family has left."""
 
     fields: int
     members: list[Member]
     most: int
+    tables: dict[int, Steps]
     suit: int = -1
     rank: int = 0
+    book: RunBook | None = None
 
 
 @dataclass(slots=True)
 class _Kind:
-    """The families of one kind of meld, how many slots the contract has for it, and the tables met so far
-    (by family and what the family has left)."""
+    """The families of one kind of meld, how many slots the contract has for it, and the jokers."""
 
     slots: int
     jokers: int
     families: list[_Family]
-    tables: dict[tuple[int, int], Steps]
 
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
@@ -110,14 +111,17 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         if kind is MeldKind.RUN and (kind is outer or not runs_tabled):
             families = _run_families(counts, jokers, weights, width, run_lengths, rules, slots)
         elif kind is MeldKind.RUN:
-            families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
+            families = [
+                _Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, run_rules.book(suit, jokers))
+                for suit in range(4)
+            ]
         elif kind is outer:
             families = _set_families(counts, jokers, weights, width, set_rules, rules, slots)
         else:
             most = 1 if rules.set_distinct_ranks else slots
-            families = [_Family(_rank_fields(rank, width), [], most, rank=rank) for rank in range(1, 14)
+            families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
                         if any(_have(start, rank, width))]  # fmt: skip
-        kinds[kind] = _Kind(slots, jokers, families, {})
+        kinds[kind] = _Kind(slots, jokers, families)
     if outer is None:
         only = next(iter(kinds.values()))
         return _joined(only, start, guard, run_rules, set_rules)[jokers]
@@ -177,7 +181,7 @@ def _run_families(
         members = run_members(present, suit, jokers, weights, width, lengths, rules)
         if members:
             most = 1 if rules.run_distinct_suits else slots
-            out.append(_Family(((1 << (13 * width)) - 1) << (base * width), members, most))
+            out.append(_Family(((1 << (13 * width)) - 1) << (base * width), members, most, {}))
     return out
 
 
@@ -197,7 +201,7 @@ def _set_families(
             set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
         )  # fmt: skip
         if members:
-            out.append(_Family(_rank_fields(rank, width), list(members), most, rank=rank))
+            out.append(_Family(_rank_fields(rank, width), list(members), most, {}, rank=rank))
     return out
 
 
@@ -233,8 +237,8 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: 
     wanted, jokers = kind.slots, kind.jokers
     if wanted == 1:
         best = [-1] * (jokers + 1)
-        for index, family in enumerate(kind.families):
-            steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+        for family in kind.families:
+            steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
             if steps:
                 for j, value in steps[0]:
                     for k in range(j, jokers + 1):
@@ -242,8 +246,8 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: 
                             best[k] = value
         return best
     total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
-    for index, family in enumerate(kind.families):
-        steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+    for family in kind.families:
+        steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
         for had in range(wanted - 1, -1, -1):
             row = total[had]
             for more in range(1, min(len(steps), wanted - had) + 1):
@@ -256,21 +260,22 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: 
 
 
 def _family_steps(
-    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
+    kind: _Kind, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
 ) -> Sequence[Sequence[tuple[int, int]]]:
-    """The table of the ``index``-th family of ``kind`` on ``left``, met before or made now."""
-    key = (index, left & family.fields)
-    steps = kind.tables.get(key)
+    """The table of ``family`` (of ``kind``) on ``left``, met before or made now."""
+    key = left & family.fields
+    steps = family.tables.get(key)
     if steps is None:
         jokers, most = kind.jokers, min(family.most, kind.slots)
-        if family.suit >= 0:
-            steps = (run_rules.steps(_present(left, family.suit, run_rules.width), jokers, family.suit),)
+        book = family.book
+        if book is not None:
+            steps = (book.steps(_present(left, family.suit, run_rules.width)),)
         elif family.rank:
             have = _have(left, family.rank, run_rules.width)
             steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
         else:
             steps = candidate_steps(family.members, left, guard, most, jokers)
-        kind.tables[key] = steps
+        family.tables[key] = steps
     return steps
 
 
