@@ -38,7 +38,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER_FACE, Card
+from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import Meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, Family, decode
@@ -124,9 +124,16 @@ def best_leftover(
                 return None
             if whole_hand:
                 return 0 if most == len(cards) else None
-            values = [rules.value(card) for card in cards]
-            left = sum(values) - most
-            if left > (keep - 1) * max(values, default=0):
+            total = heaviest = 0
+            card_values = rules.card_values
+            for card in cards:
+                face = card & FACE_MASK
+                value = card_values[13] if face == JOKER_FACE else card_values[face % 13]
+                total += value
+                if value > heaviest:
+                    heaviest = value
+            left = total - most
+            if left > (keep - 1) * heaviest:
                 return left
     search = _Search.build(cards, contract, rules, whole_hand, keep, must_include)
     found = search.run(_FEASIBLE if whole_hand else _BEST, 1)

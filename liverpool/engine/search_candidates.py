@@ -120,14 +120,18 @@ class Packing:
 
     @classmethod
     def for_largest(cls, largest: int) -> Packing:
-        """The packing for counts up to ``largest``."""
-        width = max(1, largest).bit_length() + 1
-        return cls(width, _guard(width))
+        """The packing for counts up to ``largest`` (one instance per width)."""
+        return _packing(max(1, largest).bit_length() + 1)
 
 
 @lru_cache(maxsize=16)
 def _guard(width: int) -> int:
     return sum(1 << (f * width + width - 1) for f in range(JOKER_FACE + 1))
+
+
+@lru_cache(maxsize=16)
+def _packing(width: int) -> Packing:
+    return Packing(width, _guard(width))
 
 
 def lengths_allowed(contract: Sequence[MeldRule], kind: MeldKind, rules: Ruleset) -> int:

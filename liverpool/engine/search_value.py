@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
@@ -43,6 +44,8 @@ from .search_candidates import (
     set_shapes,
 )
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
+
+_score = itemgetter(0)
 
 
 @dataclass(slots=True)
@@ -124,9 +127,9 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         kinds[kind] = _Kind(slots, jokers, families)
     if outer is None:
         only = next(iter(kinds.values()))
-        return _joined(only, start, guard, run_rules, set_rules)[jokers]
+        return _most(only, start, guard, run_rules, set_rules, jokers)
     inner = kinds[MeldKind.SET if outer is MeldKind.RUN else MeldKind.RUN]
-    members = sorted((m for family in kinds[outer].families for m in family.members), reverse=True)
+    members = sorted((m for family in kinds[outer].families for m in family.members), key=_score, reverse=True)
     best = [-1]
     _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
@@ -212,11 +215,12 @@ def _choose(
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
     inner kind sheds from ``left`` bounds what it sheds once more melds are chosen."""
-    ceiling = _joined(inner, left, guard, *rules)
     if not wanted:
-        if ceiling[jokers] >= 0 and score + ceiling[jokers] > best[0]:
-            best[0] = score + ceiling[jokers]
+        most = _most(inner, left, guard, rules[0], rules[1], jokers)
+        if most >= 0 and score + most > best[0]:
+            best[0] = score + most
         return
+    ceiling = _joined(inner, left, guard, rules[0], rules[1], jokers)
     if ceiling[jokers] < 0:
         return
     for i in range(begin, len(members)):
@@ -232,15 +236,37 @@ def _choose(
                 best)  # fmt: skip
 
 
-def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules) -> list[int]:
-    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all)."""
-    wanted, jokers = kind.slots, kind.jokers
+def _most(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left`` with at most ``jokers`` jokers (-1: none):
+    ``_joined(...)[jokers]``, read straight off the tables when the kind has one slot."""
+    if kind.slots != 1:
+        return _joined(kind, left, guard, run_rules, set_rules, jokers)[jokers]
+    top = -1
+    for family in kind.families:
+        steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
+        if steps:
+            for j, value in steps[0]:
+                if j > jokers:
+                    break
+                if value > top:
+                    top = value
+    return top
+
+
+def _joined(
+    kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int
+) -> list[int]:
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to ``jokers``, at
+    most what the hand holds)."""
+    wanted = kind.slots
     if wanted == 1:
         best = [-1] * (jokers + 1)
         for family in kind.families:
             steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
             if steps:
                 for j, value in steps[0]:
+                    if j > jokers:
+                        break
                     for k in range(j, jokers + 1):
                         if value > best[k]:
                             best[k] = value
@@ -253,6 +279,8 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: 
             for more in range(1, min(len(steps), wanted - had) + 1):
                 into = total[had + more]
                 for j, value in steps[more - 1]:
+                    if j > jokers:
+                        break
                     for k in range(jokers + 1 - j):
                         if row[k] >= 0 and row[k] + value > into[k + j]:
                             into[k + j] = row[k] + value
@@ -332,7 +360,7 @@ def run_members(
             continue
         seen.add(key)
         out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
-    out.sort(reverse=True)
+    out.sort(key=_score, reverse=True)
     return out
 
 
@@ -350,5 +378,5 @@ def set_members(
         (naturals * rank_weight + joker_count * joker_weight, natural_use << shift, joker_count, rank_tag, rank_tag)
         for naturals, natural_use, joker_count, _ in shapes
     ]
-    out.sort(reverse=True)
+    out.sort(key=_score, reverse=True)
     return tuple(out)
