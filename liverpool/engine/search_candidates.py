@@ -262,6 +262,7 @@ def run_shapes(
     usable = present & ((1 << (last + 1)) - (1 << first))
     if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
         return (), (0, 0, 0)
+    lengths &= (1 << (ACE_HIGH + 1)) - 1  # a run has at most 14 cards: the rest of the mask is never read
     lowest = (usable & -usable).bit_length() - 1
     out = []
     for low in range(max(first, lowest - jokers), last + 1):

@@ -85,6 +85,7 @@ class RunBook:
 
 
 _BOOK_SIZE = 1 << 15
+_RUN_LENGTHS = (1 << 15) - 1
 
 
 @lru_cache(maxsize=256)
@@ -129,6 +130,7 @@ def _run_table(
     spacing: int, aces_low: bool, aces_high: bool,
 ) -> tuple[tuple[int, int], ...]:  # fmt: skip
     """:func:`run_steps`, not cached."""
+    lengths &= _RUN_LENGTHS  # a run has at most 14 cards: the rest of the mask is never read
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)

@@ -311,11 +311,11 @@ def _present(left: int, suit: int, width: int) -> int:
     """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
     present = 0
     mask = (1 << (width - 1)) - 1
-    shift = suit * 13 * width
+    block = left >> (suit * 13 * width) & ((1 << (13 * width)) - 1)
     for rank in range(1, 14):
-        if left >> shift & mask:
+        if block & mask:
             present |= 1 << rank
-        shift += width
+        block >>= width
     return present | (present & 2) << 13
 
 
