@@ -46,6 +46,7 @@ from .search_candidates import (
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
 
 _score = itemgetter(0)
+_LOCAL_SUIT_BIT = 1 << 48
 
 
 @dataclass(slots=True)
@@ -53,7 +54,9 @@ class _Family:
     """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
     the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
     have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
-    tables met in this hand, by what the family has left."""
+    tables met in this hand, by what the family has left. A suit's runs that may hold several runs are
+    tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
+    the hand; :func:`run_members` with ``local``)."""
 
     fields: int
     members: list[Member]
@@ -62,6 +65,7 @@ class _Family:
     suit: int = -1
     rank: int = 0
     book: RunBook | None = None
+    shift: int = -1
 
 
 @dataclass(slots=True)
@@ -112,7 +116,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     kinds: dict[MeldKind, _Kind] = {}
     for kind, slots in counted.items():
         if kind is MeldKind.RUN and (kind is outer or not runs_tabled):
-            families = _run_families(counts, jokers, weights, width, run_lengths, rules, slots)
+            families = _run_families(counts, jokers, weights, width, run_lengths, rules, slots, kind is not outer)
         elif kind is MeldKind.RUN:
             families = [
                 _Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, run_rules.book(suit, jokers))
@@ -169,9 +173,11 @@ def _rank_fields(rank: int, width: int) -> int:
 
 
 def _run_families(
-    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int
-) -> list[_Family]:
-    """The suits that have runs, with their distinct runs (:func:`.run_members`)."""
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int,
+    local: bool,
+) -> list[_Family]:  # fmt: skip
+    """The suits that have runs, with their distinct runs (:func:`.run_members`; ``local``: in the suit's own
+    fields, for its table)."""
     out = []
     for suit in range(4):
         base = suit * 13
@@ -181,10 +187,11 @@ def _run_families(
                 present |= 1 << rank
         if present.bit_count() < rules.run_min_naturals:
             continue
-        members = run_members(present, suit, jokers, weights, width, lengths, rules)
+        members = run_members(present, suit, jokers, weights, width, lengths, rules, local)
         if members:
             most = 1 if rules.run_distinct_suits else slots
-            out.append(_Family(((1 << (13 * width)) - 1) << (base * width), members, most, {}))
+            shift = base * width
+            out.append(_Family(((1 << (13 * width)) - 1) << shift, members, most, {}, shift=shift if local else -1))
     return out
 
 
@@ -301,6 +308,9 @@ def _family_steps(
         elif family.rank:
             have = _have(left, family.rank, run_rules.width)
             steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
+        elif family.shift >= 0:
+            span = family.fields >> family.shift
+            steps = candidate_steps(family.members, left >> family.shift & span, guard & span, most, jokers)
         else:
             steps = candidate_steps(family.members, left, guard, most, jokers)
         family.tables[key] = steps
@@ -320,11 +330,15 @@ def _present(left: int, suit: int, width: int) -> int:
 
 
 def run_members(
-    present: int, suit: int, jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset
-) -> list[Member]:
+    present: int, suit: int, jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset,
+    local: bool = False,
+) -> list[Member]:  # fmt: skip
     """The distinct runs of ``suit`` whose naturals are ranks of ``present`` (bits 1..13), best first, with at
     most ``jokers`` jokers and a length in ``lengths`` (a bit mask); tags and blocks as
     :mod:`.search_candidates` gives them. Runs alike but for where their jokers stand are one member.
+    ``local``: the runs as the suit's own table reads them, its fields first (``use`` in the clubs' fields)
+    and tags that keep apart runs of this suit only (:data:`_LOCAL_SUIT_BIT`, ends at bits ``low`` and
+    ``32 + high``), so that its search works on small ints.
 
     With 4, 5 and 6 of clubs and a joker, ``JK 4 5 6`` and ``4 5 6 JK`` are one run of four:
 
@@ -343,9 +357,16 @@ def run_members(
     if not shapes:
         return []
     joker_weight = weights[JOKER_FACE]
-    suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
     joinable = rules.no_joinable_runs
-    shift = base * width
+    if local:
+        suit_tag = _LOCAL_SUIT_BIT if rules.run_distinct_suits else 0
+        shift = low_base = 0
+        high_base = 32
+    else:
+        suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
+        shift = base * width
+        low_base = suit * 16
+        high_base = 64 + low_base
     seen: set[int] = set()
     out: list[Member] = []
     for natural_score, size, natural_use, joker_count, low, _ in shapes:
@@ -354,8 +375,8 @@ def run_members(
         if joinable:
             high = low + size - 1
             key = (key << 8 | low) << 8 | high
-            tag |= 1 << (suit * 16 + low) | 1 << (64 + suit * 16 + high)
-            block |= 1 << (suit * 16 + high + 1) | 1 << (64 + suit * 16 + low - 1)
+            tag |= 1 << (low_base + low) | 1 << (high_base + high)
+            block |= 1 << (low_base + high + 1) | 1 << (high_base + low - 1)
         if key in seen:
             continue
         seen.add(key)
