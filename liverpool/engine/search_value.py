@@ -127,7 +127,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         else:
             most = 1 if rules.set_distinct_ranks else slots
             families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
-                        if any(_have(start, rank, width))]  # fmt: skip
+                        if counts[rank - 1] or counts[rank + 12] or counts[rank + 25] or counts[rank + 38]]  # fmt: skip
         kinds[kind] = _Kind(slots, jokers, families)
     if outer is None:
         only = next(iter(kinds.values()))
@@ -156,7 +156,7 @@ def _first_kind(
         have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
         ranks += any(have)
         if sum(have) >= rules.set_min_naturals:
-            sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
+            sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
     by_runs = float(runs) ** counted[MeldKind.RUN] * ranks * counted[MeldKind.SET] ** 2
     by_sets = float(sets) ** counted[MeldKind.SET] * 4 * counted[MeldKind.RUN] ** 2
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
@@ -168,6 +168,7 @@ def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
     return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
 
 
+@lru_cache(maxsize=64)
 def _rank_fields(rank: int, width: int) -> int:
     return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 
