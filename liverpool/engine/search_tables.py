@@ -15,7 +15,6 @@ With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker a
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,9 +95,11 @@ def _run_book(
     return RunBook((rank_weights, jokers, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class SetRules:
-    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight."""
+    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight. Made by
+    :func:`set_rules`, one instance for each value, so that the caches keyed by it hash and compare it by
+    identity (the hash of a dataclass is a Python function, run at every look-up)."""
 
     lengths: int
     min_naturals: int
@@ -109,6 +110,12 @@ class SetRules:
     def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
         """:func:`.set_shapes` under these rules."""
         return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+
+
+@lru_cache(maxsize=256)
+def set_rules(lengths: int, min_naturals: int, longest: int, distinct_suits: bool, joker_weight: int) -> SetRules:
+    """The :class:`SetRules` of these values (one instance each)."""
+    return SetRules(lengths, min_naturals, longest, distinct_suits, joker_weight)
 
 
 @lru_cache(maxsize=8192)
@@ -146,24 +153,33 @@ def _run_table(
             if (usable >> low).bit_count() < min_naturals:
                 break
             forced = natural_score = 0
-            held: list[int] = []
+            held: list[int] = []  # the weights of the naturals so far, lightest first
             for high in range(low, min(last, low + 12) + 1):
                 if usable >> high & 1:
                     weight = rank_weights[(high - 1) % 13]
                     natural_score += weight
-                    bisect.insort(held, weight)
+                    place = len(held)
+                    held.append(weight)
+                    while place and held[place - 1] > weight:
+                        held[place] = held[place - 1]
+                        place -= 1
+                    held[place] = weight
                 else:
                     forced += 1
                     if forced > jokers:
                         break
-                spare = min(jokers - forced, len(held) - min_naturals)
+                spare = len(held) - min_naturals
+                if jokers - forced < spare:
+                    spare = jokers - forced
                 if spare < 0 or not lengths >> (high - low + 1) & 1:
                     continue
                 score = natural_score + forced * joker_weight
-                best[forced] = max(best[forced], score)
+                if score > best[forced]:
+                    best[forced] = score
                 for extra in range(spare):
                     score += joker_weight - held[extra]
-                    best[forced + extra + 1] = max(best[forced + extra + 1], score)
+                    if score > best[forced + extra + 1]:
+                        best[forced + extra + 1] = score
     return tuple(_growth(best))
 
 

@@ -44,6 +44,7 @@ from .search_candidates import (
     set_shapes,
 )
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
+from .search_tables import set_rules as make_set_rules
 
 _score = itemgetter(0)
 _LOCAL_SUIT_BIT = 1 << 48
@@ -104,7 +105,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high
     )
     longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
-    set_rules = SetRules(
+    set_rules = make_set_rules(
         lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
         min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
     )  # fmt: skip
