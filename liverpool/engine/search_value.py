@@ -81,14 +81,22 @@ class _Kind:
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
     from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
-    counted: dict[MeldKind, int] = {}
-    for kind in (MeldKind.RUN, MeldKind.SET):
-        lengths = {rule.length for rule in contract if rule.kind is kind}
-        if len(lengths) > 1:
-            return None
-        if lengths:
-            counted[kind] = sum(1 for rule in contract if rule.kind is kind)
-    if not counted:
+    # (no dict keyed by MeldKind here: an enum's hash is a Python function, run at every look-up)
+    run_slots = set_slots = 0
+    run_length = set_length = -1
+    uneven = False
+    for rule in contract:
+        if rule.kind is MeldKind.RUN:
+            uneven = uneven or (run_slots > 0 and rule.length != run_length)
+            run_slots += 1
+            run_length = rule.length
+        elif rule.kind is MeldKind.SET:
+            uneven = uneven or (set_slots > 0 and rule.length != set_length)
+            set_slots += 1
+            set_length = rule.length
+    if uneven:
+        return None
+    if not run_slots and not set_slots:
         return 0
     counts = [0] * (JOKER_FACE + 1)
     for card in hand:
@@ -110,38 +118,43 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
     )  # fmt: skip
     jokers = counts[JOKER_FACE]
-    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
+    runs_tabled = run_slots == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
-    if len(counted) == 2:
-        outer = _first_kind(tuple(counts), counted, rules, set_rules, width)
-    kinds: dict[MeldKind, _Kind] = {}
-    for kind, slots in counted.items():
-        if kind is MeldKind.RUN and (kind is outer or not runs_tabled):
-            families = _run_families(counts, jokers, weights, width, run_lengths, rules, slots, kind is not outer)
-        elif kind is MeldKind.RUN:
+    if run_slots and set_slots:
+        outer = _first_kind(tuple(counts), run_slots, set_slots, rules, set_rules, width)
+    runs = sets = None
+    if run_slots:
+        if outer is MeldKind.RUN or not runs_tabled:
+            families = _run_families(
+                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN
+            )
+        else:
             families = [
                 _Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, run_rules.book(suit, jokers))
                 for suit in range(4)
             ]
-        elif kind is outer:
-            families = _set_families(counts, jokers, weights, width, set_rules, rules, slots)
+        runs = _Kind(run_slots, jokers, families)
+    if set_slots:
+        if outer is MeldKind.SET:
+            families = _set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
         else:
-            most = 1 if rules.set_distinct_ranks else slots
+            most = 1 if rules.set_distinct_ranks else set_slots
             families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
                         if counts[rank - 1] or counts[rank + 12] or counts[rank + 25] or counts[rank + 38]]  # fmt: skip
-        kinds[kind] = _Kind(slots, jokers, families)
-    if outer is None:
-        only = next(iter(kinds.values()))
+        sets = _Kind(set_slots, jokers, families)
+    if runs is None or sets is None:
+        only = runs if sets is None else sets
+        assert only is not None
         return _most(only, start, guard, run_rules, set_rules, jokers)
-    inner = kinds[MeldKind.SET if outer is MeldKind.RUN else MeldKind.RUN]
-    members = sorted((m for family in kinds[outer].families for m in family.members), key=_score, reverse=True)
+    first, inner = (runs, sets) if outer is MeldKind.RUN else (sets, runs)
+    members = sorted((m for family in first.families for m in family.members), key=_score, reverse=True)
     best = [-1]
-    _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
+    _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
 
 
 def _first_kind(
-    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: SetRules, width: int
+    counts: tuple[int, ...], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
@@ -158,8 +171,8 @@ def _first_kind(
         ranks += any(have)
         if sum(have) >= rules.set_min_naturals:
             sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
-    by_runs = float(runs) ** counted[MeldKind.RUN] * ranks * counted[MeldKind.SET] ** 2
-    by_sets = float(sets) ** counted[MeldKind.SET] * 4 * counted[MeldKind.RUN] ** 2
+    by_runs = float(runs) ** run_slots * ranks * set_slots**2
+    by_sets = float(sets) ** set_slots * 4 * run_slots**2
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
 
 
