@@ -30,17 +30,22 @@ Steps = Sequence[Sequence[tuple[int, int]]]
 with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
 
 
-@dataclass(frozen=True, slots=True)
 class RunRules:
-    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present."""
+    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present. (A plain class:
+    a compiled frozen dataclass is built by a Python ``__init__`` setting each field through
+    ``object.__setattr__``, once for every hand.)"""
 
-    width: int
-    weights: tuple[int, ...]
-    lengths: int
-    min_naturals: int
-    spacing: int
-    aces_low: bool
-    aces_high: bool
+    def __init__(
+        self, width: int, weights: tuple[int, ...], lengths: int, min_naturals: int, spacing: int, aces_low: bool,
+        aces_high: bool,
+    ) -> None:  # fmt: skip
+        self.width = width
+        self.weights = weights
+        self.lengths = lengths
+        self.min_naturals = min_naturals
+        self.spacing = spacing
+        self.aces_low = aces_low
+        self.aces_high = aces_high
 
     def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
         """:func:`run_steps` of ``suit`` under these rules."""

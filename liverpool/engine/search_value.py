@@ -27,7 +27,6 @@ runs that could be joined). The search answers when every slot of a kind asks th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
@@ -50,32 +49,36 @@ _score = itemgetter(0)
 _LOCAL_SUIT_BIT = 1 << 48
 
 
-@dataclass(slots=True)
 class _Family:
     """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
     the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
     have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
     tables met in this hand, by what the family has left. A suit's runs that may hold several runs are
     tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
-    the hand; :func:`run_members` with ``local``)."""
+    the hand; :func:`run_members` with ``local``). (Plain classes, not dataclasses: a compiled dataclass
+    is built by the Python ``__init__`` the dataclasses module writes, a few of them for every hand.)"""
 
-    fields: int
-    members: list[Member]
-    most: int
-    tables: dict[int, Steps]
-    suit: int = -1
-    rank: int = 0
-    book: RunBook | None = None
-    shift: int = -1
+    def __init__(
+        self, fields: int, members: list[Member], most: int, tables: dict[int, Steps], suit: int = -1,
+        rank: int = 0, book: RunBook | None = None, shift: int = -1,
+    ) -> None:  # fmt: skip
+        self.fields = fields
+        self.members = members
+        self.most = most
+        self.tables = tables
+        self.suit = suit
+        self.rank = rank
+        self.book = book
+        self.shift = shift
 
 
-@dataclass(slots=True)
 class _Kind:
     """The families of one kind of meld, how many slots the contract has for it, and the jokers."""
 
-    slots: int
-    jokers: int
-    families: list[_Family]
+    def __init__(self, slots: int, jokers: int, families: list[_Family]) -> None:
+        self.slots = slots
+        self.jokers = jokers
+        self.families = families
 
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
