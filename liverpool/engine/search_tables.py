@@ -47,13 +47,6 @@ class RunRules:
         self.aces_low = aces_low
         self.aces_high = aces_high
 
-    def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
-        """:func:`run_steps` of ``suit`` under these rules."""
-        return run_steps(
-            present, jokers, self.weights[suit * 13 : suit * 13 + 13], self.weights[JOKER_FACE], self.lengths,
-            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
-        )  # fmt: skip
-
     def book(self, suit: int, jokers: int) -> RunBook:
         """The tables of one run of ``suit`` with at most ``jokers`` jokers under these rules, by the ranks
         present, as met so far in any hand."""
