@@ -124,7 +124,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     runs_tabled = run_slots == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
     if run_slots and set_slots:
-        outer = _first_kind(tuple(counts), run_slots, set_slots, rules, set_rules, width)
+        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules, width)
     runs = sets = None
     if run_slots:
         if outer is MeldKind.RUN or not runs_tabled:
@@ -157,7 +157,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
 
 
 def _first_kind(
-    counts: tuple[int, ...], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
+    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
@@ -167,12 +167,21 @@ def _first_kind(
     if rules.run_joker_spacing > 1:
         return MeldKind.RUN
     jokers = counts[JOKER_FACE]
-    runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
+    runs = 0
+    for suit in range(4):
+        held = jokers
+        for face in range(suit * 13, suit * 13 + 13):
+            if counts[face]:
+                held += 1
+        runs += held * held
     sets = ranks = 0
+    min_naturals = rules.set_min_naturals
     for rank in range(13):
-        have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-        ranks += any(have)
-        if sum(have) >= rules.set_min_naturals:
+        naturals = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39]
+        if naturals:
+            ranks += 1
+        if naturals >= min_naturals:
+            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
             sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
     by_runs = float(runs) ** run_slots * ranks * set_slots**2
     by_sets = float(sets) ** set_slots * 4 * run_slots**2
