@@ -28,9 +28,9 @@ from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends
 from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
-from liverpool.engine.search_candidates import CandidatePool, decode
+from liverpool.engine.search_candidates import CandidatePool, decode, face_weights, lengths_allowed
 from liverpool.engine.search_feasible import surely_unmet
-from liverpool.engine.search_value import most_shed
+from liverpool.engine.search_value import most_shed, run_members, set_members
 
 Arrangement = tuple[Meld, ...]
 FaceMeld = tuple[str, int, tuple[int, ...]]
@@ -409,6 +409,53 @@ def test_the_candidates_are_exactly_the_valid_melds(seed: int) -> None:
             got = [decode(kind, entry[5]) for entry in pool.entries[kind]]
             assert len(got) == len(set(got))
             assert set(got) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: int) -> None:
+    # search_value lists its runs and sets itself (run_members, set_members), without the candidate pool: they
+    # must be the pool's candidates, those alike in all the value search reads of them taken once, under the
+    # presets and random house rules (joinable runs, distinct suits or ranks, spacing, lengths, aces).
+    rng = random.Random(f"members {seed}")
+    for _ in range(60):
+        rules = random_ruleset(rng) if rng.random() < 0.6 else rng.choice(list(PRESETS.values()))
+        deal = rng.randrange(len(rules.deals))
+        contract = rules.deals[deal].contract
+        whole = rng.random() < 0.2
+        hand = question(rng, rules, deal).hand
+        pool = CandidatePool.build(hand, contract, rules, whole_hand=whole)
+        width, counts = pool.packing.width, list(pool.counts)
+        jokers, weights = counts[JOKER_FACE], face_weights(rules.card_values, whole)
+        joker_unit = 1 << (JOKER_FACE * width)
+        for kind in MeldKind:
+            lengths = lengths_allowed(contract, kind, rules)
+            want = Counter(
+                (score, use - (use // joker_unit) * joker_unit, use // joker_unit, tag, block)
+                for score, _, use, tag, block, _ in pool.entries[kind]
+            )
+            if not lengths:
+                assert not want
+                continue
+            got: Counter[tuple[int, int, int, int, int]] = Counter()
+            if kind is MeldKind.RUN:
+                for suit in range(4):
+                    present = sum(1 << rank for rank in range(1, 14) if counts[suit * 13 + rank - 1])
+                    if present.bit_count() >= rules.run_min_naturals:
+                        members = run_members(present, suit, jokers, weights, width, lengths, rules)
+                        assert [m[0] for m in members] == sorted((m[0] for m in members), reverse=True)
+                        got.update(members)
+            else:
+                longest = rules.set_max_length if rules.set_max_length is not None else 14 * 16
+                longest = min(longest, 4) if rules.set_distinct_suits else longest
+                for rank in range(1, 14):
+                    have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
+                    if sum(have) >= rules.set_min_naturals:
+                        got.update(set_members(
+                            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], lengths,
+                            rules.set_min_naturals, longest, rules.set_distinct_suits, rules.set_distinct_ranks,
+                        ))  # fmt: skip
+            assert max(got.values(), default=1) == 1
+            assert set(got) == set(want), (rules, kind, hand)
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER_FACE, Card
+from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, decode
@@ -117,9 +117,16 @@ def best_leftover(
                 return None
             if whole_hand:
                 return 0 if most == len(cards) else None
-            values = [rules.value(card) for card in cards]
-            left = sum(values) - most
-            if left > (keep - 1) * max(values, default=0):
+            total = heaviest = 0
+            card_values = rules.card_values
+            for card in cards:
+                face = card & FACE_MASK
+                value = card_values[13] if face == JOKER_FACE else card_values[face % 13]
+                total += value
+                if value > heaviest:
+                    heaviest = value
+            left = total - most
+            if left > (keep - 1) * heaviest:
                 return left
     search = _Search.build(cards, contract, rules, whole_hand, keep, must_include)
     found = search.run(FEASIBLE if whole_hand else BEST, 1)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import product
 from operator import itemgetter
 
 from .cards import JOKER_FACE, face_text
@@ -120,14 +120,18 @@ class Packing:
 
     @classmethod
     def for_largest(cls, largest: int) -> Packing:
-        """The packing for counts up to ``largest``."""
-        width = max(1, largest).bit_length() + 1
-        return cls(width, _guard(width))
+        """The packing for counts up to ``largest`` (one instance per width)."""
+        return _packing(max(1, largest).bit_length() + 1)
 
 
 @lru_cache(maxsize=16)
 def _guard(width: int) -> int:
     return sum(1 << (f * width + width - 1) for f in range(JOKER_FACE + 1))
+
+
+@lru_cache(maxsize=16)
+def _packing(width: int) -> Packing:
+    return Packing(width, _guard(width))
 
 
 def lengths_allowed(contract: Sequence[MeldRule], kind: MeldKind, rules: Ruleset) -> int:
@@ -258,6 +262,7 @@ def run_shapes(
     usable = present & ((1 << (last + 1)) - (1 << first))
     if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
         return (), (0, 0, 0)
+    lengths &= (1 << (ACE_HIGH + 1)) - 1  # a run has at most 14 cards: the rest of the mask is never read
     lowest = (usable & -usable).bit_length() - 1
     out = []
     for low in range(max(first, lowest - jokers), last + 1):
@@ -281,24 +286,54 @@ def run_shapes(
                 continue
             out.append((natural_score, size, natural_use, forced_count, low, forced))
             for extra in range(1, spare + 1):
-                for chosen in combinations(ranks, extra):
-                    mask = forced
-                    points = natural_score
-                    use = natural_use
-                    for r in chosen:
-                        mask |= 1 << r
-                        points -= rank_weights[(r - 1) % 13]
-                        use -= 1 << ((r - 1) % 13 * width)
-                    if spacing <= 1 or _spaced(mask, spacing):
-                        out.append((points, size, use, forced_count + extra, low, mask))
+                _substitute(
+                    out, ranks, rank_weights, width, spacing, 0, extra, forced, natural_score, natural_use, size,
+                    forced_count + extra, low,
+                )  # fmt: skip
     if not out:
         return (), (0, 0, 0)
-    stats = (min(s[3] for s in out), max(s[3] for s in out), max(s[0] for s in out))
-    return tuple(out), stats
+    return tuple(out), _stats(out, 3, 0)
+
+
+def _substitute(
+    out: list[tuple[int, int, int, int, int, int]], ranks: list[int], rank_weights: tuple[int, ...], width: int,
+    spacing: int, begin: int, extra: int, mask: int, points: int, use: int, size: int, jokers: int, low: int,
+) -> None:  # fmt: skip
+    """Adds to ``out`` the run of ``size`` cards from ``low`` whose jokers stand at ``mask`` and for ``extra``
+    more of ``ranks[begin:]``, each way in the order of :func:`itertools.combinations` (``points`` and
+    ``use``: its naturals so far). Under joker spacing a choice whose jokers already stand too close ends
+    its branch: more jokers only stand closer."""
+    for i in range(begin, len(ranks)):
+        r = ranks[i]
+        placed = mask | 1 << r
+        if spacing > 1 and not _spaced(placed, spacing):
+            continue
+        left = points - rank_weights[(r - 1) % 13]
+        used = use - (1 << ((r - 1) % 13 * width))
+        if extra == 1:
+            out.append((left, size, used, jokers, low, placed))
+        else:
+            _substitute(out, ranks, rank_weights, width, spacing, i + 1, extra - 1, placed, left, used, size, jokers,
+                        low)  # fmt: skip
 
 
 def _spaced(mask: int, spacing: int) -> bool:
     return all(mask & (mask >> gap) == 0 for gap in range(1, spacing))
+
+
+def _stats(shapes: Sequence[tuple[int, ...]], jokers: int, points: int) -> tuple[int, int, int]:
+    """The fewest and most jokers (field ``jokers``) and the most points (field ``points``) of ``shapes``."""
+    fewest = most = shapes[0][jokers]
+    best = shapes[0][points]
+    for shape in shapes:
+        count = shape[jokers]
+        if count < fewest:
+            fewest = count
+        if count > most:
+            most = count
+        if shape[points] > best:
+            best = shape[points]
+    return fewest, most, best
 
 
 def _sets(
@@ -363,4 +398,4 @@ def set_shapes(
                 out.append((laid, natural_use, joker_count, shape))
     if not out:
         return (), (0, 0, 0)
-    return tuple(out), (min(s[2] for s in out), max(s[2] for s in out), max(s[0] for s in out))
+    return tuple(out), _stats(out, 2, 0)

@@ -110,7 +110,7 @@ def _run_costs(ranks: list[int], suit_cards: list[int], length: int, slots: int,
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)  # the ranks of a suit take 8,192 values: a smaller cache kept missing
 def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int, spacing: int) -> int:
     """The jokers one run of ``length`` cards or more of the ranks ``present`` needs at least, -1 if none
     can be laid: the holes of the best window of the shortest size whose best window holds enough
@@ -119,7 +119,11 @@ def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_na
     present |= (present & 2) << 13
     for size in range(length, last - first + 2):
         window = (1 << size) - 1
-        best = max((present >> low & window).bit_count() for low in range(first, last - size + 2))
+        best = 0
+        for low in range(first, last - size + 2):
+            held = (present >> low & window).bit_count()
+            if held > best:
+                best = held
         if best >= min_naturals and (spacing <= 1 or size - best <= -(-size // spacing)):
             return size - best
     return -1

@@ -15,7 +15,6 @@ With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker a
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,29 +30,74 @@ Steps = Sequence[Sequence[tuple[int, int]]]
 with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
 
 
-@dataclass(frozen=True, slots=True)
 class RunRules:
-    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present."""
+    """What :func:`run_steps` needs of the ruleset and the hand, besides the ranks present. (A plain class:
+    a compiled frozen dataclass is built by a Python ``__init__`` setting each field through
+    ``object.__setattr__``, once for every hand.)"""
 
-    width: int
-    weights: tuple[int, ...]
-    lengths: int
-    min_naturals: int
-    spacing: int
-    aces_low: bool
-    aces_high: bool
+    def __init__(
+        self, width: int, weights: tuple[int, ...], lengths: int, min_naturals: int, spacing: int, aces_low: bool,
+        aces_high: bool,
+    ) -> None:  # fmt: skip
+        self.width = width
+        self.weights = weights
+        self.lengths = lengths
+        self.min_naturals = min_naturals
+        self.spacing = spacing
+        self.aces_low = aces_low
+        self.aces_high = aces_high
 
-    def steps(self, present: int, jokers: int, suit: int) -> tuple[tuple[int, int], ...]:
-        """:func:`run_steps` of ``suit`` under these rules."""
-        return run_steps(
-            present, jokers, self.weights[suit * 13 : suit * 13 + 13], self.weights[JOKER_FACE], self.lengths,
+    def book(self, suit: int, jokers: int) -> RunBook:
+        """The tables of one run of ``suit`` with at most ``jokers`` jokers under these rules, by the ranks
+        present, as met so far in any hand."""
+        return _run_book(
+            self.weights[suit * 13 : suit * 13 + 13], jokers, self.weights[JOKER_FACE], self.lengths,
             self.min_naturals, self.spacing, self.aces_low, self.aces_high,
         )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+class RunBook:
+    """The tables of :func:`run_steps` for one suit's weights, jokers and rules, by the ranks present: a cache
+    across hands keyed by a small int, cheaper to ask than the ``lru_cache`` of :func:`run_steps` (its key
+    holds nine values, the weights a tuple)."""
+
+    __slots__ = ("args", "tables")
+
+    def __init__(self, args: tuple[tuple[int, ...], int, int, int, int, int, bool, bool]) -> None:
+        self.args = args
+        self.tables: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def steps(self, present: int) -> tuple[tuple[int, int], ...]:
+        """:func:`run_steps` of the ranks ``present`` (bits 1..14, the ace in both 1 and 14)."""
+        steps = self.tables.get(present)
+        if steps is None:
+            if len(self.tables) >= _BOOK_SIZE:
+                self.tables.clear()
+            rank_weights, jokers, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high = self.args
+            steps = _run_table(
+                present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
+            )
+            self.tables[present] = steps
+        return steps
+
+
+_BOOK_SIZE = 1 << 15
+_RUN_LENGTHS = (1 << 15) - 1
+
+
+@lru_cache(maxsize=256)
+def _run_book(
+    rank_weights: tuple[int, ...], jokers: int, joker_weight: int, lengths: int, min_naturals: int, spacing: int,
+    aces_low: bool, aces_high: bool,
+) -> RunBook:  # fmt: skip
+    return RunBook((rank_weights, jokers, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class SetRules:
-    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight."""
+    """What :func:`set_steps` needs of the ruleset, besides a rank's naturals and weight. Made by
+    :func:`set_rules`, one instance for each value, so that the caches keyed by it hash and compare it by
+    identity (the hash of a dataclass is a Python function, run at every look-up)."""
 
     lengths: int
     min_naturals: int
@@ -66,6 +110,12 @@ class SetRules:
         return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
 
 
+@lru_cache(maxsize=256)
+def set_rules(lengths: int, min_naturals: int, longest: int, distinct_suits: bool, joker_weight: int) -> SetRules:
+    """The :class:`SetRules` of these values (one instance each)."""
+    return SetRules(lengths, min_naturals, longest, distinct_suits, joker_weight)
+
+
 @lru_cache(maxsize=8192)
 def run_steps(
     present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
@@ -75,6 +125,17 @@ def run_steps(
     ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
     of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
     directly: its jokers stand for the holes and then for the lightest naturals."""
+    return _run_table(
+        present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
+    )
+
+
+def _run_table(
+    present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
+    spacing: int, aces_low: bool, aces_high: bool,
+) -> tuple[tuple[int, int], ...]:  # fmt: skip
+    """:func:`run_steps`, not cached."""
+    lengths &= _RUN_LENGTHS  # a run has at most 14 cards: the rest of the mask is never read
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
@@ -90,24 +151,33 @@ def run_steps(
             if (usable >> low).bit_count() < min_naturals:
                 break
             forced = natural_score = 0
-            held: list[int] = []
+            held: list[int] = []  # the weights of the naturals so far, lightest first
             for high in range(low, min(last, low + 12) + 1):
                 if usable >> high & 1:
                     weight = rank_weights[(high - 1) % 13]
                     natural_score += weight
-                    bisect.insort(held, weight)
+                    place = len(held)
+                    held.append(weight)
+                    while place and held[place - 1] > weight:
+                        held[place] = held[place - 1]
+                        place -= 1
+                    held[place] = weight
                 else:
                     forced += 1
                     if forced > jokers:
                         break
-                spare = min(jokers - forced, len(held) - min_naturals)
+                spare = len(held) - min_naturals
+                if jokers - forced < spare:
+                    spare = jokers - forced
                 if spare < 0 or not lengths >> (high - low + 1) & 1:
                     continue
                 score = natural_score + forced * joker_weight
-                best[forced] = max(best[forced], score)
+                if score > best[forced]:
+                    best[forced] = score
                 for extra in range(spare):
                     score += joker_weight - held[extra]
-                    best[forced + extra + 1] = max(best[forced + extra + 1], score)
+                    if score > best[forced + extra + 1]:
+                        best[forced + extra + 1] = score
     return tuple(_growth(best))
 
 

@@ -9,10 +9,11 @@ cheaper to choose first are chosen by a depth-first search (best first, each bra
 kind's tables on what it has left), and each choice leaves the counts the other kind's tables are read
 from (memoised per family on what the family has left).
 
-The tables are those of :mod:`.search_tables`. The melds are those of :mod:`.search_candidates`, so every
-rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as there; their ``tag``
-and ``block`` carry the rules between melds of one family (distinct suits or ranks, runs that could be
-joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
+The tables are those of :mod:`.search_tables`. The melds are the shapes of :mod:`.search_candidates`
+(:func:`run_members`, :func:`set_members`: only what this search reads of them, and runs alike in that
+are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
+there; their ``tag`` and ``block`` carry the rules between melds of one family (distinct suits or ranks,
+runs that could be joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
 ``None`` otherwise, and the caller searches arrangements instead.
 
 >>> from .cards import parse_cards
@@ -26,94 +27,137 @@ joined). The search answers when every slot of a kind asks the same length; :fun
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import CandidatePool, family_fields, family_of, lengths_allowed
-from .search_tables import Member, RunRules, SetRules, Steps, candidate_steps, set_steps
+from .search_candidates import (
+    _RUN_SUIT_BIT,
+    _SET_RANK_BIT,
+    ACE_HIGH,
+    Packing,
+    face_weights,
+    lengths_allowed,
+    run_shapes,
+    set_shapes,
+)
+from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
+from .search_tables import set_rules as make_set_rules
+
+_score = itemgetter(0)
+_LOCAL_SUIT_BIT = 1 << 48
 
 
-@dataclass(slots=True)
 class _Family:
     """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
     the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
-    have no candidates, their table comes from :func:`run_steps`."""
+    have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
+    tables met in this hand, by what the family has left. A suit's runs that may hold several runs are
+    tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
+    the hand; :func:`run_members` with ``local``). (Plain classes, not dataclasses: a compiled dataclass
+    is built by the Python ``__init__`` the dataclasses module writes, a few of them for every hand.)"""
 
-    fields: int
-    members: list[Member]
-    most: int
-    suit: int = -1
-    rank: int = 0
+    def __init__(
+        self, fields: int, members: list[Member], most: int, tables: dict[int, Steps], suit: int = -1,
+        rank: int = 0, book: RunBook | None = None, shift: int = -1,
+    ) -> None:  # fmt: skip
+        self.fields = fields
+        self.members = members
+        self.most = most
+        self.tables = tables
+        self.suit = suit
+        self.rank = rank
+        self.book = book
+        self.shift = shift
 
 
-@dataclass(slots=True)
 class _Kind:
-    """The families of one kind of meld, how many slots the contract has for it, and the tables met so far
-    (by family and what the family has left)."""
+    """The families of one kind of meld, how many slots the contract has for it, and the jokers."""
 
-    slots: int
-    jokers: int
-    families: list[_Family]
-    tables: dict[tuple[int, int], Steps]
+    def __init__(self, slots: int, jokers: int, families: list[_Family]) -> None:
+        self.slots = slots
+        self.jokers = jokers
+        self.families = families
 
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
     from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
-    counted: dict[MeldKind, int] = {}
-    for kind in (MeldKind.RUN, MeldKind.SET):
-        lengths = {rule.length for rule in contract if rule.kind is kind}
-        if len(lengths) > 1:
-            return None
-        if lengths:
-            counted[kind] = sum(1 for rule in contract if rule.kind is kind)
-    if not counted:
+    # (no dict keyed by MeldKind here: an enum's hash is a Python function, run at every look-up)
+    run_slots = set_slots = 0
+    run_length = set_length = -1
+    uneven = False
+    for rule in contract:
+        if rule.kind is MeldKind.RUN:
+            uneven = uneven or (run_slots > 0 and rule.length != run_length)
+            run_slots += 1
+            run_length = rule.length
+        elif rule.kind is MeldKind.SET:
+            uneven = uneven or (set_slots > 0 and rule.length != set_length)
+            set_slots += 1
+            set_length = rule.length
+    if uneven:
+        return None
+    if not run_slots and not set_slots:
         return 0
-    pool = CandidatePool.build(hand, contract, rules, whole_hand, ())
-    width = pool.packing.width
+    counts = [0] * (JOKER_FACE + 1)
+    for card in hand:
+        counts[card & 63] += 1
+    weights = face_weights(rules.card_values, whole_hand)
+    packing = Packing.for_largest(max(counts))
+    width, guard = packing.width, packing.guard
+    start = guard
+    for face in range(JOKER_FACE + 1):
+        if counts[face]:
+            start += counts[face] << (face * width)
+    run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
     run_rules = RunRules(
-        width, pool.weights, lengths_allowed(contract, MeldKind.RUN, rules), rules.run_min_naturals,
-        rules.run_joker_spacing, rules.aces_low, rules.aces_high,
-    )  # fmt: skip
+        width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high
+    )
     longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
-    set_rules = SetRules(
+    set_rules = make_set_rules(
         lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
-        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, pool.weights[JOKER_FACE],
+        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
     )  # fmt: skip
-    jokers = pool.counts[JOKER_FACE]
-    start = pool.start | pool.packing.guard
-    runs_tabled = counted.get(MeldKind.RUN, 0) == 1 or rules.run_distinct_suits
+    jokers = counts[JOKER_FACE]
+    runs_tabled = run_slots == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
-    if len(counted) == 2:
-        outer = _first_kind(pool.counts, counted, rules, set_rules, width)
-    listed = tuple(k for k in counted if k is outer or (k is MeldKind.RUN and not runs_tabled))
-    if listed:
-        pool = CandidatePool.build(hand, contract, rules, whole_hand, listed)
-    kinds: dict[MeldKind, _Kind] = {}
-    for kind, slots in counted.items():
-        if kind in listed:
-            families = _families(pool, kind, slots, 1 << (JOKER_FACE * width))
-        elif kind is MeldKind.RUN:
-            families = [_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, suit) for suit in range(4)]
+    if run_slots and set_slots:
+        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules, width)
+    runs = sets = None
+    if run_slots:
+        if outer is MeldKind.RUN or not runs_tabled:
+            families = _run_families(
+                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN
+            )
         else:
-            most = 1 if rules.set_distinct_ranks else slots
-            families = [_Family(_rank_fields(rank, width), [], most, rank=rank) for rank in range(1, 14)
-                        if any(_have(start, rank, width))]  # fmt: skip
-        kinds[kind] = _Kind(slots, jokers, families, {})
-    guard = pool.packing.guard
-    if outer is None:
-        only = next(iter(kinds.values()))
-        return _joined(only, start, guard, run_rules, set_rules)[jokers]
-    inner = kinds[MeldKind.SET if outer is MeldKind.RUN else MeldKind.RUN]
-    members = sorted((m for family in kinds[outer].families for m in family.members), reverse=True)
+            families = [
+                _Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, run_rules.book(suit, jokers))
+                for suit in range(4)
+            ]
+        runs = _Kind(run_slots, jokers, families)
+    if set_slots:
+        if outer is MeldKind.SET:
+            families = _set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
+        else:
+            most = 1 if rules.set_distinct_ranks else set_slots
+            families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
+                        if counts[rank - 1] or counts[rank + 12] or counts[rank + 25] or counts[rank + 38]]  # fmt: skip
+        sets = _Kind(set_slots, jokers, families)
+    if runs is None or sets is None:
+        only = runs if sets is None else sets
+        assert only is not None
+        return _most(only, start, guard, run_rules, set_rules, jokers)
+    first, inner = (runs, sets) if outer is MeldKind.RUN else (sets, runs)
+    members = sorted((m for family in first.families for m in family.members), key=_score, reverse=True)
     best = [-1]
-    _choose(members, 0, kinds[outer].slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
+    _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
 
 
 def _first_kind(
-    counts: tuple[int, ...], counted: dict[MeldKind, int], rules: Ruleset, set_rules: SetRules, width: int
+    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
@@ -123,15 +167,24 @@ def _first_kind(
     if rules.run_joker_spacing > 1:
         return MeldKind.RUN
     jokers = counts[JOKER_FACE]
-    runs = sum((sum(1 for n in counts[suit * 13 : suit * 13 + 13] if n) + jokers) ** 2 for suit in range(4))
+    runs = 0
+    for suit in range(4):
+        held = jokers
+        for face in range(suit * 13, suit * 13 + 13):
+            if counts[face]:
+                held += 1
+        runs += held * held
     sets = ranks = 0
+    min_naturals = rules.set_min_naturals
     for rank in range(13):
-        have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-        ranks += any(have)
-        if sum(have) >= rules.set_min_naturals:
-            sets += len(set_rules.shapes(tuple(sorted(have)), jokers, width))
-    by_runs = float(runs) ** counted[MeldKind.RUN] * ranks * counted[MeldKind.SET] ** 2
-    by_sets = float(sets) ** counted[MeldKind.SET] * 4 * counted[MeldKind.RUN] ** 2
+        naturals = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39]
+        if naturals:
+            ranks += 1
+        if naturals >= min_naturals:
+            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
+            sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
+    by_runs = float(runs) ** run_slots * ranks * set_slots**2
+    by_sets = float(sets) ** set_slots * 4 * run_slots**2
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
 
 
@@ -141,25 +194,51 @@ def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
     return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
 
 
+@lru_cache(maxsize=64)
 def _rank_fields(rank: int, width: int) -> int:
     return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 
 
-def _families(pool: CandidatePool, kind: MeldKind, slots: int, joker_unit: int) -> list[_Family]:
-    """The families of ``kind`` with their distinct candidates (a run's jokers may stand at several places
-    for one use of the hand: only the use matters here)."""
-    width = pool.packing.width
+def _run_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int,
+    local: bool,
+) -> list[_Family]:  # fmt: skip
+    """The suits that have runs, with their distinct runs (:func:`.run_members`; ``local``: in the suit's own
+    fields, for its table)."""
     out = []
-    for family in pool.families[kind]:
-        members: dict[tuple[int, int, int], Member] = {}
-        for score, _, use, tag, block, _ in family.entries:
-            if (use, tag, block) not in members:
-                count = use // joker_unit
-                members[use, tag, block] = (score, use - count * joker_unit, count, tag, block)
-        entry = family.entries[0]
-        most = 1 if entry[3] & entry[4] else slots
-        rank = family_of(entry[5]) if kind is MeldKind.SET else 0
-        out.append(_Family(family_fields(kind, entry[5], width), list(members.values()), most, rank=rank))
+    for suit in range(4):
+        base = suit * 13
+        present = 0
+        for rank in range(1, 14):
+            if counts[base + rank - 1]:
+                present |= 1 << rank
+        if present.bit_count() < rules.run_min_naturals:
+            continue
+        members = run_members(present, suit, jokers, weights, width, lengths, rules, local)
+        if members:
+            most = 1 if rules.run_distinct_suits else slots
+            shift = base * width
+            out.append(_Family(((1 << (13 * width)) - 1) << shift, members, most, {}, shift=shift if local else -1))
+    return out
+
+
+def _set_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, set_rules: SetRules, rules: Ruleset,
+    slots: int,
+) -> list[_Family]:  # fmt: skip
+    """The ranks that have sets, with their sets (:func:`.set_members`)."""
+    out = []
+    most = 1 if rules.set_distinct_ranks else slots
+    for rank in range(1, 14):
+        have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
+        if have[0] + have[1] + have[2] + have[3] < set_rules.min_naturals:
+            continue
+        members = set_members(
+            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], set_rules.lengths,
+            set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
+        )  # fmt: skip
+        if members:
+            out.append(_Family(_rank_fields(rank, width), list(members), most, {}, rank=rank))
     return out
 
 
@@ -170,11 +249,12 @@ def _choose(
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
     inner kind sheds from ``left`` bounds what it sheds once more melds are chosen."""
-    ceiling = _joined(inner, left, guard, *rules)
     if not wanted:
-        if ceiling[jokers] >= 0 and score + ceiling[jokers] > best[0]:
-            best[0] = score + ceiling[jokers]
+        most = _most(inner, left, guard, rules[0], rules[1], jokers)
+        if most >= 0 and score + most > best[0]:
+            best[0] = score + most
         return
+    ceiling = _joined(inner, left, guard, rules[0], rules[1], jokers)
     if ceiling[jokers] < 0:
         return
     for i in range(begin, len(members)):
@@ -190,27 +270,51 @@ def _choose(
                 best)  # fmt: skip
 
 
-def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules) -> list[int]:
-    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all)."""
-    wanted, jokers = kind.slots, kind.jokers
+def _most(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left`` with at most ``jokers`` jokers (-1: none):
+    ``_joined(...)[jokers]``, read straight off the tables when the kind has one slot."""
+    if kind.slots != 1:
+        return _joined(kind, left, guard, run_rules, set_rules, jokers)[jokers]
+    top = -1
+    for family in kind.families:
+        steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
+        if steps:
+            for j, value in steps[0]:
+                if j > jokers:
+                    break
+                if value > top:
+                    top = value
+    return top
+
+
+def _joined(
+    kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int
+) -> list[int]:
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to ``jokers``, at
+    most what the hand holds)."""
+    wanted = kind.slots
     if wanted == 1:
         best = [-1] * (jokers + 1)
-        for index, family in enumerate(kind.families):
-            steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+        for family in kind.families:
+            steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
             if steps:
                 for j, value in steps[0]:
+                    if j > jokers:
+                        break
                     for k in range(j, jokers + 1):
                         if value > best[k]:
                             best[k] = value
         return best
     total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
-    for index, family in enumerate(kind.families):
-        steps = _family_steps(kind, index, family, left, guard, run_rules, set_rules)
+    for family in kind.families:
+        steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
         for had in range(wanted - 1, -1, -1):
             row = total[had]
             for more in range(1, min(len(steps), wanted - had) + 1):
                 into = total[had + more]
                 for j, value in steps[more - 1]:
+                    if j > jokers:
+                        break
                     for k in range(jokers + 1 - j):
                         if row[k] >= 0 and row[k] + value > into[k + j]:
                             into[k + j] = row[k] + value
@@ -218,21 +322,25 @@ def _joined(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: 
 
 
 def _family_steps(
-    kind: _Kind, index: int, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
+    kind: _Kind, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
 ) -> Sequence[Sequence[tuple[int, int]]]:
-    """The table of the ``index``-th family of ``kind`` on ``left``, met before or made now."""
-    key = (index, left & family.fields)
-    steps = kind.tables.get(key)
+    """The table of ``family`` (of ``kind``) on ``left``, met before or made now."""
+    key = left & family.fields
+    steps = family.tables.get(key)
     if steps is None:
         jokers, most = kind.jokers, min(family.most, kind.slots)
-        if family.suit >= 0:
-            steps = (run_rules.steps(_present(left, family.suit, run_rules.width), jokers, family.suit),)
+        book = family.book
+        if book is not None:
+            steps = (book.steps(_present(left, family.suit, run_rules.width)),)
         elif family.rank:
             have = _have(left, family.rank, run_rules.width)
             steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
+        elif family.shift >= 0:
+            span = family.fields >> family.shift
+            steps = candidate_steps(family.members, left >> family.shift & span, guard & span, most, jokers)
         else:
             steps = candidate_steps(family.members, left, guard, most, jokers)
-        kind.tables[key] = steps
+        family.tables[key] = steps
     return steps
 
 
@@ -240,9 +348,83 @@ def _present(left: int, suit: int, width: int) -> int:
     """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
     present = 0
     mask = (1 << (width - 1)) - 1
-    shift = suit * 13 * width
+    block = left >> (suit * 13 * width) & ((1 << (13 * width)) - 1)
     for rank in range(1, 14):
-        if left >> shift & mask:
+        if block & mask:
             present |= 1 << rank
-        shift += width
+        block >>= width
     return present | (present & 2) << 13
+
+
+def run_members(
+    present: int, suit: int, jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset,
+    local: bool = False,
+) -> list[Member]:  # fmt: skip
+    """The distinct runs of ``suit`` whose naturals are ranks of ``present`` (bits 1..13), best first, with at
+    most ``jokers`` jokers and a length in ``lengths`` (a bit mask); tags and blocks as
+    :mod:`.search_candidates` gives them. Runs alike but for where their jokers stand are one member.
+    ``local``: the runs as the suit's own table reads them, its fields first (``use`` in the clubs' fields)
+    and tags that keep apart runs of this suit only (:data:`_LOCAL_SUIT_BIT`, ends at bits ``low`` and
+    ``32 + high``), so that its search works on small ints.
+
+    With 4, 5 and 6 of clubs and a joker, ``JK 4 5 6`` and ``4 5 6 JK`` are one run of four:
+
+    >>> from .presets import find_preset
+    >>> members = run_members(0b1110000, 0, 1, (5,) * 52 + (20,), 2, 1 << 4, find_preset('liverpool'))
+    >>> [(score, bin(use), jokers) for score, use, jokers, _, _ in members]
+    [(35, '0b10101000000', 1)]
+    """
+    if present & 2:
+        present |= 1 << ACE_HIGH
+    base = suit * 13
+    shapes, _ = run_shapes(
+        present, jokers, width, weights[base : base + 13], lengths,
+        rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
+    )  # fmt: skip
+    if not shapes:
+        return []
+    joker_weight = weights[JOKER_FACE]
+    joinable = rules.no_joinable_runs
+    if local:
+        suit_tag = _LOCAL_SUIT_BIT if rules.run_distinct_suits else 0
+        shift = low_base = 0
+        high_base = 32
+    else:
+        suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
+        shift = base * width
+        low_base = suit * 16
+        high_base = 64 + low_base
+    seen: set[int] = set()
+    out: list[Member] = []
+    for natural_score, size, natural_use, joker_count, low, _ in shapes:
+        key = natural_use << 16 | joker_count
+        tag = block = suit_tag
+        if joinable:
+            high = low + size - 1
+            key = (key << 8 | low) << 8 | high
+            tag |= 1 << (low_base + low) | 1 << (high_base + high)
+            block |= 1 << (low_base + high + 1) | 1 << (high_base + low - 1)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
+    out.sort(key=_score, reverse=True)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def set_members(
+    have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, joker_weight: int,
+    lengths: int, min_naturals: int, longest: int, distinct_suits: bool, distinct_ranks: bool,
+) -> tuple[Member, ...]:  # fmt: skip
+    """The sets of ``rank`` from ``have[suit]`` of its naturals and at most ``jokers`` jokers, best first: those
+    of :func:`.set_shapes`, tagged by rank when ranks must differ."""
+    shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
+    rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
+    shift = (rank - 1) * width
+    out = [
+        (naturals * rank_weight + joker_count * joker_weight, natural_use << shift, joker_count, rank_tag, rank_tag)
+        for naturals, natural_use, joker_count, _ in shapes
+    ]
+    out.sort(key=_score, reverse=True)
+    return tuple(out)
