@@ -34,6 +34,7 @@ COMPILED = (
     "liverpool/engine/search_candidates.py",
     "liverpool/engine/search_feasible.py",
     "liverpool/engine/search_tables.py",
+    "liverpool/engine/search_members.py",
     "liverpool/engine/search_value.py",
     "liverpool/engine/search_walk.py",
     "liverpool/engine/state.py",

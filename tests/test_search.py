@@ -30,7 +30,8 @@ from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Rule
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search_candidates import CandidatePool, decode, face_weights, lengths_allowed
 from liverpool.engine.search_feasible import surely_unmet
-from liverpool.engine.search_value import most_shed, run_members, set_members
+from liverpool.engine.search_members import run_members, set_members
+from liverpool.engine.search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
 FaceMeld = tuple[str, int, tuple[int, ...]]
@@ -413,7 +414,7 @@ def test_the_candidates_are_exactly_the_valid_melds(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: int) -> None:
-    # search_value lists its runs and sets itself (run_members, set_members), without the candidate pool: they
+    # search_value lists its runs and sets itself (search_members.run_members, set_members), without the candidate pool: they
     # must be the pool's candidates, those alike in all the value search reads of them taken once, under the
     # presets and random house rules (joinable runs, distinct suits or ranks, spacing, lengths, aces).
     rng = random.Random(f"members {seed}")

@@ -10,8 +10,8 @@ kind's tables on what it has left), and each choice leaves the counts the other 
 from (memoised per family on what the family has left).
 
 The tables are those of :mod:`.search_tables`. The melds are the shapes of :mod:`.search_candidates`
-(:func:`run_members`, :func:`set_members`: only what this search reads of them, and runs alike in that
-are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
+(:func:`.search_members.run_members`, :func:`.search_members.set_members`: only what this search reads
+of them, and runs alike in that are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
 there; their ``tag`` and ``block`` carry the rules between melds of one family (distinct suits or ranks,
 runs that could be joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
 ``None`` otherwise, and the caller searches arrangements instead.
@@ -33,20 +33,15 @@ from operator import itemgetter
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import (
-    _RUN_SUIT_BIT,
-    _SET_RANK_BIT,
-    ACE_HIGH,
     Packing,
     face_weights,
     lengths_allowed,
-    run_shapes,
-    set_shapes,
 )
+from .search_members import run_members, set_members
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
 from .search_tables import set_rules as make_set_rules
 
 _score = itemgetter(0)
-_LOCAL_SUIT_BIT = 1 << 48
 
 
 class _Family:
@@ -354,77 +349,3 @@ def _present(left: int, suit: int, width: int) -> int:
             present |= 1 << rank
         block >>= width
     return present | (present & 2) << 13
-
-
-def run_members(
-    present: int, suit: int, jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset,
-    local: bool = False,
-) -> list[Member]:  # fmt: skip
-    """The distinct runs of ``suit`` whose naturals are ranks of ``present`` (bits 1..13), best first, with at
-    most ``jokers`` jokers and a length in ``lengths`` (a bit mask); tags and blocks as
-    :mod:`.search_candidates` gives them. Runs alike but for where their jokers stand are one member.
-    ``local``: the runs as the suit's own table reads them, its fields first (``use`` in the clubs' fields)
-    and tags that keep apart runs of this suit only (:data:`_LOCAL_SUIT_BIT`, ends at bits ``low`` and
-    ``32 + high``), so that its search works on small ints.
-
-    With 4, 5 and 6 of clubs and a joker, ``JK 4 5 6`` and ``4 5 6 JK`` are one run of four:
-
-    >>> from .presets import find_preset
-    >>> members = run_members(0b1110000, 0, 1, (5,) * 52 + (20,), 2, 1 << 4, find_preset('liverpool'))
-    >>> [(score, bin(use), jokers) for score, use, jokers, _, _ in members]
-    [(35, '0b10101000000', 1)]
-    """
-    if present & 2:
-        present |= 1 << ACE_HIGH
-    base = suit * 13
-    shapes, _ = run_shapes(
-        present, jokers, width, weights[base : base + 13], lengths,
-        rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
-    )  # fmt: skip
-    if not shapes:
-        return []
-    joker_weight = weights[JOKER_FACE]
-    joinable = rules.no_joinable_runs
-    if local:
-        suit_tag = _LOCAL_SUIT_BIT if rules.run_distinct_suits else 0
-        shift = low_base = 0
-        high_base = 32
-    else:
-        suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
-        shift = base * width
-        low_base = suit * 16
-        high_base = 64 + low_base
-    seen: set[int] = set()
-    out: list[Member] = []
-    for natural_score, size, natural_use, joker_count, low, _ in shapes:
-        key = natural_use << 16 | joker_count
-        tag = block = suit_tag
-        if joinable:
-            high = low + size - 1
-            key = (key << 8 | low) << 8 | high
-            tag |= 1 << (low_base + low) | 1 << (high_base + high)
-            block |= 1 << (low_base + high + 1) | 1 << (high_base + low - 1)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
-    out.sort(key=_score, reverse=True)
-    return out
-
-
-@lru_cache(maxsize=8192)
-def set_members(
-    have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, joker_weight: int,
-    lengths: int, min_naturals: int, longest: int, distinct_suits: bool, distinct_ranks: bool,
-) -> tuple[Member, ...]:  # fmt: skip
-    """The sets of ``rank`` from ``have[suit]`` of its naturals and at most ``jokers`` jokers, best first: those
-    of :func:`.set_shapes`, tagged by rank when ranks must differ."""
-    shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
-    rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
-    shift = (rank - 1) * width
-    out = [
-        (naturals * rank_weight + joker_count * joker_weight, natural_use << shift, joker_count, rank_tag, rank_tag)
-        for naturals, natural_use, joker_count, _ in shapes
-    ]
-    out.sort(key=_score, reverse=True)
-    return tuple(out)
