@@ -7,6 +7,7 @@ Compared with trying every swap there is, in seeded games of ``easy`` bots, wher
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from helpers import card, deal, go_down, play
@@ -23,6 +24,17 @@ from liverpool.engine.state import GameState, Phase
 MAY_I = find_preset("may-i")
 
 
+def _moments(preset: str, games: int) -> Iterator[GameState]:
+    """Every moment of ``games`` seeded games of four ``easy`` bots (the state moves on after each)."""
+    for seed in range(1, games + 1):
+        rng = random.Random(seed)
+        agents = [make_bot("easy") for _ in range(4)]
+        state = new_game(PRESETS[preset], 4)
+        while not state.is_over:
+            yield state
+            step(state, agents, rng)
+
+
 def _every_swap(state: GameState) -> set[SwapJoker]:
     me = state.current
     return {
@@ -37,22 +49,16 @@ def _every_swap(state: GameState) -> set[SwapJoker]:
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i", "contract"])
 def test_listed_swaps_are_exactly_the_legal_ones(preset: str) -> None:
-    rules = PRESETS[preset]
     compared = listed_swaps = 0
-    for seed in range(1, 5):
-        rng = random.Random(seed)
-        agents = [make_bot("easy") for _ in range(4)]
-        state = new_game(rules, 4)
-        while not state.is_over:
-            if state.phase is Phase.PLAY and state.must_place is None and any(
-                c.is_joker for tm in state.melds for c in tm.meld.cards
-            ):
-                listed = {a for a in legal_actions(state) if isinstance(a, SwapJoker)}
-                legal = {a for a in _every_swap(state) if is_legal(state, a)}
-                assert listed == legal, (state.situation(), listed ^ legal)
-                compared += 1
-                listed_swaps += len(listed)
-            step(state, agents, rng)
+    for state in _moments(preset, 4):
+        if state.phase is Phase.PLAY and state.must_place is None and any(
+            c.is_joker for tm in state.melds for c in tm.meld.cards
+        ):
+            listed = {a for a in legal_actions(state) if isinstance(a, SwapJoker)}
+            legal = {a for a in _every_swap(state) if is_legal(state, a)}
+            assert listed == legal, (state.situation(), listed ^ legal)
+            compared += 1
+            listed_swaps += len(listed)
     assert compared > 50 and listed_swaps > 0, (compared, listed_swaps)
 
 
@@ -60,25 +66,19 @@ def test_listed_swaps_are_exactly_the_legal_ones(preset: str) -> None:
 def test_can_go_down_agrees_with_the_listing(preset: str) -> None:
     """The swap and dig checks ask ``can_go_down`` (the search's first arrangement met); it must say
     whether ``go_down_options`` finds any, for every card that must be melded, the taken card included."""
-    rules = PRESETS[preset]
     asked = found = 0
-    for seed in range(1, 4):
-        rng = random.Random(seed)
-        agents = [make_bot("easy") for _ in range(4)]
-        state = new_game(rules, 4)
-        while not state.is_over:
-            me = state.current
-            if state.phase is Phase.PLAY and not state.down[me] and state.hands[me]:
-                hand = list(state.hands[me])
-                joker = next((c for tm in state.melds for c in tm.meld.cards if c.is_joker), None)
-                hands = [hand] if joker is None else [hand, [*hand[1:], joker]]
-                for cards in hands:
-                    for must in [None, *dict.fromkeys(cards)]:
-                        listed = bool(checks.go_down_options(state, me, cards, must, 1))
-                        assert checks.can_go_down(state, me, cards, must) == listed, (state.situation(), cards, must)
-                        asked += 1
-                        found += listed
-            step(state, agents, rng)
+    for state in _moments(preset, 3):
+        me = state.current
+        if state.phase is Phase.PLAY and not state.down[me] and state.hands[me]:
+            hand = list(state.hands[me])
+            joker = next((c for tm in state.melds for c in tm.meld.cards if c.is_joker), None)
+            hands = [hand] if joker is None else [hand, [*hand[1:], joker]]
+            for cards in hands:
+                for must in [None, *dict.fromkeys(cards)]:
+                    listed = bool(checks.go_down_options(state, me, cards, must, 1))
+                    assert checks.can_go_down(state, me, cards, must) == listed, (state.situation(), cards, must)
+                    asked += 1
+                    found += listed
     assert asked > 500 and found > 20, (asked, found)
 
 
