@@ -66,10 +66,13 @@ def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() ->
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
 def test_one_seats_actions_are_its_share_of_the_whole_list(preset: str) -> None:
-    """RULES.md §3 buying: every seat of an open window answers; each seat's list is its share of all."""
+    """RULES.md §3 buying: every seat of an open window answers; each seat's list is its share of all. In the
+    play phase every action is the current player's (RULES.md §1: the turn)."""
     windows = 0
     for state, options, _ in _states(preset, 11, 600):
         windows += state.phase is Phase.BUY
+        if state.phase is Phase.PLAY:  # the driver asks only the current seat then
+            assert {a.seat for a in options} == {state.current}
         for seat in range(state.seats):
             assert legal_actions(state, seat) == [a for a in options if a.seat == seat]
     # may-i buys before the next draw, in the draw phase: no windows there, the shares are checked anyway.

@@ -98,6 +98,16 @@ def step(
                     raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
                 return _do(state, choice, before, answers)
         return None
+    if state.phase is Phase.PLAY:
+        # Only the player whose turn it is acts in the play phase, and must.
+        turn = legal_actions(state)
+        if not turn:
+            return None
+        seat = state.current
+        choice = agents[seat](Observer(state).observe(seat), turn, rng)
+        if choice is None:
+            raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
+        return _do(state, choice, before, turn)
     by_seat: dict[int | None, list[Action]] = {}
     for option in legal_actions(state):
         by_seat.setdefault(option.seat, []).append(option)
