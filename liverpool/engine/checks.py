@@ -60,16 +60,11 @@ def go_down_options(
     """Arrangements of ``hand`` that meet this deal's contract and leave an allowed hand."""
     rules = state.rules
     contract = state.deal_rule.contract
-    if whole_hand_required(state):
-        return find_arrangements(hand, contract, rules, whole_hand=True, must_include=must_include, limit=limit)
-    if goes_out_on_going_down(state):
-        return find_arrangements(hand, contract, rules, must_include=must_include, limit=limit)
-    keep = 1 if rules.empty_hand is _MUST_DISCARD else 0
-    taken = state.taken
-    awkward = taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional
-    if not awkward:
-        return find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=limit)
-    assert taken is not None
+    whole, keep, taken = _question(state, hand)
+    if taken is None:
+        return find_arrangements(
+            hand, contract, rules, whole_hand=whole, keep=keep, must_include=must_include, limit=limit
+        )
     # The taken card may not be the only one left: either it is melded, or another card stays too.
     if must_include is not None and must_include != taken:
         # Ask for more until ``limit`` arrangements survive the filter or there are no more to ask for.
@@ -87,20 +82,30 @@ def go_down_options(
     return merged[:limit]
 
 
+def _question(state: GameState, hand: Sequence[Card]) -> tuple[bool, int, Card | None]:
+    """How the contract search is asked about ``hand`` going down now: whether the whole hand must go, how
+    many cards must stay, and the card just taken from the pile when it is in ``hand`` and may not be the
+    only card left (the search's answers are then filtered), else None."""
+    if whole_hand_required(state):
+        return True, 0, None
+    if goes_out_on_going_down(state):
+        return False, 0, None
+    rules = state.rules
+    keep = 1 if rules.empty_hand is _MUST_DISCARD else 0
+    taken = state.taken
+    if taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional:
+        return False, keep, taken
+    return False, keep, None
+
+
 def can_go_down(state: GameState, seat: int, hand: Sequence[Card], must_include: Card | None) -> bool:
     """Whether :func:`go_down_options` would find any arrangement: the search's feasibility question, which
     stops at the first arrangement met where the listing looks for the best ones."""
     rules = state.rules
     contract = state.deal_rule.contract
-    if whole_hand_required(state):
-        return can_meet(hand, contract, rules, whole_hand=True, must_include=must_include)
-    if goes_out_on_going_down(state):
-        return can_meet(hand, contract, rules, must_include=must_include)
-    keep = 1 if rules.empty_hand is _MUST_DISCARD else 0
-    taken = state.taken
-    awkward = taken is not None and taken in hand and rules.no_discard_taken_card and not rules.discard_optional
-    if not awkward:
-        return can_meet(hand, contract, rules, keep=keep, must_include=must_include)
+    whole, keep, taken = _question(state, hand)
+    if taken is None:
+        return can_meet(hand, contract, rules, whole_hand=whole, keep=keep, must_include=must_include)
     if must_include is not None and must_include != taken:
         return bool(go_down_options(state, seat, hand, must_include, 1))
     # As go_down_options: the taken card melded, or kept with another card.
