@@ -22,7 +22,7 @@ from typing import Any, Final, Literal
 
 from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
 from .rules import MeldKind, MeldRule, Ruleset
-from .values import by_fields
+from .values import by_fields, native
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
@@ -101,10 +101,7 @@ class Meld:
         return f"Meld.parse({str(self)!r})"
 
 
-# Compiled with mypyc, Meld is a native class, and fields assigned in this module's code are written straight
-# into the object, where the frozen dataclass's generated __init__ sets each through object.__setattr__.
-# Run as Python that assignment is refused (FrozenInstanceError), so there :func:`new_meld` calls Meld.
-_NATIVE: Final = hasattr(Meld, "__mypyc_attrs__")
+_NATIVE: Final = native(Meld)  # see values.native
 
 
 def new_meld(kind: MeldKind, cards: tuple[Card, ...], low: int) -> Meld:

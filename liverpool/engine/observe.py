@@ -12,7 +12,7 @@ from typing import Any, Final
 from .cards import Card
 from .rules import MeldRule, Ruleset
 from .state import DealResult, GameState, Phase, TableMeld
-from .values import by_fields
+from .values import by_fields, native
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,13 +225,11 @@ def _blank_views(seats: int) -> tuple[SeatView, ...]:
     return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
 
 
-# Making values fast. Compiled with mypyc, Observation is a native class, and a field assigned in this
-# module's code is written straight into the object, where the frozen dataclass's generated __init__ sets
-# each field through object.__setattr__ (26 calls per observation, and an observation per seat asked at
-# each step: some fifty times slower). Run as Python, that assignment would be refused
-# (FrozenInstanceError), so the Python build keeps the slower way: each field set through its slot
-# descriptor's __set__, half the cost of that __init__.
-_NATIVE: Final = hasattr(Observation, "__mypyc_attrs__")
+# Making values fast (see values.native): compiled, fields are written straight into the native object (the
+# dataclass __init__ would make 26 object.__setattr__ calls per observation, and there is an observation
+# per seat asked at each step); as Python, each field is set through its slot descriptor's __set__, half
+# the cost of that __init__.
+_NATIVE: Final = native(Observation)
 _SETTERS: Final = () if _NATIVE else tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
 _SEAT_SETTERS: Final = () if _NATIVE else tuple(getattr(SeatView, f.name).__set__ for f in fields(SeatView))
 _FIELDS: Final = len(fields(Observation))

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import CandidatePool, Entry, decode
+from .search_candidates import CandidatePool, Entry, decode, face_weights
 from .search_feasible import surely_unmet
 from .search_value import most_shed
 from .search_walk import BEST, BY_ORDER, BY_SIZE, FEASIBLE, FREE, TOP, Group, Walk
@@ -118,10 +118,9 @@ def best_leftover(
             if whole_hand:
                 return 0 if most == len(cards) else None
             total = heaviest = 0
-            card_values = rules.card_values
+            weights = face_weights(rules.card_values, False)
             for card in cards:
-                face = card & FACE_MASK
-                value = card_values[13] if face == JOKER_FACE else card_values[face % 13]
+                value = weights[card & FACE_MASK]
                 total += value
                 if value > heaviest:
                     heaviest = value
@@ -202,7 +201,7 @@ class _Search:
             open_below.append(
                 [Group(below.count(k), _distinct(k, rules), pool.families[k]) for k in _KIND_ORDER if k in below]
             )
-        total = n if whole_hand else sum(rules.value(c) for c in cards)
+        total = n if whole_hand else sum(pool.weights[c & FACE_MASK] for c in cards)  # weights: points here
         base_need = n if whole_hand else 0
         return cls(cards, pool, slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include)
 

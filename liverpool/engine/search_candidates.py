@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from operator import itemgetter
+from typing import Final
 
 from .cards import JOKER_FACE, face_text
 from .rules import MeldKind, MeldRule, Ruleset
@@ -134,6 +135,20 @@ def _packing(width: int) -> Packing:
     return Packing(width, _guard(width))
 
 
+def count_hand(hand: Sequence[int]) -> tuple[list[int], Packing, int]:
+    """The copies of each face in ``hand``, the packing that holds them, and the counts packed in it."""
+    counts = [0] * (JOKER_FACE + 1)
+    for card in hand:
+        counts[card & 63] += 1
+    packing = Packing.for_largest(max(counts))
+    width = packing.width
+    start = 0
+    for face in range(JOKER_FACE + 1):
+        if counts[face]:
+            start += counts[face] << (face * width)
+    return counts, packing, start
+
+
 def lengths_allowed(contract: Sequence[MeldRule], kind: MeldKind, rules: Ruleset) -> int:
     """Bit ``n`` is set when a meld of ``n`` cards may fill some slot of ``kind`` in ``contract``."""
     wanted = [r.length for r in contract if r.kind is kind]
@@ -175,16 +190,9 @@ class CandidatePool:
     ) -> CandidatePool:
         """Candidates of ``hand`` for the slots of ``contract`` (of ``kinds`` only: the others have none);
         scores are penalties shed, or cards melded when the ``whole_hand`` must go."""
-        counts = [0] * (JOKER_FACE + 1)
-        for card in hand:
-            counts[card & 63] += 1
+        counts, packing, start = count_hand(hand)
         weights = face_weights(rules.card_values, whole_hand)
-        packing = Packing.for_largest(max(counts))
         width = packing.width
-        start = 0
-        for face, n in enumerate(counts):
-            if n:
-                start += n << (face * width)
         entries: dict[MeldKind, list[Entry]] = {}
         families: dict[MeldKind, list[Family]] = {}
         for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
@@ -242,6 +250,11 @@ def _runs(
     return out
 
 
+# The lengths a run can have (bits 0..14 of a lengths mask): a run has at most 14 cards, so the rest of a
+# mask is never read, and a mask cut to these bits is a small int, cheap to shift.
+RUN_LENGTHS: Final = (1 << (ACE_HIGH + 1)) - 1
+
+
 @lru_cache(maxsize=8192)
 def run_shapes(
     present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
@@ -262,7 +275,7 @@ def run_shapes(
     usable = present & ((1 << (last + 1)) - (1 << first))
     if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
         return (), (0, 0, 0)
-    lengths &= (1 << (ACE_HIGH + 1)) - 1  # a run has at most 14 cards: the rest of the mask is never read
+    lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
     out = []
     for low in range(max(first, lowest - jokers), last + 1):

@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, Packing, run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, Packing, run_shapes, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -82,7 +82,6 @@ class RunBook:
 
 
 _BOOK_SIZE = 1 << 15
-_RUN_LENGTHS = (1 << 15) - 1
 
 
 @lru_cache(maxsize=256)
@@ -135,7 +134,7 @@ def _run_table(
     spacing: int, aces_low: bool, aces_high: bool,
 ) -> tuple[tuple[int, int], ...]:  # fmt: skip
     """:func:`run_steps`, not cached."""
-    lengths &= _RUN_LENGTHS  # a run has at most 14 cards: the rest of the mask is never read
+    lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)

@@ -33,7 +33,7 @@ from operator import itemgetter
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import (
-    Packing,
+    count_hand,
     face_weights,
     lengths_allowed,
 )
@@ -96,16 +96,10 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         return None
     if not run_slots and not set_slots:
         return 0
-    counts = [0] * (JOKER_FACE + 1)
-    for card in hand:
-        counts[card & 63] += 1
+    counts, packing, start = count_hand(hand)
     weights = face_weights(rules.card_values, whole_hand)
-    packing = Packing.for_largest(max(counts))
     width, guard = packing.width, packing.guard
-    start = guard
-    for face in range(JOKER_FACE + 1):
-        if counts[face]:
-            start += counts[face] << (face * width)
+    start |= guard
     run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
     run_rules = RunRules(
         width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high
