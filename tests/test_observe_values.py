@@ -45,6 +45,8 @@ def _check(state: GameState) -> None:
         rebuilt = Observation(**{f.name: getattr(obs, f.name) for f in dataclasses.fields(Observation)})
         assert obs == rebuilt and hash(obs) == hash(rebuilt) and repr(obs) == repr(rebuilt)
         assert obs.seats == expected_seats
+        # The results and totals are reused while a state holds the very same results: never stale.
+        assert obs.results == tuple(state.results) and obs.totals == state.totals
         assert [hash(v) for v in obs.seats] == [hash(v) for v in expected_seats]
         with pytest.raises(dataclasses.FrozenInstanceError):
             obs.turn = -1  # type: ignore[misc]
@@ -76,3 +78,22 @@ def test_observations_equal_the_dataclass_values_while_two_tables_take_turns() -
                 _step(state, rng)
                 steps += 1
     assert steps >= 1500
+    assert all(state.results for state, _ in tables)  # both tables scored a deal: their totals were checked
+
+
+def test_results_and_totals_follow_each_table_of_one_size() -> None:
+    # Two tables of four seats take turns, so each one's observations follow the other's; the results and
+    # totals reused from the last state observed must be those of the state observed now.
+    tables = [(new_game(PRESETS["liverpool"], 4, s), random.Random(10 + s)) for s in range(2)]
+    scored = 0
+    for _ in range(4000):
+        for state, rng in tables:
+            if state.is_over:
+                continue
+            before = len(state.results)
+            for viewer in (None, state.current):
+                obs = observe(state, viewer)
+                assert obs.results == tuple(state.results) and obs.totals == state.totals
+            _step(state, rng)
+            scored += len(state.results) > before
+    assert scored >= 4  # deals ended on both tables while they were observed

@@ -6,6 +6,7 @@ stock's order and contents. Everything else on the table is public.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
@@ -176,11 +177,27 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
         state.taken,  # taken
         state.must_place,  # must_place
         state.reshuffles,  # reshuffles
-        tuple(state.results),  # results
-        state.totals,  # totals
+        *_results_and_totals(state),  # results, totals
         state.winners,  # winners
         state.turn,  # turn
     ]
+
+
+# The results of the last state observed and the totals they make, reused while a state holds the very same
+# results (they are immutable and only ever appended, so the totals change once a deal).
+_last_results: list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]] = []
+
+
+def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple[int, ...]]:
+    """``tuple(state.results)`` and ``state.totals``."""
+    results = state.results
+    if _last_results:
+        held, seats, totals = _last_results[0]
+        if seats == state.seats and len(held) == len(results) and all(map(operator.is_, held, results)):
+            return held, totals
+    held, totals = tuple(results), state.totals
+    _last_results[:] = [(held, state.seats, totals)]
+    return held, totals
 
 
 # The last view made of each seat (by seat number), reused while it still says the same: a step changes

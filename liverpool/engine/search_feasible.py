@@ -33,26 +33,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
+
+_RUN: Final = MeldKind.RUN
 
 
 def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool = False) -> bool:
     """Whether ``hand`` plainly cannot meet ``contract``: its melds would need more jokers than it holds
     (or more families than it has), counting for each meld only the cards of its own family; or the
     ``whole_hand`` must go in melds of one kind and some family needs more of them than there are."""
-    if rules.run_min_naturals < 1 or rules.set_min_naturals < 1:
+    shape = _shape_of(contract, rules)
+    if shape.off:
         return False
-    runs = sets = 0
-    run_length = set_length = 1 << 8
-    for rule in contract:
-        if rule.kind is MeldKind.RUN:
-            runs += 1
-            run_length = min(run_length, rule.length)
-        else:
-            sets += 1
-            set_length = min(set_length, rule.length)
     jokers = 0
     ranks = [0, 0, 0, 0]
     suit_cards = [0, 0, 0, 0]
@@ -63,25 +58,83 @@ def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Rule
         if face == JOKER_FACE:
             jokers += 1
             continue
-        suit, rank = divmod(face, 13)
+        suit = face // 13
+        rank = face - suit * 13
         ranks[suit] |= 2 << rank
         suit_cards[suit] += 1
         rank_cards[rank] += 1
         rank_suits[rank] |= 1 << suit
+    runs, sets = shape.runs, shape.sets
     if (
         whole_hand
         and not (runs and sets)
-        and _whole_hand_unmet(hand, runs + sets, rules, ranks, jokers, run_length if runs else 0)
+        and _whole_hand_unmet(hand, runs + sets, rules, ranks, jokers, shape.run_length if runs else 0)
     ):
         return True
     need = 0
     if runs:
-        need = _fewest(_run_costs(ranks, suit_cards, run_length, runs, rules), runs)
+        need = _fewest(_run_costs(ranks, suit_cards, shape), runs)
         if need > jokers:
             return True
     if sets:
-        need += _fewest(_set_costs(rank_cards, rank_suits, set_length, sets, rules), sets)
+        need += _fewest(_set_costs(rank_cards, rank_suits, shape), sets)
     return need > jokers
+
+
+class _Shape:
+    """What :func:`surely_unmet` reads of one contract under one ruleset: how many runs and sets it asks
+    for and the shortest of each, the run rules, and the jokers one run needs by the ranks of its suit
+    (:func:`_run_cost` for the shortest run, filled as ranks are met)."""
+
+    def __init__(self, contract: Sequence[MeldRule], rules: Ruleset) -> None:
+        self.off = rules.run_min_naturals < 1 or rules.set_min_naturals < 1
+        self.runs = self.sets = 0
+        self.run_length = self.set_length = 1 << 8
+        for rule in contract:
+            if rule.kind is _RUN:
+                self.runs += 1
+                self.run_length = min(self.run_length, rule.length)
+            else:
+                self.sets += 1
+                self.set_length = min(self.set_length, rule.length)
+        self.min_naturals: int = rules.run_min_naturals
+        self.most_runs = 1 if rules.run_distinct_suits else self.runs
+        self.aces_low: bool = rules.aces_low
+        self.aces_high: bool = rules.aces_high
+        self.spacing: int = rules.run_joker_spacing
+        self.set_min_naturals: int = rules.set_min_naturals
+        self.most_sets = 1 if rules.set_distinct_ranks else self.sets
+        self.set_distinct_suits: bool = rules.set_distinct_suits
+        self.costs: dict[int, int] = {}
+
+    def run_cost(self, present: int) -> int:
+        """``_run_cost`` of the ranks ``present`` (bits 1..13) for this contract's shortest run."""
+        cost = self.costs.get(present)
+        if cost is None:
+            cost = self.costs[present] = _run_cost(
+                present, self.run_length, self.aces_low, self.aces_high, self.min_naturals, self.spacing
+            )
+        return cost
+
+
+# The shapes of the contracts asked about, by the identities of the contract and the ruleset (both held in
+# the value, so that an identity is never reused while its entry lives).
+_shapes: dict[tuple[int, int], tuple[Sequence[MeldRule], Ruleset, _Shape]] = {}
+_SHAPES_AT_MOST: Final = 256
+
+
+def _shape_of(contract: Sequence[MeldRule], rules: Ruleset) -> _Shape:
+    if type(contract) is not tuple:  # a list could change under the same identity
+        return _Shape(contract, rules)
+    key = (id(contract), id(rules))
+    held = _shapes.get(key)
+    if held is not None and held[0] is contract and held[1] is rules:
+        return held[2]
+    if len(_shapes) >= _SHAPES_AT_MOST:
+        _shapes.clear()
+    shape = _Shape(contract, rules)
+    _shapes[key] = (contract, rules, shape)
+    return shape
 
 
 def _fewest(marginal: list[int], wanted: int) -> int:
@@ -93,18 +146,18 @@ def _fewest(marginal: list[int], wanted: int) -> int:
     return sum(marginal[:wanted])
 
 
-def _run_costs(ranks: list[int], suit_cards: list[int], length: int, slots: int, rules: Ruleset) -> list[int]:
-    """The jokers each run of ``length`` cards or more needs at least, for as many runs as each suit may
-    hold (``ranks[suit]``: bits 1..13 of the ranks it has): the fewest holes of a window of that length,
-    or of the shortest longer window that holds ``run_min_naturals`` ranks (holes only grow with the
-    window)."""
-    min_naturals = rules.run_min_naturals
-    most = 1 if rules.run_distinct_suits else slots
+def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[int]:
+    """The jokers each run of ``shape.run_length`` cards or more needs at least, for as many runs as each
+    suit may hold (``ranks[suit]``: bits 1..13 of the ranks it has): the fewest holes of a window of that
+    length, or of the shortest longer window that holds ``run_min_naturals`` ranks (holes only grow with
+    the window)."""
+    min_naturals = shape.min_naturals
+    most = shape.most_runs
     out: list[int] = []
     for suit in range(4):
         present = ranks[suit]
         if present.bit_count() >= min_naturals:
-            cost = _run_cost(present, length, rules.aces_low, rules.aces_high, min_naturals, rules.run_joker_spacing)
+            cost = shape.run_cost(present)
             if cost >= 0:
                 out += [cost] * min(most, suit_cards[suit] // min_naturals)
     return out
@@ -189,16 +242,20 @@ def _span_holes(present: int, aces_low: bool, aces_high: bool) -> int:
     return min(spans) - present.bit_count()
 
 
-def _set_costs(rank_cards: list[int], rank_suits: list[int], length: int, slots: int, rules: Ruleset) -> list[int]:
-    """The jokers each set of ``length`` cards or more needs at least, for as many sets as each rank may
-    hold (``rank_cards``, ``rank_suits``: its naturals and a bit for each suit of them): what ``k`` sets
-    need less what ``k - 1`` need."""
-    min_naturals = rules.set_min_naturals
-    most = 1 if rules.set_distinct_ranks else slots
+def _set_costs(rank_cards: list[int], rank_suits: list[int], shape: _Shape) -> list[int]:
+    """The jokers each set of ``shape.set_length`` cards or more needs at least, for as many sets as each rank
+    may hold (``rank_cards``, ``rank_suits``: its naturals and a bit for each suit of them): what ``k``
+    sets need less what ``k - 1`` need."""
+    min_naturals = shape.set_min_naturals
+    most = shape.most_sets
+    length = shape.set_length
+    distinct_suits = shape.set_distinct_suits
     out: list[int] = []
     for rank in range(13):
         cards = rank_cards[rank]
-        suits = rank_suits[rank].bit_count() if rules.set_distinct_suits else cards
+        if not cards:
+            continue
+        suits = rank_suits[rank].bit_count() if distinct_suits else cards
         if suits < min_naturals:
             continue
         before = 0
