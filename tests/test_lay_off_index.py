@@ -9,12 +9,13 @@ import random
 import pytest
 
 from liverpool.bots.registry import make_bot
+from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import LayOffIndex, table_lay_off_index
 from liverpool.engine.game import new_game
-from liverpool.engine.melds import accepted_faces
+from liverpool.engine.melds import End, Meld, accepted_faces, lay_off
 from liverpool.engine.play import step
 from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import Ruleset
+from liverpool.engine.rules import MeldKind, Ruleset
 from liverpool.engine.state import TableMeld
 
 
@@ -44,3 +45,40 @@ def test_the_index_equals_a_fresh_one_at_every_step(preset: str, seats: int) -> 
                 tables += len(melds) > 3
             step(state, agents, rng)
     assert changes > 50 and tables > 20, (changes, tables)
+
+
+def _fits_by_trying(meld: Meld, rules: Ruleset) -> set[tuple[int, End | None]]:
+    """Every (face, end) that ``lay_off`` accepts on ``meld``, found by trying each face at each end."""
+    ends: tuple[End | None, ...] = (None,) if meld.kind is MeldKind.SET else ("low", "high")
+    fits: set[tuple[int, End | None]] = set()
+    for face in range(JOKER_FACE + 1):
+        for end in ends:
+            try:
+                lay_off(meld, Card(face), end, rules)
+            except ValueError:
+                continue
+            fits.add((face, end))
+    return fits
+
+
+def test_what_a_meld_accepts_is_what_lay_off_accepts_under_each_ruleset() -> None:
+    # accepted_faces keeps its answers by ruleset and by the meld's faces: asked about the melds of games of two
+    # rulesets in turn (the same melds under both), each answer must be what trying every card says.
+    tables = {name: PRESETS[name] for name in ("contract", "british")}
+    melds: list[Meld] = []
+    for rules in tables.values():
+        state = new_game(rules, 4)
+        rng = random.Random(3)
+        agents = [make_bot("easy") for _ in range(4)]
+        while not state.is_over and len(melds) < 400:
+            melds += [table_meld.meld for table_meld in state.melds]
+            step(state, agents, rng)
+    differ = 0
+    for meld in dict.fromkeys(melds):
+        answers = {name: accepted_faces(meld, rules) for name, rules in tables.items()}
+        for name, rules in tables.items():
+            assert accepted_faces(meld, rules) == answers[name]  # asked again: the kept answer
+            assert len(set(answers[name])) == len(answers[name])
+            assert set(answers[name]) == _fits_by_trying(meld, rules), (name, str(meld))
+        differ += answers["contract"] != answers["british"]
+    assert differ > 0  # the rulesets disagree on some melds, so an answer kept for the wrong one would fail

@@ -5,7 +5,6 @@ Each returns ``None`` when the thing is allowed, or a sentence saying why not.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Final
 
@@ -154,7 +153,7 @@ def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffInd
     if _last_index:
         last_rules, last_melds, last_accepted, last = _last_index[0]
         if last_rules is rules:
-            if len(last_melds) == len(melds) and all(map(operator.is_, last_melds, melds)):
+            if _same_objects(last_melds, melds):
                 return last
             previous, accepted_before = last_melds, last_accepted
     accepted: list[Accepted] = []
@@ -177,17 +176,26 @@ def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffInd
     return index
 
 
+def _same_objects(held: tuple[TableMeld, ...], melds: Sequence[TableMeld]) -> bool:
+    """Whether ``melds`` are the very objects ``held``, in the same order."""
+    if len(held) != len(melds):
+        return False
+    for i in range(len(held)):  # noqa: SIM110 -- compiled, all() of a generator makes a generator object
+        if held[i] is not melds[i]:
+            return False
+    return True
+
+
 # A table where more melds than this changed at once is indexed afresh rather than patched.
 _PATCH_AT_MOST: Final = 4
 
 
 def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[Accepted], changed: list[int]) -> LayOffIndex:
     """The index of a table that differs from the last one's (``last``, whose melds accepted
-    ``accepted_before``) only at the ``changed`` positions (melds replaced or added at the end); each
-    face's list in position order, a meld's own entries in the order it accepts them, as a fresh
+    ``accepted_before``) only at the ``changed`` positions (ascending: melds replaced or added at the end);
+    each face's list in position order, a meld's own entries in the order it accepts them, as a fresh
     index builds it. The last index's lists are shared, never modified."""
     index = dict(last)
-    gone = set(changed)
     faces: dict[int, None] = {}
     for position in changed:
         if position < len(accepted_before):
@@ -196,10 +204,8 @@ def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[
         for face, _ in accepted[position]:
             faces[face] = None
     for face in faces:
-        kept = [entry for entry in last.get(face, ()) if entry[0] not in gone]
-        for position in changed:
-            kept += [(position, end) for accepted_face, end in accepted[position] if accepted_face == face]
-        kept.sort(key=_position_of)  # stable: a meld's entries keep their order
+        added = [(position, end) for position in changed for accepted_face, end in accepted[position] if accepted_face == face]
+        kept = _merged([entry for entry in last.get(face, ()) if entry[0] not in changed], added)
         if kept:
             index[face] = kept
         else:
@@ -207,8 +213,21 @@ def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[
     return index
 
 
-def _position_of(entry: tuple[int, End | None]) -> int:
-    return entry[0]
+def _merged(old: list[tuple[int, End | None]], added: list[tuple[int, End | None]]) -> list[tuple[int, End | None]]:
+    """Two lists of entries, each in position order and with no position in both, merged in position order."""
+    if not added:
+        return old
+    if not old or old[-1][0] < added[0][0]:
+        return old + added
+    out: list[tuple[int, End | None]] = []
+    i = 0
+    for entry in old:
+        while i < len(added) and added[i][0] < entry[0]:
+            out.append(added[i])
+            i += 1
+        out.append(entry)
+    out += added[i:]
+    return out
 
 
 def buy_problem(state: GameState, seat: int) -> str | None:

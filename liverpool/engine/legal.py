@@ -140,18 +140,21 @@ def _grow_seat_actions(seats: int) -> None:
         _END_TURNS.append(EndTurn(s))
 
 
-# Discards made before, by card and seat: actions are immutable values, and building one is a Python
-# call (actions.py is not compiled), where a look-up is not.
-_discards: dict[int, Discard] = {}
+# Discards made before, by seat and card (a card is a small int): actions are immutable values, and building
+# one is a Python call (actions.py is not compiled), where indexing a list is not.
+_discards: list[list[Discard | None]] = []
+_DISCARD_CARDS: Final = 1024
 
 
 def _discard(seat: int, card: Card) -> Discard:
-    if type(card) is not Card or not 0 <= seat < 64:
+    if type(card) is not Card or not 0 <= seat < 64 or not 0 <= card < _DISCARD_CARDS:
         return Discard(seat, card)
-    key = card * 64 + seat
-    made = _discards.get(key)
+    while len(_discards) <= seat:
+        _discards.append([None] * _DISCARD_CARDS)
+    row = _discards[seat]
+    made = row[card]
     if made is None:
-        made = _discards[key] = Discard(seat, card)
+        made = row[card] = Discard(seat, card)
     return made
 
 

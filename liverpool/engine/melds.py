@@ -312,9 +312,39 @@ def _trial_natural(rank: int, suit: str) -> Card:
     return Card.natural(rank, suit)
 
 
-@lru_cache(maxsize=1 << 16)
-def accepted_faces(meld: Meld, rules: Ruleset) -> tuple[tuple[int, End | None], ...]:
+Accepted = tuple[tuple[int, End | None], ...]
+
+# What melds accept, by ruleset (held in the value, so that its id is never reused while the entry lives) and by
+# the meld's kind, low rank and faces packed in one int: validity depends on faces, never on copies, and a
+# key made of ints is hashed without a Python call (a Meld's hash would hash its kind, an enum, in Python).
+_accepted: dict[int, tuple[Ruleset, dict[int, Accepted]]] = {}
+_ACCEPTED_AT_MOST: Final = 1 << 16
+
+
+def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
     """The (face, end) pairs ``meld`` takes as a lay-off; validity depends on faces, never on copies."""
+    low = meld.low
+    if not 0 <= low < 16:  # no valid meld; the key below holds a low rank in 4 bits
+        return _accepted_faces(meld, rules)
+    held = _accepted.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_accepted) >= 16:
+            _accepted.clear()
+        held = _accepted[id(rules)] = (rules, {})
+    known = held[1]
+    key = 32 | low << 1 | (meld.kind is _SET)  # the leading bit keeps melds of different lengths apart
+    for card in meld.cards:
+        key = key << 6 | (card & FACE_MASK)
+    found = known.get(key)
+    if found is None:
+        if len(known) >= _ACCEPTED_AT_MOST:
+            known.clear()
+        found = known[key] = _accepted_faces(meld, rules)
+    return found
+
+
+def _accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
+    """:func:`accepted_faces`, worked out: each card that could extend ``meld`` tried in turn."""
     if meld.kind is _SET:
         tries: list[tuple[Card, End | None]] = [(_trial_natural(meld.low, suit), None) for suit in SUITS]
         tries.append((_A_JOKER, None))

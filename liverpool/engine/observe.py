@@ -6,7 +6,6 @@ stock's order and contents. Everything else on the table is public.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
@@ -191,10 +190,17 @@ _last_results: list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]] = []
 def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple[int, ...]]:
     """``tuple(state.results)`` and ``state.totals``."""
     results = state.results
+    n = len(results)
     if _last_results:
         held, seats, totals = _last_results[0]
-        if seats == state.seats and len(held) == len(results) and all(map(operator.is_, held, results)):
-            return held, totals
+        if seats == state.seats and len(held) == n:
+            same = True
+            for i in range(n):
+                if held[i] is not results[i]:
+                    same = False
+                    break
+            if same:
+                return held, totals
     held, totals = tuple(results), state.totals
     _last_results[:] = [(held, state.seats, totals)]
     return held, totals
