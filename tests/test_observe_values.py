@@ -11,10 +11,12 @@ import random
 import pytest
 
 from liverpool.bots.random_bot import random_bot
+from liverpool.bots.registry import make_bot
+from liverpool.engine.actions import Action
 from liverpool.engine.game import apply, new_game
 from liverpool.engine.legal import is_chance, legal_actions
 from liverpool.engine.observe import Observation, Observer, SeatView, observe
-from liverpool.engine.play import chance_action
+from liverpool.engine.play import chance_action, step
 from liverpool.engine.presets import PRESETS
 from liverpool.engine.state import GameState, Phase
 
@@ -97,3 +99,51 @@ def test_results_and_totals_follow_each_table_of_one_size() -> None:
             _step(state, rng)
             scored += len(state.results) > before
     assert scored >= 4  # deals ended on both tables while they were observed
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("liverpool", 6), ("british", 4), ("norsk", 5)])
+def test_the_driver_shows_every_seat_asked_what_observe_shows(preset: str, seats: int) -> None:
+    # play.step reuses the observer of a buy window for the next seat asked, with the window's answers
+    # refreshed: each observation an agent gets must equal a fresh one of the state at that moment.
+    state = new_game(PRESETS[preset], seats)
+    rng = random.Random(7)
+    answered = 0
+
+    def agent(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
+        nonlocal answered
+        assert observation == observe(state, observation.viewer)
+        answered += observation.phase is Phase.BUY and bool(observation.window_answers)
+        return bots[observation.viewer or 0](observation, options, rng)
+
+    bots = [make_bot("easy") for _ in range(seats)]
+    while not state.is_over:
+        step(state, [agent] * seats, rng)
+    assert answered > 50  # seats asked after another seat answered in the same window
+
+
+def test_a_buy_window_observer_is_not_reused_once_the_game_moved_on_without_the_driver() -> None:
+    # The driver keeps a window's observer only while the state's history has not grown: here the game is
+    # played past the window with apply (not step), to the next window, where the next step must not show
+    # the old window's moment.
+    state = new_game(PRESETS["liverpool"], 6)
+    rng = random.Random(11)
+    seen: list[bool] = []
+
+    def agent(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
+        seen.append(observation == observe(state, observation.viewer))
+        return options[-1]  # a Pass in a window (after the Buy), else the last option
+
+    windows = 0
+    while not state.is_over and windows < 5:
+        if state.phase is Phase.BUY and not state.window_answers and len(state.window) > 1:
+            step(state, [agent] * 6, rng)  # one answer; the window stays open, its observer is kept
+            while not state.is_over and state.phase is not Phase.PLAY:
+                _step(state, rng)  # the game moves on through apply alone, out of the window
+            while not state.is_over and not (state.phase is Phase.BUY and not state.window_answers):
+                _step(state, rng)
+            if not state.is_over:
+                step(state, [agent] * 6, rng)
+                windows += 1
+        elif not state.is_over:
+            _step(state, rng)
+    assert windows == 5 and all(seen), seen

@@ -137,6 +137,17 @@ class Observer:
         self.in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
         self.shared: list[Any] = []
 
+    def answered(self) -> Observer:
+        """The observer of the moment after a buy-window answer that left the window open: the same as this
+        one's but for the window's answers, the only thing such an answer changes (see ``play.step``)."""
+        state = self.state
+        after = Observer(state)
+        if self.shared:
+            shared = list(self.shared)
+            shared[_WINDOW_ANSWERS] = tuple(state.window_answers.items())
+            after.shared = shared
+        return after
+
     def observe(self, viewer: int | None) -> Observation:
         """The observation of seat ``viewer`` (or the public view when ``viewer`` is None)."""
         state = self.state
@@ -256,6 +267,7 @@ _NATIVE: Final = native(Observation)
 _SETTERS: Final = () if _NATIVE else tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
 _SEAT_SETTERS: Final = () if _NATIVE else tuple(getattr(SeatView, f.name).__set__ for f in fields(SeatView))
 _FIELDS: Final = len(fields(Observation))
+_WINDOW_ANSWERS: Final = [f.name for f in fields(Observation)].index("window_answers")
 
 
 def _seat_view(values: tuple[int, int, bool, int, tuple[Card, ...], bool]) -> SeatView:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .actions import Action, Reshuffle, Shuffle
+from .actions import Action, Buy, Pass, Reshuffle, Shuffle
 from .cards import make_shoe
 from .game import apply_listed, new_game, shoe
 from .legal import is_chance, legal_actions
@@ -93,10 +93,14 @@ def step(
         for seat in order:
             answers = legal_actions(state, seat)
             if answers:
-                choice = agents[seat](Observer(state).observe(seat), answers, rng)
+                observer = _window_observer(state)
+                choice = agents[seat](observer.observe(seat), answers, rng)
                 if choice is None:
                     raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
-                return _do(state, choice, before, answers)
+                done = _do(state, choice, before, answers)
+                if state.phase is Phase.BUY and isinstance(done, Buy | Pass):
+                    _last_window[:] = [(state, len(state.history), observer)]
+                return done
         return None
     if state.phase is Phase.PLAY:
         # Only the player whose turn it is acts in the play phase, and must.
@@ -124,6 +128,22 @@ def step(
             continue
         return _do(state, choice, before, options)
     return None
+
+
+# The observer of the last buy-window moment asked about, when the answer given left the window open: with
+# the state and its history's length after that answer. While the state's history has not grown since (the
+# state changes only through ``apply``, which records each action), the next seat asked sees the same
+# moment but for the window's answers.
+_last_window: list[tuple[GameState, int, Observer]] = []
+
+
+def _window_observer(state: GameState) -> Observer:
+    if _last_window:
+        held, length, observer = _last_window[0]
+        _last_window.clear()
+        if held is state and len(state.history) == length:
+            return observer.answered()
+    return Observer(state)
 
 
 def _do(state: GameState, action: Action, before: Hook | None, listed: Sequence[Action] = ()) -> Action:

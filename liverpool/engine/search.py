@@ -272,15 +272,26 @@ class _Search:
         """The melds of each search path, in contract order, with the lowest copies of each face (the card
         that must be melded before its copies)."""
         copies: dict[int, list[Card]] = {}
-        for card in sorted(self.hand, key=lambda c: (c != self.must_include, c.copy)):
-            copies.setdefault(card.face, []).append(card)
-        placed = sorted(range(len(self.slots)), key=lambda depth: self.slots[depth].position)
+        for card in sorted(self.hand):  # a card's copy number is above its face bits: lowest copies first
+            face = card & FACE_MASK
+            held = copies.get(face)
+            if held is None:
+                copies[face] = [card]
+            else:
+                held.append(card)
+        must = self.must_include
+        if must is not None:
+            held = copies[must & FACE_MASK]
+            held.remove(must)
+            held.insert(0, must)
+        slots = self.slots
+        placed = sorted(range(len(slots)), key=lambda depth: slots[depth].position)
         out = []
         for path in paths:
-            taken = dict.fromkeys(copies, 0)
+            taken = [0] * (FACE_MASK + 1)
             melds = []
             for depth in placed:
-                kind = self.slots[depth].kind
+                kind = slots[depth].kind
                 low, faces = decode(kind, path[depth])
                 cards = []
                 for face in faces:
@@ -301,7 +312,10 @@ def _plainly_impossible(
     if keep < 0:
         raise ValueError(f"keep must not be negative, not {keep}")
     n = len(cards)
-    if n - keep < sum(r.length for r in contract) or (whole_hand and keep and n):
+    needed = 0
+    for rule in contract:
+        needed += rule.length
+    if n - keep < needed or (whole_hand and keep and n):
         return True
     return must_include is not None and must_include not in cards
 
