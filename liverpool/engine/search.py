@@ -246,27 +246,43 @@ class _Search:
     def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
         """Each slot's candidates as ``mode`` searches them, by family: ``(group bit, entries, their orders)``.
         Only ``TOP`` needs every candidate: the others keep one of each ``(use, tag, block)``, and
-        ``FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go."""
+        ``FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go.
+        Slots of one kind and length share one list."""
         joker_shift = JOKER_FACE * self.pool.packing.width
+        distinct = mode != TOP and bool(self.pool.counts[JOKER_FACE])
+        fewest_first = mode == FEASIBLE and not self.base_need
+        made: dict[int, list[tuple[int, list[Entry], list[int]]]] = {}
         lists = []
         for slot in self.slots:
-            shortest = min(s.length for s in self.slots if s.kind is slot.kind)
-            families = []
-            for family in self.pool.families[slot.kind]:
-                entries = family.entries
-                if not self.longer_melds:
-                    entries = [e for e in entries if e[1] == slot.length]
-                elif slot.length > shortest:
-                    entries = [e for e in entries if e[1] >= slot.length]
-                if mode != TOP and slot.kind is MeldKind.RUN and self.pool.counts[JOKER_FACE]:
-                    entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
-                if mode == FEASIBLE and not self.base_need:
-                    entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
-                if entries:
-                    families.append((family.bit, entries, [e[5] for e in entries]))
-            families.sort(key=lambda f: -f[1][0][0])
+            is_run = slot.kind is MeldKind.RUN
+            key = slot.length << 1 | is_run
+            families = made.get(key)
+            if families is None:
+                families = made[key] = self._slot_list(slot, distinct and is_run, fewest_first, joker_shift)
             lists.append(families)
         return lists
+
+    def _slot_list(
+        self, slot: _Slot, distinct: bool, fewest_first: bool, joker_shift: int
+    ) -> list[tuple[int, list[Entry], list[int]]]:
+        """One slot's list of :meth:`_lists`: ``distinct``, one candidate of each ``(use, tag, block)``;
+        ``fewest_first``, by jokers, then cards, then order."""
+        shortest = min(s.length for s in self.slots if s.kind is slot.kind)
+        families = []
+        for family in self.pool.families[slot.kind]:
+            entries = family.entries
+            if not self.longer_melds:
+                entries = [e for e in entries if e[1] == slot.length]
+            elif slot.length > shortest:
+                entries = [e for e in entries if e[1] >= slot.length]
+            if distinct:
+                entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
+            if fewest_first and len(entries) > 1:
+                entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
+            if entries:
+                families.append((family.bit, entries, [e[5] for e in entries]))
+        families.sort(key=lambda f: -f[1][0][0])
+        return families
 
     def arrangements(self, paths: Sequence[tuple[int, ...]]) -> list[Arrangement]:
         """The melds of each search path, in contract order, with the lowest copies of each face (the card
