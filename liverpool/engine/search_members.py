@@ -9,7 +9,7 @@ from operator import itemgetter
 
 from .cards import JOKER_FACE
 from .rules import Ruleset
-from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, run_shapes, set_shapes
+from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, RUN_SHAPE, run_shapes, set_shapes
 from .search_tables import Member
 
 _score = itemgetter(0)
@@ -57,7 +57,9 @@ def run_members(
         high_base = 64 + low_base
     seen: set[int] = set()
     out: list[Member] = []
-    for natural_score, size, natural_use, joker_count, low, _ in shapes:
+    for i in range(0, len(shapes), RUN_SHAPE):
+        natural_score, size, natural_use = shapes[i], shapes[i + 1], shapes[i + 2]
+        joker_count, low = shapes[i + 3], shapes[i + 4]
         key = natural_use << 16 | joker_count
         tag = block = suit_tag
         if joinable:

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
+from typing import cast
 
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, Packing, run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, Packing, run_shapes, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -138,8 +139,9 @@ def _run_table(
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
-        for natural_score, _, _, count, _, _ in shapes:
-            best[count] = max(best[count], natural_score + count * joker_weight)
+        for i in range(0, len(shapes), RUN_SHAPE):
+            count = shapes[i + 3]
+            best[count] = max(best[count], shapes[i] + count * joker_weight)
     else:
         first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
         usable = present & ((1 << (last + 1)) - (1 << first))
@@ -254,12 +256,18 @@ def _pooled_set_steps(
 def candidate_steps(members: list[Member], left: int, guard: int, most: int, jokers: int) -> Steps:
     """The table of a family of ``members`` (best first) on ``left``, up to ``most`` melds (none when it has
     no meld at all). The table of fewer melds bounds each branch of the search for more."""
-    members = [m for m in members if m[2] <= jokers and (left - m[1]) & guard == guard]
-    if not members:
+    # The members pass as the tuples they are, typed loosely: a loop variable of type ``Member`` would have
+    # the compiled build take each apart and build it anew (a new tuple a member) to store it again.
+    loose: list[list[tuple[int, ...]]] = [[] for _ in range(jokers + 1)]
+    fits = False
+    for member in cast(list[tuple[int, ...]], members):
+        count = member[2]
+        if count <= jokers and (left - member[1]) & guard == guard:
+            loose[count].append(member)
+            fits = True
+    if not fits:
         return []
-    by_jokers: list[list[Member]] = [[] for _ in range(jokers + 1)]
-    for member in members:
-        by_jokers[member[2]].append(member)
+    by_jokers = cast(list[list[Member]], loose)
     steps: list[list[tuple[int, int]]] = []
     fewer = [[0] * (jokers + 1)]
     for melds in range(1, most + 1):

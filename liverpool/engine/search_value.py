@@ -139,7 +139,10 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         assert only is not None
         return _most(only, start, guard, run_rules, set_rules, jokers)
     first, inner = (runs, sets) if outer is MeldKind.RUN else (sets, runs)
-    members = sorted((m for family in first.families for m in family.members), key=_score, reverse=True)
+    members: list[Member] = []
+    for family in first.families:
+        members += family.members  # (not a generator: the compiled build would build each member anew)
+    members.sort(key=_score, reverse=True)
     best = [-1]
     _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
