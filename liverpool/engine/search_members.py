@@ -60,16 +60,17 @@ def run_members(
     for i in range(0, len(shapes), RUN_SHAPE):
         natural_score, size, natural_use = shapes[i], shapes[i + 1], shapes[i + 2]
         joker_count, low = shapes[i + 3], shapes[i + 4]
-        key = natural_use << 16 | joker_count
         tag = block = suit_tag
         if joinable:
+            # its ends and naturals tell the run's jokers: no other run is alike
             high = low + size - 1
-            key = (key << 8 | low) << 8 | high
             tag |= 1 << (low_base + low) | 1 << (high_base + high)
             block |= 1 << (low_base + high + 1) | 1 << (high_base + low - 1)
-        if key in seen:
-            continue
-        seen.add(key)
+        else:
+            key = natural_use << 16 | joker_count
+            if key in seen:
+                continue
+            seen.add(key)
         out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
     out.sort(key=_score, reverse=True)
     return out

@@ -113,7 +113,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     runs_tabled = run_slots == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
     if run_slots and set_slots:
-        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules, width)
+        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules)
     runs = sets = None
     if run_slots:
         if outer is MeldKind.RUN or not runs_tabled:
@@ -149,11 +149,11 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
 
 
 def _first_kind(
-    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
+    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
-    sets are counted (their shapes are cached). Under joker spacing the runs come first: a run's table then
+    sets are counted from its naturals by suit (:meth:`.SetRules.count`, without listing them). Under joker spacing the runs come first: a run's table then
     costs several times a plain one (on the corpus of ``benchmarks/contracts.py``, runs first took about a
     fifth less time in all on the contracts of sets and runs of the presets that space jokers)."""
     if rules.run_joker_spacing > 1:
@@ -173,8 +173,7 @@ def _first_kind(
         if naturals:
             ranks += 1
         if naturals >= min_naturals:
-            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-            sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
+            sets += set_rules.count((counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39]), jokers)
     by_runs = float(runs) ** run_slots * ranks * set_slots**2
     by_sets = float(sets) ** set_slots * 4 * run_slots**2
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
