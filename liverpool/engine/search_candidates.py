@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 from operator import itemgetter
 from typing import Final
 
@@ -418,16 +417,21 @@ def set_shapes(
     ([(2, 1, '0x20000'), (2, 1, '0x10001'), (3, 0, '0x20001')], (0, 1, 3))
     """
     caps = [min(n, 1) if distinct_suits else n for n in have]
+    clubs, diamonds, hearts, spades = caps  # (loops, not itertools.product: a tuple a choice, and slower sums)
+    suit_shift = 13 * width
     out = []
-    for per_suit in product(*(range(cap + 1) for cap in caps)):
-        laid = sum(per_suit)
-        if laid < min_naturals:
-            continue
-        natural_use = sum(n << (suit * 13 * width) for suit, n in enumerate(per_suit))
-        shape = sum(n << (_SUIT_BITS * suit) for suit, n in enumerate(per_suit))
-        for joker_count in range(min(jokers, longest - laid) + 1):
-            if lengths >> (laid + joker_count) & 1:
-                out.append((laid, natural_use, joker_count, shape))
+    for a in range(clubs + 1):
+        for b in range(diamonds + 1):
+            for c in range(hearts + 1):
+                for d in range(spades + 1):
+                    laid = a + b + c + d
+                    if laid < min_naturals:
+                        continue
+                    natural_use = a + (b << suit_shift) + (c << 2 * suit_shift) + (d << 3 * suit_shift)
+                    shape = a + (b << _SUIT_BITS) + (c << 2 * _SUIT_BITS) + (d << 3 * _SUIT_BITS)
+                    for joker_count in range(min(jokers, longest - laid) + 1):
+                        if lengths >> (laid + joker_count) & 1:
+                            out.append((laid, natural_use, joker_count, shape))
     if not out:
         return (), (0, 0, 0)
     return tuple(out), _stats(out, 2, 0)

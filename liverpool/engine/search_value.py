@@ -182,7 +182,12 @@ def _first_kind(
 def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
     """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
     mask = (1 << (width - 1)) - 1
-    return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
+    shift = (rank - 1) * width
+    step = 13 * width
+    counts = [left >> shift & mask, left >> (shift + step) & mask, left >> (shift + 2 * step) & mask,
+              left >> (shift + 3 * step) & mask]  # fmt: skip
+    counts.sort()
+    return (counts[0], counts[1], counts[2], counts[3])
 
 
 @lru_cache(maxsize=64)
