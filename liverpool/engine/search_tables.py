@@ -26,7 +26,7 @@ from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, Packing, run_sh
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
-Steps = Sequence[Sequence[tuple[int, int]]]
+Steps = tuple[tuple[tuple[int, int], ...], ...]
 """A family's table: ``steps[m - 1]`` lists ``(j, most)`` where the most ``m`` melds of the family shed
 with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
 
@@ -290,8 +290,8 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
             loose[count].append(member)
             fits = True
     if not fits:
-        return []
-    steps: list[list[tuple[int, int]]] = []
+        return ()
+    steps: list[tuple[tuple[int, int], ...]] = []
     fewer = [[0] * (jokers + 1)]
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
@@ -299,9 +299,9 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
         row = _growth(exact)
         if not row:
             break
-        steps.append(row)
+        steps.append(tuple(row))
         fewer.append(list(accumulate(exact, max)))  # the most with j jokers or fewer
-    return steps
+    return tuple(steps)  # (tuples, which the compiled build walks faster than a Sequence)
 
 
 def _fill(

@@ -319,7 +319,7 @@ def _joined(
 
 def _family_steps(
     kind: _Kind, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
-) -> Sequence[Sequence[tuple[int, int]]]:
+) -> Steps:
     """The table of ``family`` (of ``kind``) on ``left``, met before or made now."""
     key = left & family.fields
     steps = family.tables.get(key)
