@@ -31,6 +31,7 @@ from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search_candidates import CandidatePool, decode, face_weights, lengths_allowed
 from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_members import run_members, set_members
+from liverpool.engine.search_tables import set_rules as make_set_rules
 from liverpool.engine.search_value import most_shed
 
 Arrangement = tuple[Meld, ...]
@@ -457,6 +458,17 @@ def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: i
                         ))  # fmt: skip
             assert max(got.values(), default=1) == 1
             assert set(got) == set(want), (rules, kind, hand)
+
+
+def test_the_sets_of_a_rank_are_counted_as_many_as_listed() -> None:
+    # search_value chooses which kind to search first from SetRules.count, which counts the sets of a rank
+    # without listing them: it must be exactly how many set_shapes lists, whatever the rules.
+    for have in itertools.product(range(4), repeat=4):
+        for lengths in (1 << 3, 1 << 4, 1 << 3 | 1 << 5, ((1 << 64) - 1) ^ 7):
+            for min_naturals, longest, distinct in itertools.product((1, 2, 3), (3, 4, 6, 224), (False, True)):
+                rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
+                for jokers in range(5):
+                    assert rules.count(have, jokers) == len(rules.shapes(have, jokers, 3)), (have, jokers, rules)
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)

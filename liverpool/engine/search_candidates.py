@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 from operator import itemgetter
 from typing import Final
 
@@ -202,7 +201,11 @@ class CandidatePool:
             if len(found) == 1:
                 entries[kind] = found[0][1]
             else:
-                entries[kind] = sorted((e for _, members in found for e in members), key=_by_order)
+                merged: list[Entry] = []
+                for _, members in found:
+                    merged += members  # (not a generator: the compiled build would build each entry anew)
+                merged.sort(key=_by_order)
+                entries[kind] = merged
         return cls(tuple(counts), weights, packing, start, entries, families)
 
 
@@ -235,15 +238,16 @@ def _runs(
         suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
         shift = base * width
         members = []
-        for natural_score, size, natural_use, joker_count, low, mask in shapes:
-            score = natural_score + joker_count * joker_weight
+        for i in range(0, len(shapes), RUN_SHAPE):
+            size, joker_count, low = shapes[i + 1], shapes[i + 3], shapes[i + 4]
+            score = shapes[i] + joker_count * joker_weight
             tag = block = suit_tag
             if joinable:
                 high = low + size - 1
                 tag |= 1 << (suit * 16 + low) | 1 << (64 + suit * 16 + high)
                 block |= 1 << (suit * 16 + high + 1) | 1 << (64 + suit * 16 + low - 1)
-            use = (natural_use << shift) + joker_count * joker_unit
-            members.append((score, size, use, tag, block, _order(score, size, suit, low, mask)))
+            use = (shapes[i + 2] << shift) + joker_count * joker_unit
+            members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5])))
         members.sort(key=_by_order)
         naturals = sum(n * w for n, w in zip(counts[base : base + 13], rank_weights, strict=True))
         out.append((Family.of(suit_tag, stats, naturals, members), members))
@@ -253,22 +257,26 @@ def _runs(
 # The lengths a run can have (bits 0..14 of a lengths mask): a run has at most 14 cards, so the rest of a
 # mask is never read, and a mask cut to these bits is a small int, cheap to shift.
 RUN_LENGTHS: Final = (1 << (ACE_HIGH + 1)) - 1
+# The fields of one run in the flat tuple of :func:`run_shapes`.
+RUN_SHAPE: Final = 6
 
 
 @lru_cache(maxsize=8192)
 def run_shapes(
     present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
     min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
-) -> tuple[tuple[tuple[int, int, int, int, int, int], ...], tuple[int, int, int]]:  # fmt: skip
+) -> tuple[tuple[int, ...], tuple[int, int, int]]:  # fmt: skip
     """Every valid run of one suit whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and
-    14), with at most ``jokers`` jokers and a length in ``lengths`` (a bit mask), as ``(points of the
-    naturals, size, natural use in the clubs' fields, jokers, low, joker mask)``; with the fewest and most
-    jokers and the most natural points of any of them.
+    14), with at most ``jokers`` jokers and a length in ``lengths`` (a bit mask), each as :data:`RUN_SHAPE`
+    fields in one flat tuple: points of the naturals, size, natural use in the clubs' fields, jokers, low,
+    joker mask; with the fewest and most jokers and the most natural points of any of them. (One flat tuple
+    rather than a tuple a run: the cache keeps them, and the garbage collector runs as often as the objects
+    it tracks grow in number.)
 
     With 4, 5 and 6 of a suit and one joker, runs of exactly 4 with 3 naturals: ``JK 4 5 6``, ``4 5 6 JK``.
 
     >>> shapes, stats = run_shapes(0b1110000, 1, 2, (1,) * 13, 1 << 4, 3, 0, True, True)
-    >>> [(low, size, bin(mask)) for _, size, _, _, low, mask in shapes], stats
+    >>> [(shapes[i + 4], shapes[i + 1], bin(shapes[i + 5])) for i in range(0, len(shapes), RUN_SHAPE)], stats
     ([(3, 4, '0b1000'), (4, 4, '0b10000000')], (1, 1, 3))
     """
     first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
@@ -277,7 +285,7 @@ def run_shapes(
         return (), (0, 0, 0)
     lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
-    out = []
+    out: list[int] = []
     for low in range(max(first, lowest - jokers), last + 1):
         if (usable >> low).bit_count() < min_naturals:
             break
@@ -297,7 +305,7 @@ def run_shapes(
             spare = min(jokers - forced_count, len(ranks) - min_naturals)
             if spare < 0 or not lengths >> size & 1:
                 continue
-            out.append((natural_score, size, natural_use, forced_count, low, forced))
+            out += (natural_score, size, natural_use, forced_count, low, forced)
             for extra in range(1, spare + 1):
                 _substitute(
                     out, ranks, rank_weights, width, spacing, 0, extra, forced, natural_score, natural_use, size,
@@ -305,11 +313,21 @@ def run_shapes(
                 )  # fmt: skip
     if not out:
         return (), (0, 0, 0)
-    return tuple(out), _stats(out, 3, 0)
+    fewest = most = out[3]
+    best = out[0]
+    for i in range(0, len(out), RUN_SHAPE):
+        count = out[i + 3]
+        if count < fewest:
+            fewest = count
+        if count > most:
+            most = count
+        if out[i] > best:
+            best = out[i]
+    return tuple(out), (fewest, most, best)
 
 
 def _substitute(
-    out: list[tuple[int, int, int, int, int, int]], ranks: list[int], rank_weights: tuple[int, ...], width: int,
+    out: list[int], ranks: list[int], rank_weights: tuple[int, ...], width: int,
     spacing: int, begin: int, extra: int, mask: int, points: int, use: int, size: int, jokers: int, low: int,
 ) -> None:  # fmt: skip
     """Adds to ``out`` the run of ``size`` cards from ``low`` whose jokers stand at ``mask`` and for ``extra``
@@ -324,7 +342,7 @@ def _substitute(
         left = points - rank_weights[(r - 1) % 13]
         used = use - (1 << ((r - 1) % 13 * width))
         if extra == 1:
-            out.append((left, size, used, jokers, low, placed))
+            out += (left, size, used, jokers, low, placed)
         else:
             _substitute(out, ranks, rank_weights, width, spacing, i + 1, extra - 1, placed, left, used, size, jokers,
                         low)  # fmt: skip
@@ -399,16 +417,21 @@ def set_shapes(
     ([(2, 1, '0x20000'), (2, 1, '0x10001'), (3, 0, '0x20001')], (0, 1, 3))
     """
     caps = [min(n, 1) if distinct_suits else n for n in have]
+    clubs, diamonds, hearts, spades = caps  # (loops, not itertools.product: a tuple a choice, and slower sums)
+    suit_shift = 13 * width
     out = []
-    for per_suit in product(*(range(cap + 1) for cap in caps)):
-        laid = sum(per_suit)
-        if laid < min_naturals:
-            continue
-        natural_use = sum(n << (suit * 13 * width) for suit, n in enumerate(per_suit))
-        shape = sum(n << (_SUIT_BITS * suit) for suit, n in enumerate(per_suit))
-        for joker_count in range(min(jokers, longest - laid) + 1):
-            if lengths >> (laid + joker_count) & 1:
-                out.append((laid, natural_use, joker_count, shape))
+    for a in range(clubs + 1):
+        for b in range(diamonds + 1):
+            for c in range(hearts + 1):
+                for d in range(spades + 1):
+                    laid = a + b + c + d
+                    if laid < min_naturals:
+                        continue
+                    natural_use = a + (b << suit_shift) + (c << 2 * suit_shift) + (d << 3 * suit_shift)
+                    shape = a + (b << _SUIT_BITS) + (c << 2 * _SUIT_BITS) + (d << 3 * _SUIT_BITS)
+                    for joker_count in range(min(jokers, longest - laid) + 1):
+                        if lengths >> (laid + joker_count) & 1:
+                            out.append((laid, natural_use, joker_count, shape))
     if not out:
         return (), (0, 0, 0)
     return tuple(out), _stats(out, 2, 0)

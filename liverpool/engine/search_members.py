@@ -9,7 +9,7 @@ from operator import itemgetter
 
 from .cards import JOKER_FACE
 from .rules import Ruleset
-from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, run_shapes, set_shapes
+from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, RUN_SHAPE, run_shapes, set_shapes
 from .search_tables import Member
 
 _score = itemgetter(0)
@@ -57,17 +57,20 @@ def run_members(
         high_base = 64 + low_base
     seen: set[int] = set()
     out: list[Member] = []
-    for natural_score, size, natural_use, joker_count, low, _ in shapes:
-        key = natural_use << 16 | joker_count
+    for i in range(0, len(shapes), RUN_SHAPE):
+        natural_score, size, natural_use = shapes[i], shapes[i + 1], shapes[i + 2]
+        joker_count, low = shapes[i + 3], shapes[i + 4]
         tag = block = suit_tag
         if joinable:
+            # its ends and naturals tell the run's jokers: no other run is alike
             high = low + size - 1
-            key = (key << 8 | low) << 8 | high
             tag |= 1 << (low_base + low) | 1 << (high_base + high)
             block |= 1 << (low_base + high + 1) | 1 << (high_base + low - 1)
-        if key in seen:
-            continue
-        seen.add(key)
+        else:
+            key = natural_use << 16 | joker_count
+            if key in seen:
+                continue
+            seen.add(key)
         out.append((natural_score + joker_count * joker_weight, natural_use << shift, joker_count, tag, block))
     out.sort(key=_score, reverse=True)
     return out

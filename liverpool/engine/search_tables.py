@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
+from typing import cast
 
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, Packing, run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, Packing, run_shapes, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
-Steps = Sequence[Sequence[tuple[int, int]]]
+Steps = tuple[tuple[tuple[int, int], ...], ...]
 """A family's table: ``steps[m - 1]`` lists ``(j, most)`` where the most ``m`` melds of the family shed
 with at most ``j`` jokers grows; ``m`` runs from 1 to as many as the family can hold."""
 
@@ -108,6 +109,30 @@ class SetRules:
         """:func:`.set_shapes` under these rules."""
         return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
 
+    def count(self, have: tuple[int, ...], jokers: int) -> int:
+        """How many sets :meth:`shapes` lists, counted without listing them: the ways to take ``n`` naturals
+        from ``have[suit]`` (at most one a suit when suits must differ), times the joker counts that make a
+        length these rules take, for each ``n`` a set may hold.
+
+        >>> rules = set_rules(1 << 3, 2, 99, False, 20)
+        >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3))
+        (3, 3)
+        """
+        ways = [1]
+        for held in have:
+            cap = min(held, 1) if self.distinct_suits else held
+            grown = [0] * (len(ways) + cap)
+            for n, w in enumerate(ways):
+                for more in range(cap + 1):
+                    grown[n + more] += w
+            ways = grown
+        total = 0
+        for laid in range(self.min_naturals, len(ways)):
+            for joker_count in range(min(jokers, self.longest - laid) + 1):
+                if self.lengths >> (laid + joker_count) & 1:
+                    total += ways[laid]
+        return total
+
 
 @lru_cache(maxsize=256)
 def set_rules(lengths: int, min_naturals: int, longest: int, distinct_suits: bool, joker_weight: int) -> SetRules:
@@ -138,8 +163,9 @@ def _run_table(
     best = [-1] * (jokers + 1)
     if spacing > 1:
         shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
-        for natural_score, _, _, count, _, _ in shapes:
-            best[count] = max(best[count], natural_score + count * joker_weight)
+        for i in range(0, len(shapes), RUN_SHAPE):
+            count = shapes[i + 3]
+            best[count] = max(best[count], shapes[i] + count * joker_weight)
     else:
         first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
         usable = present & ((1 << (last + 1)) - (1 << first))
@@ -254,47 +280,58 @@ def _pooled_set_steps(
 def candidate_steps(members: list[Member], left: int, guard: int, most: int, jokers: int) -> Steps:
     """The table of a family of ``members`` (best first) on ``left``, up to ``most`` melds (none when it has
     no meld at all). The table of fewer melds bounds each branch of the search for more."""
-    members = [m for m in members if m[2] <= jokers and (left - m[1]) & guard == guard]
-    if not members:
-        return []
-    by_jokers: list[list[Member]] = [[] for _ in range(jokers + 1)]
-    for member in members:
-        by_jokers[member[2]].append(member)
-    steps: list[list[tuple[int, int]]] = []
+    # The members pass as the tuples they are, typed loosely: a loop variable of type ``Member`` would have
+    # the compiled build take each apart and build it anew (a new tuple a member) to store it again.
+    loose: list[list[tuple[int, ...]]] = [[] for _ in range(jokers + 1)]
+    fits = False
+    for member in cast(list[tuple[int, ...]], members):
+        count = member[2]
+        if count <= jokers and (left - member[1]) & guard == guard:
+            loose[count].append(member)
+            fits = True
+    if not fits:
+        return ()
+    steps: list[tuple[tuple[int, int], ...]] = []
     fewer = [[0] * (jokers + 1)]
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
-        _fill(by_jokers, fewer, melds, left, 0, 0, 0, guard, exact)
+        _fill(loose, fewer, melds, left, 0, 0, 0, guard, exact)
         row = _growth(exact)
         if not row:
             break
-        steps.append(row)
+        steps.append(tuple(row))
         fewer.append(list(accumulate(exact, max)))  # the most with j jokers or fewer
-    return steps
+    return tuple(steps)  # (tuples, which the compiled build walks faster than a Sequence)
 
 
 def _fill(
-    by_jokers: list[list[Member]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
+    by_jokers: list[list[tuple[int, ...]]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
     blocked: int, guard: int, exact: list[int], first: int = 0, start: int = 0,
 ) -> None:  # fmt: skip
     """``exact[j]``: the most ``wanted`` more melds shed with ``j`` jokers in all, ``used`` of them already
-    laid, the melds taken from ``by_jokers[k]`` (those with ``k`` jokers, best first). The melds are taken in
+    laid, the melds (:data:`Member` tuples, typed loosely as in :func:`candidate_steps`) taken from
+    ``by_jokers[k]`` (those with ``k`` jokers, best first). The melds are taken in
     that order (no fewer jokers than the last, and then no earlier in its list: ``first`` and ``start``), so
     that each choice of melds is met once. A meld is tried only while it could beat what as many jokers or
     fewer already shed, the melds after it bounded by ``fewer`` (the tables of fewer melds on the whole
     family); the last is the best that fits of each joker count."""
     if wanted == 1:
-        top = max(exact[: used + 1])
+        top = exact[0]
+        for j in range(1, used + 1):
+            if exact[j] > top:
+                top = exact[j]
         for count in range(len(exact) - used):
-            top = max(top, exact[used + count])
+            if exact[used + count] > top:
+                top = exact[used + count]
             if count < first:
                 continue
             members = by_jokers[count]
             for i in range(start if count == first else 0, len(members)):
-                m_score, use, _, tag, _ = members[i]
+                member = members[i]
+                m_score = member[0]
                 if score + m_score <= top:
                     break
-                if not tag & blocked and (left - use) & guard == guard:
+                if not member[3] & blocked and (left - member[1]) & guard == guard:
                     exact[used + count] = top = score + m_score
                     break
         return
@@ -303,13 +340,14 @@ def _fill(
         members = by_jokers[count]
         least = (wanted - 1) * count
         for i in range(start if count == first else 0, len(members)):
-            m_score, use, _, tag, block = members[i]
+            member = members[i]
+            m_score = member[0]
             if not _may_improve(exact, used + count, score + m_score, rest, least, (wanted - 1) * m_score):
                 break
-            after = left - use
-            if not tag & blocked and after & guard == guard:
-                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | block, guard, exact,
-                      count, i)  # fmt: skip
+            after = left - member[1]
+            if not member[3] & blocked and after & guard == guard:
+                _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | member[4], guard,
+                      exact, count, i)  # fmt: skip
 
 
 def _may_improve(exact: list[int], used: int, score: int, rest: list[int], least: int, alike: int) -> bool:
@@ -317,9 +355,13 @@ def _may_improve(exact: list[int], used: int, score: int, rest: list[int], least
     what ``exact`` holds with as many jokers or fewer. The melds still to come hold at least ``least`` more
     jokers (none fewer than the last), and at most ``alike`` more points when they hold just that many (then
     none scores above the last)."""
-    top = max(exact[: used + 1])
+    top = exact[0]
+    for j in range(1, used + 1):
+        if exact[j] > top:
+            top = exact[j]
     for more in range(len(exact) - used):
-        top = max(top, exact[used + more])
+        if exact[used + more] > top:
+            top = exact[used + more]
         if more < least or rest[more] < 0:
             continue
         if score + (min(rest[more], alike) if more == least else rest[more]) > top:

@@ -113,7 +113,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     runs_tabled = run_slots == 1 or rules.run_distinct_suits
     outer: MeldKind | None = None
     if run_slots and set_slots:
-        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules, width)
+        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules)
     runs = sets = None
     if run_slots:
         if outer is MeldKind.RUN or not runs_tabled:
@@ -139,18 +139,21 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         assert only is not None
         return _most(only, start, guard, run_rules, set_rules, jokers)
     first, inner = (runs, sets) if outer is MeldKind.RUN else (sets, runs)
-    members = sorted((m for family in first.families for m in family.members), key=_score, reverse=True)
+    members: list[Member] = []
+    for family in first.families:
+        members += family.members  # (not a generator: the compiled build would build each member anew)
+    members.sort(key=_score, reverse=True)
     best = [-1]
     _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
 
 
 def _first_kind(
-    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules, width: int
+    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules
 ) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
-    sets are counted (their shapes are cached). Under joker spacing the runs come first: a run's table then
+    sets are counted from its naturals by suit (:meth:`.SetRules.count`, without listing them). Under joker spacing the runs come first: a run's table then
     costs several times a plain one (on the corpus of ``benchmarks/contracts.py``, runs first took about a
     fifth less time in all on the contracts of sets and runs of the presets that space jokers)."""
     if rules.run_joker_spacing > 1:
@@ -170,8 +173,7 @@ def _first_kind(
         if naturals:
             ranks += 1
         if naturals >= min_naturals:
-            have = (counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39])
-            sets += len(set_rules.shapes(have, jokers, width))  # as set_members asks them: one cache entry
+            sets += set_rules.count((counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39]), jokers)
     by_runs = float(runs) ** run_slots * ranks * set_slots**2
     by_sets = float(sets) ** set_slots * 4 * run_slots**2
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
@@ -180,7 +182,12 @@ def _first_kind(
 def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
     """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
     mask = (1 << (width - 1)) - 1
-    return tuple(sorted(left >> ((suit * 13 + rank - 1) * width) & mask for suit in range(4)))
+    shift = (rank - 1) * width
+    step = 13 * width
+    counts = [left >> shift & mask, left >> (shift + step) & mask, left >> (shift + 2 * step) & mask,
+              left >> (shift + 3 * step) & mask]  # fmt: skip
+    counts.sort()
+    return (counts[0], counts[1], counts[2], counts[3])
 
 
 @lru_cache(maxsize=64)
@@ -312,7 +319,7 @@ def _joined(
 
 def _family_steps(
     kind: _Kind, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
-) -> Sequence[Sequence[tuple[int, int]]]:
+) -> Steps:
     """The table of ``family`` (of ``kind``) on ``left``, met before or made now."""
     key = left & family.fields
     steps = family.tables.get(key)
