@@ -13,7 +13,7 @@ import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
-from liverpool.bots.easy import _shed_key, _shed_order, unused_cards
+from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards
 from liverpool.bots.options import Options, buys_and_passes
 from liverpool.bots.plan import Plan, plan_hand, plan_need
 from liverpool.bots.plan_setup import setup_of
@@ -277,3 +277,42 @@ def test_memo_keys_tell_hands_and_sizes_apart() -> None:
         cases.add((whole, size if whole else None, tuple(faces)))
     keys = {table_module._key(whole, size, list(faces)) for whole, size, faces in cases}
     assert len(keys) == len(cases)
+
+
+def test_easy_gains_answers_as_gain() -> None:
+    """``EasyBot.gains`` (which keeps the seat's hand and its need between questions) answers as
+    ``gain(...) > 0`` does: one bot asked in turn about many seats, moments, deals and rules, about the
+    card on the pile and others, for taking and for buying."""
+    moments: list[Observation] = []
+
+    def keep(state: GameState, action: object) -> None:
+        if state.turn % 2 == 0:
+            for seat in range(len(state.hands)):
+                moments.append(observe(state, seat))
+
+    for preset, seed in (("liverpool", 5), ("british", 6), ("may-i", 7), ("norsk", 8)):
+        run_game(PRESETS[preset], [make_bot("easy") for _ in range(4)], random.Random(seed), before=keep)
+    rng = random.Random("gains")
+    asked: list[Observation] = []
+    for observation in moments:  # runs of the same hand, broken by other deals, rules and seats
+        asked.append(observation)
+        if rng.random() < 0.1:
+            asked.append(dataclasses.replace(observation, deal=0))
+        if rng.random() < 0.1:
+            asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False)))
+    assert any(_whole(o) for o in asked)
+    bot, plain = EasyBot(), EasyBot()
+    shoe = make_shoe(2, 4)
+    answers = set()
+    for observation in asked:
+        if not observation.hand:
+            continue
+        cards = rng.sample(shoe, 3)
+        if observation.top_discard is not None:
+            cards.append(observation.top_discard)
+        for card in cards:
+            for extra in (0, 1, 2):
+                expected = plain.gain(observation, card, extra) > 0
+                assert bot.gains(observation, card, extra) is expected
+                answers.add(expected)
+    assert answers == {True, False}

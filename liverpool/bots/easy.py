@@ -30,7 +30,7 @@ from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan
-from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
+from .table import HandNeeds, face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
@@ -104,6 +104,9 @@ def _shed_key(first: bool, joker: bool, value: int) -> int:
 
 class EasyBot:
     """The greedy bot (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.hand_needs = HandNeeds()  # this seat's hand and its need, read by :meth:`gains`
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
         must = must_act(observation)
@@ -203,16 +206,31 @@ class EasyBot:
             return now - self.plan_score(observation, [*hand, card], size) - extra
         return now - self.plan_score(observation, [*hand, card], len(hand) + 1) + 1
 
+    def gains(self, observation: Observation, card: Card, extra: int = 0) -> bool:
+        """``self.gain(observation, card, extra) > 0``. For this class, the needs are compared directly and
+        the hand's own need is kept (:class:`.table.HandNeeds`) while the hand is unchanged; a subclass
+        (which may score plans otherwise) asks :meth:`gain`."""
+        if type(self) is not EasyBot:
+            return self.gain(observation, card, extra) > 0
+        needs = self.hand_needs
+        now = needs.need(observation)
+        if not whole_hand(observation):
+            return needs.need_with(observation, card, None) < now
+        size = len(observation.hand)
+        if extra:
+            return needs.need_with(observation, card, size + 2 + extra) < now - extra
+        return needs.need_with(observation, card, size + 1) < now + 1
+
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""
-        return self.gain(observation, card) > 0
+        return self.gains(observation, card)
 
     def wants_buy(self, observation: Observation) -> bool:
         """Buy the top discard (penalty card and all)?"""
         top = observation.top_discard
         if top is None or self.is_down(observation):
             return False
-        return self.gain(observation, top, observation.rules.buy_penalty_cards) > 0
+        return self.gains(observation, top, observation.rules.buy_penalty_cards)
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
         """A call on a playable discard, or None. Calls shed a card (Liverpool) or punish the discarder."""
