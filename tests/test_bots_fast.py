@@ -13,15 +13,16 @@ import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
-from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards
+from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards, used_counts
 from liverpool.bots.options import Options, buys_and_passes
-from liverpool.bots.plan import Plan, plan_hand, plan_need
+from liverpool.bots.plan import Plan, plan_hand, plan_need, plan_use
 from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
 from liverpool.engine.actions import Action, DrawStock, Pass
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
+from liverpool.engine.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
@@ -316,3 +317,43 @@ def test_easy_gains_answers_as_gain() -> None:
                 assert bot.gains(observation, card, extra) is expected
                 answers.add(expected)
     assert answers == {True, False}
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_plan_use_is_the_plans_need_and_faces(name: str) -> None:
+    """``plan_use`` gives the need of ``plan_hand`` and the faces its plan uses, jokers included."""
+    rules = _variants()[name]
+    rng = random.Random(f"use:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(150):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for keep in (6, 2):
+                plan = plan_hand(hand, contract, rules, keep=keep)
+                need, used = plan_use(hand, contract, rules, keep)
+                assert need == plan.need
+                assert used == used_counts(plan)
+                assert sorted(face for face in range(len(used)) for _ in range(used[face])) == sorted(plan.used_faces())
+
+
+class _Plain(EasyBot):
+    """The easy bot through the hooks (a subclass takes none of its own fast paths)."""
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i", "norsk"])
+def test_easy_bot_decides_as_through_the_hooks(preset: str) -> None:
+    """The easy bot ranks every option of every decision as the same bot through its hooks does."""
+    fast, plain = EasyBot(), _Plain()
+    checked = [0]
+
+    def before(state: GameState, action: object) -> None:
+        for seat in acting_seats(state):
+            observation = observe(state, seat)
+            options = legal_actions(state, seat)
+            if options:
+                assert fast.rank(observation, options) == plain.rank(observation, options)
+                checked[0] += 1
+
+    run_game(PRESETS[preset], [make_bot("easy") for _ in range(5)], random.Random(21), before=before)
+    assert checked[0] > 100

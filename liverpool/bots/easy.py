@@ -29,7 +29,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
-from .plan import FACES, Plan
+from .plan import FACES, Plan, plan_use
 from .table import HandNeeds, face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
@@ -69,11 +69,22 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
 
 def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
-    used = [0] * FACES  # how many of each face ``plan.used_faces()`` lists
+    return spare_cards(hand, used_counts(plan))
+
+
+def used_counts(plan: Plan) -> list[int]:
+    """How many cards of each face ``plan.used_faces()`` lists."""
+    used = [0] * FACES
     for partial in plan.partials:
         for face in partial.faces:
             used[face] += 1
     used[JOKER_FACE] += plan.jokers
+    return used
+
+
+def spare_cards(hand: Sequence[Card], used: list[int]) -> set[Card]:
+    """The cards of ``hand`` beyond ``used`` (cards used of each face; counted down here): of two copies
+    of a face, the later one."""
     spare: set[Card] = set()
     for card in hand:
         face = card & 63
@@ -317,15 +328,18 @@ class EasyBot:
             if -1 in keys:
                 return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
-        plan = self.plan(observation, hand, len(hand))
-        unused = unused_cards(hand, plan)
+        size = len(hand)
+        if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
+            base, used = plan_use(hand, observation.contract, rules)
+        else:
+            plan = self.plan(observation, hand, size)
+            base, used = plan.need, used_counts(plan)
+        unused = spare_cards(hand, used)
         if any(c in unused and c & 63 != JOKER_FACE for c in cards):
             keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
             if -1 in keys:
                 return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
-        base = plan.need
-        size = len(hand)
         return sorted(
             cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
         )
