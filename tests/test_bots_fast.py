@@ -301,14 +301,24 @@ def test_easy_gains_answers_as_gain() -> None:
             asked.append(dataclasses.replace(observation, deal=0))
         if rng.random() < 0.1:
             asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False)))
-    assert any(_whole(o) for o in asked)
+    whole = [o for o in asked if _whole(o) and all(rule.kind is MeldKind.RUN for rule in o.contract)]
+    assert whole
+    for observation in whole[:40]:  # hands a card or two from their whole-hand runs, where needs are near 0
+        hand = [
+            Card.make(suit * 13 + rank % 13, 1)
+            for suit, rule in enumerate(observation.contract)
+            for rank in range(2, 2 + rule.length + rng.randint(0, 1))
+        ]
+        for _ in range(rng.randint(1, 2)):
+            hand.remove(rng.choice(hand))
+        asked.append(dataclasses.replace(observation, hand=tuple(hand)))
     bot, plain = EasyBot(), EasyBot()
     shoe = make_shoe(2, 4)
     answers = set()
     for observation in asked:
         if not observation.hand:
             continue
-        cards = rng.sample(shoe, 3)
+        cards = rng.sample(shoe, 3) if not _whole(observation) else list(make_shoe(1, 1))  # every face (needs near 0)
         if observation.top_discard is not None:
             cards.append(observation.top_discard)
         for card in cards:

@@ -225,11 +225,12 @@ class EasyBot:
             return self.gain(observation, card, extra) > 0
         needs = self.hand_needs
         now = needs.need(observation)
+        # (a need is never negative: a hand that needs nothing, or no more than the penalty cards, gains nothing)
         if not whole_hand(observation):
-            return needs.need_with(observation, card, None) < now
+            return now > 0 and needs.need_with(observation, card, None) < now
         size = len(observation.hand)
         if extra:
-            return needs.need_with(observation, card, size + 2 + extra) < now - extra
+            return now > extra and needs.need_with(observation, card, size + 2 + extra) < now - extra
         return needs.need_with(observation, card, size + 1) < now + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:

@@ -141,9 +141,9 @@ def _most_covered(present: list[int], slots: int, shortest: int, target: int, ru
         if suit == 3:
             final = spans
             break
-        before = naturals[:]
-        for index in range(edge):
-            have = before[index]
+        # in place, the fewest windows last: an entry is read before this suit can have written it
+        for index in range(edge - 1, -1, -1):
+            have = naturals[index]
             if have < 0:
                 continue
             length = index % width
