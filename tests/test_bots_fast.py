@@ -13,15 +13,16 @@ import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
 import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
-from liverpool.bots.easy import _shed_key, _shed_order, unused_cards
+from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards, used_counts
 from liverpool.bots.options import Options, buys_and_passes
-from liverpool.bots.plan import Plan, plan_hand, plan_need
+from liverpool.bots.plan import Plan, plan_hand, plan_need, plan_use
 from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
 from liverpool.engine.actions import Action, DrawStock, Pass
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
+from liverpool.engine.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
@@ -277,3 +278,92 @@ def test_memo_keys_tell_hands_and_sizes_apart() -> None:
         cases.add((whole, size if whole else None, tuple(faces)))
     keys = {table_module._key(whole, size, list(faces)) for whole, size, faces in cases}
     assert len(keys) == len(cases)
+
+
+def test_easy_gains_answers_as_gain() -> None:
+    """``EasyBot.gains`` (which keeps the seat's hand and its need between questions) answers as
+    ``gain(...) > 0`` does: one bot asked in turn about many seats, moments, deals and rules, about the
+    card on the pile and others, for taking and for buying."""
+    moments: list[Observation] = []
+
+    def keep(state: GameState, action: object) -> None:
+        if state.turn % 2 == 0:
+            for seat in range(len(state.hands)):
+                moments.append(observe(state, seat))
+
+    for preset, seed in (("liverpool", 5), ("british", 6), ("may-i", 7), ("norsk", 8)):
+        run_game(PRESETS[preset], [make_bot("easy") for _ in range(4)], random.Random(seed), before=keep)
+    rng = random.Random("gains")
+    asked: list[Observation] = []
+    for observation in moments:  # runs of the same hand, broken by other deals, rules and seats
+        asked.append(observation)
+        if rng.random() < 0.1:
+            asked.append(dataclasses.replace(observation, deal=0))
+        if rng.random() < 0.1:
+            asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False)))
+    whole = [o for o in asked if _whole(o) and all(rule.kind is MeldKind.RUN for rule in o.contract)]
+    assert whole
+    for observation in whole[:40]:  # hands a card or two from their whole-hand runs, where needs are near 0
+        hand = [
+            Card.make(suit * 13 + rank % 13, 1)
+            for suit, rule in enumerate(observation.contract)
+            for rank in range(2, 2 + rule.length + rng.randint(0, 1))
+        ]
+        for _ in range(rng.randint(1, 2)):
+            hand.remove(rng.choice(hand))
+        asked.append(dataclasses.replace(observation, hand=tuple(hand)))
+    bot, plain = EasyBot(), EasyBot()
+    shoe = make_shoe(2, 4)
+    answers = set()
+    for observation in asked:
+        if not observation.hand:
+            continue
+        cards = rng.sample(shoe, 3) if not _whole(observation) else list(make_shoe(1, 1))  # every face (needs near 0)
+        if observation.top_discard is not None:
+            cards.append(observation.top_discard)
+        for card in cards:
+            for extra in (0, 1, 2):
+                expected = plain.gain(observation, card, extra) > 0
+                assert bot.gains(observation, card, extra) is expected
+                answers.add(expected)
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_plan_use_is_the_plans_need_and_faces(name: str) -> None:
+    """``plan_use`` gives the need of ``plan_hand`` and the faces its plan uses, jokers included."""
+    rules = _variants()[name]
+    rng = random.Random(f"use:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(150):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            for keep in (6, 2):
+                plan = plan_hand(hand, contract, rules, keep=keep)
+                need, used = plan_use(hand, contract, rules, keep)
+                assert need == plan.need
+                assert used == used_counts(plan)
+                assert sorted(face for face in range(len(used)) for _ in range(used[face])) == sorted(plan.used_faces())
+
+
+class _Plain(EasyBot):
+    """The easy bot through the hooks (a subclass takes none of its own fast paths)."""
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "may-i", "norsk"])
+def test_easy_bot_decides_as_through_the_hooks(preset: str) -> None:
+    """The easy bot ranks every option of every decision as the same bot through its hooks does."""
+    fast, plain = EasyBot(), _Plain()
+    checked = [0]
+
+    def before(state: GameState, action: object) -> None:
+        for seat in acting_seats(state):
+            observation = observe(state, seat)
+            options = legal_actions(state, seat)
+            if options:
+                assert fast.rank(observation, options) == plain.rank(observation, options)
+                checked[0] += 1
+
+    run_game(PRESETS[preset], [make_bot("easy") for _ in range(5)], random.Random(21), before=before)
+    assert checked[0] > 100

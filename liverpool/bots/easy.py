@@ -29,8 +29,8 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
-from .plan import FACES, Plan
-from .table import face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
+from .plan import FACES, Plan, plan_use
+from .table import HandNeeds, face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand
 
 Choice = Action | None
 
@@ -69,11 +69,22 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
 
 def unused_cards(hand: Sequence[Card], plan: Plan) -> set[Card]:
     """The cards of ``hand`` that ``plan`` leaves out (of two copies of a face, the later one)."""
-    used = [0] * FACES  # how many of each face ``plan.used_faces()`` lists
+    return spare_cards(hand, used_counts(plan))
+
+
+def used_counts(plan: Plan) -> list[int]:
+    """How many cards of each face ``plan.used_faces()`` lists."""
+    used = [0] * FACES
     for partial in plan.partials:
         for face in partial.faces:
             used[face] += 1
     used[JOKER_FACE] += plan.jokers
+    return used
+
+
+def spare_cards(hand: Sequence[Card], used: list[int]) -> set[Card]:
+    """The cards of ``hand`` beyond ``used`` (cards used of each face; counted down here): of two copies
+    of a face, the later one."""
     spare: set[Card] = set()
     for card in hand:
         face = card & 63
@@ -104,6 +115,9 @@ def _shed_key(first: bool, joker: bool, value: int) -> int:
 
 class EasyBot:
     """The greedy bot (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.hand_needs = HandNeeds()  # this seat's hand and its need, read by :meth:`gains`
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
         must = must_act(observation)
@@ -203,16 +217,32 @@ class EasyBot:
             return now - self.plan_score(observation, [*hand, card], size) - extra
         return now - self.plan_score(observation, [*hand, card], len(hand) + 1) + 1
 
+    def gains(self, observation: Observation, card: Card, extra: int = 0) -> bool:
+        """``self.gain(observation, card, extra) > 0``. For this class, the needs are compared directly and
+        the hand's own need is kept (:class:`.table.HandNeeds`) while the hand is unchanged; a subclass
+        (which may score plans otherwise) asks :meth:`gain`."""
+        if type(self) is not EasyBot:
+            return self.gain(observation, card, extra) > 0
+        needs = self.hand_needs
+        now = needs.need(observation)
+        # (a need is never negative: a hand that needs nothing, or no more than the penalty cards, gains nothing)
+        if not whole_hand(observation):
+            return now > 0 and needs.need_with(observation, card, None) < now
+        size = len(observation.hand)
+        if extra:
+            return now > extra and needs.need_with(observation, card, size + 2 + extra) < now - extra
+        return needs.need_with(observation, card, size + 1) < now + 1
+
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""
-        return self.gain(observation, card) > 0
+        return self.gains(observation, card)
 
     def wants_buy(self, observation: Observation) -> bool:
         """Buy the top discard (penalty card and all)?"""
         top = observation.top_discard
         if top is None or self.is_down(observation):
             return False
-        return self.gain(observation, top, observation.rules.buy_penalty_cards) > 0
+        return self.gains(observation, top, observation.rules.buy_penalty_cards)
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
         """A call on a playable discard, or None. Calls shed a card (Liverpool) or punish the discarder."""
@@ -299,15 +329,18 @@ class EasyBot:
             if -1 in keys:
                 return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
-        plan = self.plan(observation, hand, len(hand))
-        unused = unused_cards(hand, plan)
+        size = len(hand)
+        if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
+            base, used = plan_use(hand, observation.contract, rules)
+        else:
+            plan = self.plan(observation, hand, size)
+            base, used = plan.need, used_counts(plan)
+        unused = spare_cards(hand, used)
         if any(c in unused and c & 63 != JOKER_FACE for c in cards):
             keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
             if -1 in keys:
                 return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
-        base = plan.need
-        size = len(hand)
         return sorted(
             cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
         )

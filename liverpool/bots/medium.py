@@ -74,6 +74,7 @@ class MediumBot(EasyBot):
     """The tuned heuristic bot (see the module docstring)."""
 
     def __init__(self, weights: Weights | None = None, counting: bool = True) -> None:
+        super().__init__()
         self.weights = weights if weights is not None else Weights()
         self.counting = counting
         self._deciding: Observation | None = None

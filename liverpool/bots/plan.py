@@ -293,8 +293,31 @@ def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset,
     return _search(hand, setup_of(contract, rules), None, False, keep, False).best_need
 
 
-def _search(hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | None, whole_hand: bool, keep: int, track: bool) -> _Search:
-    """The finished search of ``hand``'s best plan (``track``: keep its partials; always kept ``whole_hand`` or with ``live``)."""
+def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> tuple[int, list[int]]:
+    """``plan_hand(hand, contract, rules, keep=keep)`` (no unseen counts, not whole-hand) as its need and
+    how many cards of each face its partials use (its jokers at ``JOKER_FACE``), without building the
+    plan: the same search, reading the faces it took and the rooms of the partials it chose."""
+    setup = setup_of(contract, rules)
+    search = _search(hand, setup, None, False, keep, True, False)
+    used = [0] * FACES
+    for face in search.best_taken:
+        used[face] += 1
+    rooms = 0
+    slots = setup.slots
+    for depth, packed in enumerate(search.best_path):
+        slot = slots[depth]
+        missing = slot.length - (packed >> 20)
+        rooms += missing if missing < slot.room else slot.room
+    jokers = search.jokers
+    used[JOKER_FACE] += jokers if jokers < rooms else rooms
+    return search.best_need, used
+
+
+def _search(
+    hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | None, whole_hand: bool, keep: int, track: bool, unpack: bool = True
+) -> _Search:
+    """The finished search of ``hand``'s best plan (``track``: keep its partials; always kept ``whole_hand`` or with ``live``;
+    without ``unpack``, the partials found on one stack, without unseen counts and not whole-hand, stay packed)."""
     counts, lists = setup.candidates(hand, keep)
     jokers = counts[JOKER_FACE]
     floor = [0] * (len(lists) + 1)
@@ -310,7 +333,8 @@ def _search(hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | Non
         search.paths = True
         search.path = []
         search.visit_need(0, 0, 0, 0, 0)
-        search.best = search.best_chosen()
+        if unpack:
+            search.best = search.best_chosen()
     else:
         search.visit(0, 0, 0, 0, 0)
     return search

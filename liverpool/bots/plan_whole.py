@@ -81,19 +81,91 @@ _PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 
 
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
-    """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan."""
+    """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan: the same
+    choice of windows (:func:`_most_covered`), keeping only the naturals they cover."""
     size = len(hand) + 1 if size is None else size
-    windows = _windows_of(hand, contract, rules, size)
-    jokers = naturals = length = 0
+    if any(rule.kind is not MeldKind.RUN for rule in contract):
+        raise ValueError("plan_whole_runs plans contracts of runs only")
+    if not contract:
+        raise ValueError("plan_whole_runs plans a contract of one run at least")
+    least = 0
+    shortest = 99
+    for rule in contract:
+        least += rule.length
+        if rule.length < shortest:
+            shortest = rule.length
+    target = size if size > least else least
+    held0 = held1 = held2 = held3 = 0  # the ranks held in each suit, as in :func:`_windows_of`
+    jokers = 0
     for card in hand:
-        if card & 63 == JOKER_FACE:
+        face = card & 63
+        if face < JOKER_FACE:
+            suit = face // 13
+            bit = 2 << face - 13 * suit
+            if suit == 0:
+                held0 |= bit
+            elif suit == 1:
+                held1 |= bit
+            elif suit == 2:
+                held2 |= bit
+            else:
+                held3 |= bit
+        else:
             jokers += 1
-    for window in windows:
-        naturals += window[3]
-        length += window[2]
+    naturals = _most_covered([held0, held1, held2, held3], len(contract), shortest, target, rules)
+    length = target
+    if naturals < 0:  # no windows: nothing covered
+        naturals = length = 0
     used_jokers = min(jokers, length - naturals)
-    least = sum(rule.length for rule in contract)
     return len(hand) - naturals - used_jokers + 2 * max(0, least - size)
+
+
+def _most_covered(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> int:
+    """The naturals covered by the windows :func:`_best_windows` picks (-1 when it picks none): the same
+    table of the most naturals by windows chosen and cards in all, without the windows themselves."""
+    if slots <= 0:
+        return -1
+    first = 1 if rules.aces_low else 2
+    last = 14 if rules.aces_high else 13
+    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    width = target + 1
+    edge = slots * width  # entries from here on hold every window: not extended
+    naturals = [-1] * (edge + width)
+    naturals[0] = 0
+    final: tuple[tuple[int, int, int], ...] = ()
+    for suit in range(4):
+        ranks = present[suit]
+        if ranks & 2:
+            ranks |= 1 << 14
+        spans = _spans(ranks, shortest, longest, first, last)
+        if suit == 3:
+            final = spans
+            break
+        # in place, the fewest windows last: an entry is read before this suit can have written it
+        for index in range(edge - 1, -1, -1):
+            have = naturals[index]
+            if have < 0:
+                continue
+            length = index % width
+            for span, _, covered in spans:
+                if length + span > target:
+                    break
+                key = index + width + span
+                if have + covered > naturals[key]:
+                    naturals[key] = have + covered
+    most = naturals[edge + target]
+    base = edge - width  # entries of one window short
+    for length in range(target + 1):
+        have = naturals[base + length]
+        if have < 0:
+            continue
+        rest = target - length
+        for span, _, covered in final:
+            if span == rest:
+                if have + covered > most:
+                    most = have + covered
+                break
+    return most
 
 
 def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int) -> list[Window]:

@@ -160,10 +160,15 @@ def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
-    at = _DEAL.of(observation)
-    whole = at.whole
     faces = [c & 63 for c in hand]
     faces.sort()
+    return _need(observation, faces, size)
+
+
+def _need(observation: Observation, faces: list[int], size: int | None) -> int:
+    """:func:`need_of` of a hand's sorted ``faces``."""
+    at = _DEAL.of(observation)
+    whole = at.whole
     key = _key(whole, size, faces)
     memo = at.needs
     found = memo.get(key)
@@ -182,6 +187,51 @@ def need_of(observation: Observation, hand: Sequence[int], size: int | None = No
             found = plan_hand(faces, contract, rules, whole_hand=True).need
         memo[key] = found
     return found
+
+
+class HandNeeds:
+    """One seat's hand at rest and its need, kept while the hand and the deal are unchanged: between two
+    of its turns a seat is asked at every buy window how the card offered would change its need, with
+    the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
+
+    __slots__ = ("contract", "deal", "faces", "hand", "now", "rules")
+
+    def __init__(self) -> None:
+        self.hand: tuple[Card, ...] = ()
+        self.contract: tuple[MeldRule, ...] | None = None
+        self.rules: Ruleset | None = None
+        self.deal = -1
+        self.faces: list[int] = []  # the hand's faces, sorted
+        self.now = 0
+
+    def need(self, observation: Observation) -> int:
+        """``need_of(observation, observation.hand)``."""
+        hand = observation.hand
+        if (
+            observation.contract is not self.contract
+            or observation.rules is not self.rules
+            or observation.deal != self.deal
+            or hand != self.hand
+        ):
+            faces = [c & 63 for c in hand]
+            faces.sort()
+            self.now = _need(observation, faces, None)
+            self.faces = faces
+            self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
+        return self.now
+
+    def need_with(self, observation: Observation, card: Card, size: int | None) -> int:
+        """``need_of(observation, [*observation.hand, card], size)``, once :meth:`need` has read the hand."""
+        self.need(observation)
+        face = card & 63
+        faces = self.faces[:]
+        i = len(faces)
+        faces.append(face)
+        while i and faces[i - 1] > face:  # one step of an insertion sort
+            faces[i] = faces[i - 1]
+            i -= 1
+        faces[i] = face
+        return _need(observation, faces, size)
 
 
 def _plan(
