@@ -424,30 +424,16 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
 
 
 def _perform(state: GameState, action: Action) -> None:
+    # The cases go from the most frequent action to the least: compiled, each case before the match is an
+    # isinstance test of a class looked up by name (actions.py is not compiled).
     match action:
-        case Shuffle():
-            _deal(state, action)
-        case Reshuffle():
-            top = state.discard_pile[-1]
-            state.stock = list(reversed(action.stock))
-            state.discard_pile = [top]
-            state.reshuffles += 1
-            state.phase = Phase.DRAW
-        case DrawStock():
-            _draw_stock(state, action.seat)
-        case DrawDiscard():
-            _draw_discard(state, action)
-        case Buy():
-            if state.rules.buying is _AFTER_NEXT_DECLINES:
-                state.window_answers[action.seat] = True
-                _settle_window(state)
-            else:
-                state.may_i_calls.append(action.seat)
         case Pass():
             state.window_answers[action.seat] = False
             _settle_window(state)
-        case GoDown():
-            _go_down(state, action)
+        case Discard():
+            _discard(state, action)
+        case DrawStock():
+            _draw_stock(state, action.seat)
         case LayOff():
             table_meld = state.melds[action.meld]
             grown = lay_off(table_meld.meld, action.card, action.end, state.rules)
@@ -456,12 +442,28 @@ def _perform(state: GameState, action: Action) -> None:
             if state.must_place == action.card:
                 state.must_place = None
             _after_shedding(state, action.seat)
+        case DrawDiscard():
+            _draw_discard(state, action)
+        case GoDown():
+            _go_down(state, action)
+        case Buy():
+            if state.rules.buying is _AFTER_NEXT_DECLINES:
+                state.window_answers[action.seat] = True
+                _settle_window(state)
+            else:
+                state.may_i_calls.append(action.seat)
         case SwapJoker():
             _do_swap(state, action)
-        case Discard():
-            _discard(state, action)
         case EndTurn():
             _next_turn(state)
+        case Shuffle():
+            _deal(state, action)
+        case Reshuffle():
+            top = state.discard_pile[-1]
+            state.stock = list(reversed(action.stock))
+            state.discard_pile = [top]
+            state.reshuffles += 1
+            state.phase = Phase.DRAW
         case Call():
             _call(state, action)
         case _:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from .actions import Action, Buy, Pass, Reshuffle, Shuffle
-from .cards import make_shoe
+from .cards import Card, make_shoe
 from .game import apply_listed, new_game, shoe
 from .legal import is_chance, legal_actions
 from .observe import Observation, Observer
@@ -59,13 +60,49 @@ def chance_action(state: GameState, rng: random.Random) -> Shuffle | Reshuffle:
     """Draw the outcome of the pending chance node from ``rng``."""
     if state.phase is Phase.DEAL:
         deck = list(shoe(state))
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         return Shuffle(tuple(deck), rng.randrange(len(deck) + 1))
     if state.phase is Phase.RESHUFFLE:
         stock = list(state.discard_pile[:-1])
-        rng.shuffle(stock)
+        shuffle(stock, rng)
         return Reshuffle(tuple(stock))
     raise ValueError(f"no chance event is pending ({state.situation()})")
+
+
+def shuffle(items: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same order from the same random numbers. For a plain ``random.Random``
+    the numbers are drawn here, in compiled code, as ``Random.shuffle`` draws them (an exchange from the
+    end, each index drawn below its bound from ``getrandbits`` of the bound's length, drawn again while
+    too large), which :data:`_DRAWS_AS_SHUFFLE` checks against this Python's own at import."""
+    if type(rng) is not random.Random or not _DRAWS_AS_SHUFFLE:
+        rng.shuffle(items)
+        return
+    _exchange_from_end(items, rng)
+
+
+def _exchange_from_end(items: list[Card], rng: random.Random) -> None:
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
+def _draws_as_shuffle() -> bool:
+    """Whether :func:`_exchange_from_end` orders as this Python's ``Random.shuffle`` does, on a few seeds."""
+    for seed in range(3):
+        mine, theirs = list(make_shoe(3, 6)), list(make_shoe(3, 6))
+        _exchange_from_end(mine, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        if mine != theirs:
+            return False
+    return True
+
+
+_DRAWS_AS_SHUFFLE: Final = _draws_as_shuffle()
 
 
 Hook = Callable[[GameState, Action], None]

@@ -25,10 +25,6 @@ BY_ORDER: Final = 1
 BY_SIZE: Final = 2
 
 
-class Stop(Exception):
-    """Ends the walk early: a feasible arrangement, or one that sheds all that can be shed."""
-
-
 class Group:
     """The open slots of one kind below some depth, as the bound reads them: how many, whether their
     suits or ranks must differ, and the families of candidates that fit the shortest of them."""
@@ -77,19 +73,19 @@ class Walk:
         self.met = 0
         self.ceiling = 0
         self.found: list[tuple[int, int, tuple[int, ...]]] = []
+        # Set to end the walk early (a feasible arrangement, or one that sheds all that can be shed): a flag
+        # each level reads, not an exception, which compiled code would trace through every level it leaves.
+        self.stopped = False
 
     def run(self, start: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the arrangements kept, best first, walking from the packed counts ``start``."""
         self.ceiling = self.bound(0, start, 0)
         if self.ceiling < self.need:
             return []
-        try:
-            if self.lists:
-                self.visit(0, start, 0, 0, 0, 0, 0, ())
-            else:
-                self.accept(start, 0, ())
-        except Stop:
-            pass
+        if self.lists:
+            self.visit(0, start, 0, 0, 0, 0, 0, ())
+        else:
+            self.accept(start, 0, ())
         return [(-negated, path) for negated, _, path in self.found]
 
     def bound(self, depth: int, left: int, blocked: int) -> int:
@@ -170,13 +166,15 @@ class Walk:
         found = self.found
         found.append((-score, self.met, path))
         if self.mode == FEASIBLE:
-            raise Stop
+            self.stopped = True
+            return
         found.sort()
         del found[self.limit :]
         if len(found) == self.limit:
             worst = -found[-1][0]
             if worst >= self.ceiling:
-                raise Stop
+                self.stopped = True
+                return
             self.need = worst + 1
 
     def visit(
@@ -221,3 +219,5 @@ class Walk:
                     self.visit(
                         depth + 1, after, score + c_score, used + size, blocked | block, size, order, (*path, order)
                     )
+                if self.stopped:
+                    return
