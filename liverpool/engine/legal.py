@@ -35,6 +35,11 @@ from .state import GameState, Phase
 _SET: Final = MeldKind.SET
 _RUMMY_CALL: Final = DiscardCall.RUMMY
 _BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
+_DEAL: Final = Phase.DEAL
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_DRAW: Final = Phase.DRAW
+_BUY_PHASE: Final = Phase.BUY
+_PLAY: Final = Phase.PLAY
 
 
 GO_DOWN_LIMIT = 8
@@ -42,7 +47,8 @@ GO_DOWN_LIMIT = 8
 
 def is_chance(state: GameState) -> bool:
     """The game waits for chance (a :class:`Shuffle` or :class:`Reshuffle`), not for a seat."""
-    return state.phase in (Phase.DEAL, Phase.RESHUFFLE)
+    phase = state.phase
+    return phase is _DEAL or phase is _RESHUFFLE
 
 
 def acting_seats(state: GameState) -> list[int]:
@@ -54,21 +60,21 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     """Every legal action now (for one seat if given). Empty at chance nodes and when the game is over."""
     if state.seats > len(_BUYS):
         _grow_seat_actions(state.seats)
-    if seat is not None and state.phase is Phase.BUY:
+    phase = state.phase
+    if seat is not None and phase is _BUY_PHASE:
         # The window's seats are distinct: one seat's share of the list below, without listing the others.
         if seat in state.window and seat not in state.window_answers:
             return [_BUYS[seat], _PASSES[seat]]
         return []
-    match state.phase:
-        case Phase.DRAW:
-            actions = _draw_phase(state)
-        case Phase.BUY:
-            answered = state.window_answers
-            actions = [a for s in state.window if s not in answered for a in (_BUYS[s], _PASSES[s])]
-        case Phase.PLAY:
-            actions = _play_phase(state)
-        case _:
-            actions = []
+    if phase is _PLAY:
+        actions = _play_phase(state)
+    elif phase is _DRAW:
+        actions = _draw_phase(state)
+    elif phase is _BUY_PHASE:
+        answered = state.window_answers
+        actions = [a for s in state.window if s not in answered for a in (_BUYS[s], _PASSES[s])]
+    else:
+        actions = []
     if seat is not None:
         actions = [a for a in actions if a.seat == seat]
     return actions

@@ -21,6 +21,10 @@ from .observe import Observation, Observer
 from .rules import FirstDealer, Ruleset
 from .state import GameState, Phase
 
+# Phases as Final names: compiled, ``Phase.PLAY`` is looked up through the enum class at each use.
+_PLAY: Final = Phase.PLAY
+_BUY: Final = Phase.BUY
+
 Agent = Callable[[Observation, list[Action], random.Random], Action | None]
 
 
@@ -124,22 +128,8 @@ def step(
     if is_chance(state):
         action: Action = chance(state) if chance is not None else chance_action(state, rng)
         return _do(state, action, before)
-    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
-    if state.phase is Phase.BUY:
-        # In a buy window the first seat in order that has options must answer: only its options are listed.
-        for seat in order:
-            answers = legal_actions(state, seat)
-            if answers:
-                observer = _window_observer(state)
-                choice = agents[seat](observer.observe(seat), answers, rng)
-                if choice is None:
-                    raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
-                done = _do(state, choice, before, answers)
-                if state.phase is Phase.BUY and isinstance(done, Buy | Pass):
-                    _last_window[:] = [(state, len(state.history), observer)]
-                return done
-        return None
-    if state.phase is Phase.PLAY:
+    phase = state.phase
+    if phase is _PLAY:
         # Only the player whose turn it is acts in the play phase, and must.
         turn = legal_actions(state)
         if not turn:
@@ -149,6 +139,21 @@ def step(
         if choice is None:
             raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
         return _do(state, choice, before, turn)
+    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    if phase is _BUY:
+        # In a buy window the first seat in order that has options must answer: only its options are listed.
+        for seat in order:
+            answers = legal_actions(state, seat)
+            if answers:
+                observer = _window_observer(state)
+                choice = agents[seat](observer.observe(seat), answers, rng)
+                if choice is None:
+                    raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
+                done = _do(state, choice, before, answers)
+                if state.phase is _BUY and isinstance(done, Buy | Pass):
+                    _last_window[:] = [(state, len(state.history), observer)]
+                return done
+        return None
     by_seat: dict[int | None, list[Action]] = {}
     for option in legal_actions(state):
         by_seat.setdefault(option.seat, []).append(option)
