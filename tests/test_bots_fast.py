@@ -323,9 +323,11 @@ def test_easy_gains_answers_as_gain() -> None:
             cards.append(observation.top_discard)
         for card in cards:
             for extra in (0, 1, 2):
-                expected = plain.gain(observation, card, extra) > 0
-                assert bot.gains(observation, card, extra) is expected
-                answers.add(expected)
+                assert bot.gains(observation, card, extra) is (plain.gain(observation, card, extra) > 0)  # gains first
+                answers.add(plain.gain(observation, card, extra) > 0)
+        if not _whole(observation):  # what gains leaves in the memo is the need
+            hand = [*observation.hand, cards[0]]
+            assert need_of(observation, hand) == plan_hand(hand, observation.contract, observation.rules).need
     assert answers == {True, False}
 
 
@@ -367,3 +369,18 @@ def test_easy_bot_decides_as_through_the_hooks(preset: str) -> None:
 
     run_game(PRESETS[preset], [make_bot("easy") for _ in range(5)], random.Random(21), before=before)
     assert checked[0] > 100
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
+    """``plan_need`` with ``below`` gives the need when it is under ``below``, else ``below``."""
+    rules = _variants()[name]
+    rng = random.Random(f"below:{name}")
+    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
+    for deal in range(len(rules.deals)):
+        contract = rules.contract(deal)
+        for _ in range(100):
+            hand = rng.sample(shoe, rng.randint(0, 16))
+            need = plan_need(hand, contract, rules)
+            for below in range(0, 8):
+                assert plan_need(hand, contract, rules, below=below) == min(need, below)

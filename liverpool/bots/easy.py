@@ -227,7 +227,7 @@ class EasyBot:
         now = needs.need(observation)
         # (a need is never negative: a hand that needs nothing, or no more than the penalty cards, gains nothing)
         if not whole_hand(observation):
-            return now > 0 and needs.need_with(observation, card, None) < now
+            return now > 0 and needs.need_with(observation, card, None, now) < now
         size = len(observation.hand)
         if extra:
             return now > extra and needs.need_with(observation, card, size + 2 + extra) < now - extra

@@ -287,10 +287,11 @@ def plan_hand(
     return Plan(search.best_need, tuple(built), min(jokers, rooms), search.best_dead, search.best_outs)
 
 
-def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> int:
+def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6, below: int = _UNSET) -> int:
     """``plan_hand(hand, contract, rules, keep=keep).need`` (no unseen counts, not whole-hand), without
-    building the plan: the same search, keeping only the best need."""
-    return _search(hand, setup_of(contract, rules), None, False, keep, False).best_need
+    building the plan: the same search, keeping only the best need. With ``below``, the search looks only
+    for needs under it (pruning more), and gives ``below`` when the need is not under it."""
+    return _search(hand, setup_of(contract, rules), None, False, keep, False, True, below).best_need
 
 
 def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> tuple[int, list[int]]:
@@ -314,10 +315,18 @@ def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, 
 
 
 def _search(
-    hand: Sequence[int], setup: ContractSetup, live: Sequence[int] | None, whole_hand: bool, keep: int, track: bool, unpack: bool = True
+    hand: Sequence[int],
+    setup: ContractSetup,
+    live: Sequence[int] | None,
+    whole_hand: bool,
+    keep: int,
+    track: bool,
+    unpack: bool = True,
+    below: int = _UNSET,
 ) -> _Search:
     """The finished search of ``hand``'s best plan (``track``: keep its partials; always kept ``whole_hand`` or with ``live``;
-    without ``unpack``, the partials found on one stack, without unseen counts and not whole-hand, stay packed)."""
+    without ``unpack``, the partials found on one stack, without unseen counts and not whole-hand, stay packed; ``below``:
+    for the need alone, the need to beat, see :func:`plan_need`)."""
     counts, lists = setup.candidates(hand, keep)
     jokers = counts[JOKER_FACE]
     floor = [0] * (len(lists) + 1)
@@ -328,6 +337,7 @@ def _search(
     if not setup.slots:
         search.leaf(0, 0)
     elif not search.track:
+        search.best_need = below  # the search is exact below it: it prunes only what cannot beat it
         search.visit_need(0, 0, 0, 0, 0)
     elif live is None and not whole_hand:
         search.paths = True

@@ -143,6 +143,7 @@ def plan_of(
 
 
 MEMO_SIZE: Final = 65536
+UNSET: Final = 1 << 30  # no bound on a need (see :func:`_need`)
 
 
 def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
@@ -165,8 +166,9 @@ def need_of(observation: Observation, hand: Sequence[int], size: int | None = No
     return _need(observation, faces, size)
 
 
-def _need(observation: Observation, faces: list[int], size: int | None) -> int:
-    """:func:`need_of` of a hand's sorted ``faces``."""
+def _need(observation: Observation, faces: list[int], size: int | None, below: int = UNSET) -> int:
+    """:func:`need_of` of a hand's sorted ``faces``; with ``below``, outside whole-hand deals, a need not
+    under ``below`` may be given as ``below`` (see :func:`.plan.plan_need`; only needs found are kept)."""
     at = _DEAL.of(observation)
     whole = at.whole
     key = _key(whole, size, faces)
@@ -180,7 +182,9 @@ def _need(observation: Observation, faces: list[int], size: int | None) -> int:
             memo.clear()
         contract, rules = observation.contract, observation.rules
         if not whole:
-            found = plan_need(faces, contract, rules)
+            found = plan_need(faces, contract, rules, below=below)
+            if found >= below:  # a bound, not the need
+                return found
         elif all(rule.kind is MeldKind.RUN for rule in contract):
             found = whole_runs_need(faces, contract, rules, size)
         else:
@@ -220,8 +224,8 @@ class HandNeeds:
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
 
-    def need_with(self, observation: Observation, card: Card, size: int | None) -> int:
-        """``need_of(observation, [*observation.hand, card], size)``, once :meth:`need` has read the hand."""
+    def need_with(self, observation: Observation, card: Card, size: int | None, below: int = UNSET) -> int:
+        """``need_of(observation, [*observation.hand, card], size)`` (``below``: see :func:`_need`)."""
         self.need(observation)
         face = card & 63
         faces = self.faces[:]
@@ -231,7 +235,7 @@ class HandNeeds:
             faces[i] = faces[i - 1]
             i -= 1
         faces[i] = face
-        return _need(observation, faces, size)
+        return _need(observation, faces, size, below)
 
 
 def _plan(
