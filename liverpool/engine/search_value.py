@@ -242,7 +242,7 @@ def _set_families(
             set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
         )  # fmt: skip
         if members:
-            out.append(_Family(_rank_fields(rank, width), list(members), most, {}, rank=rank))
+            out.append(_Family(_rank_fields(rank, width), members, most, {}, rank=rank))
     return out
 
 
