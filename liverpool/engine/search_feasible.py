@@ -32,7 +32,6 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Final
 
 from .cards import JOKER_FACE, Card
@@ -163,11 +162,30 @@ def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[i
     return out
 
 
-@lru_cache(maxsize=1 << 15)  # the ranks of a suit take 8,192 values: a smaller cache kept missing
+_RUN_COSTS: dict[int, int] = {}
+_RUN_COSTS_SIZE = 1 << 15  # the ranks of a suit take 8,192 values: a smaller cache kept missing
+
+
 def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int, spacing: int) -> int:
     """The jokers one run of ``length`` cards or more of the ranks ``present`` needs at least, -1 if none
-    can be laid: the holes of the best window of the shortest size whose best window holds enough
-    naturals (``min_naturals``, and all but the jokers ``spacing`` lets a run of that size hold)."""
+    can be laid (:func:`_count_run_cost`), cached across hands by one int made of the arguments: an int key
+    is no object the garbage collector tracks, where an ``lru_cache`` keeps a tuple of them for each."""
+    if length >= 64 or min_naturals >= 64 or spacing >= 64:
+        return _count_run_cost(present, length, aces_low, aces_high, min_naturals, spacing)
+    key = ((((present << 6 | length) << 6 | min_naturals) << 6 | spacing) << 1 | aces_low) << 1 | aces_high
+    cost = _RUN_COSTS.get(key)
+    if cost is None:
+        if len(_RUN_COSTS) >= _RUN_COSTS_SIZE:
+            _RUN_COSTS.clear()
+        cost = _count_run_cost(present, length, aces_low, aces_high, min_naturals, spacing)
+        _RUN_COSTS[key] = cost
+    return cost
+
+
+def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int, spacing: int) -> int:
+    """:func:`_run_cost`, not cached: the holes of the best window of the shortest size whose best window
+    holds enough naturals (``min_naturals``, and all but the jokers ``spacing`` lets a run of that size
+    hold)."""
     first, last = (1 if aces_low else 2), (14 if aces_high else 13)
     present |= (present & 2) << 13
     for size in range(length, last - first + 2):

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from operator import itemgetter
 
 from .cards import JOKER_FACE
@@ -76,13 +75,14 @@ def run_members(
     return out
 
 
-@lru_cache(maxsize=8192)
 def set_members(
     have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, joker_weight: int,
     lengths: int, min_naturals: int, longest: int, distinct_suits: bool, distinct_ranks: bool,
-) -> tuple[Member, ...]:  # fmt: skip
+) -> list[Member]:  # fmt: skip
     """The sets of ``rank`` from ``have[suit]`` of its naturals and at most ``jokers`` jokers, best first: those
-    of :func:`.set_shapes`, tagged by rank when ranks must differ."""
+    of :func:`.set_shapes`, tagged by rank when ranks must differ. Made anew for each hand from the cached
+    shapes: a cache of them hit less than half the time on the corpus of ``benchmarks/contracts.py``, and
+    the tuples it kept made the garbage collector run more often."""
     shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
     rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
     shift = (rank - 1) * width
@@ -91,4 +91,4 @@ def set_members(
         for naturals, natural_use, joker_count, _ in shapes
     ]
     out.sort(key=_score, reverse=True)
-    return tuple(out)
+    return out

@@ -203,7 +203,7 @@ def _run_table(
                     score += joker_weight - held[extra]
                     if score > best[forced + extra + 1]:
                         best[forced + extra + 1] = score
-    return tuple(_growth(best))
+    return _shared(_growth(best))
 
 
 def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
@@ -215,6 +215,29 @@ def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
             top = value
             steps.append((j, value))
     return steps
+
+
+_PAIRS: dict[int, tuple[int, ...]] = {}
+
+
+def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """``row`` of a table kept across hands, its ``(j, most)`` pairs shared with every other such table
+    (one tuple for each pair met): the tables cached keep fewer objects that the garbage collector tracks,
+    and so it runs less often. (The pairs are typed loosely here: a ``tuple[int, int]`` variable would have
+    the compiled build take the shared tuple apart and build a new one to store it.)"""
+    out: list[tuple[int, ...]] = []
+    for j, value in row:
+        if 0 <= j < 1 << 8 and value >= 0:
+            key = value << 8 | j
+            pair = _PAIRS.get(key)
+            if pair is None:
+                pair = (j, value)
+                if len(_PAIRS) < 1 << 16:
+                    _PAIRS[key] = pair
+            out.append(pair)
+        else:
+            out.append((j, value))
+    return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
 @lru_cache(maxsize=8192)
@@ -232,7 +255,8 @@ def set_steps(
     members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
                      reverse=True)  # fmt: skip
     left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
-    return tuple(tuple(row) for row in candidate_steps(members, left, packing.guard, most, jokers))
+    steps = candidate_steps(members, left, packing.guard, most, jokers)
+    return tuple([_shared(row) for row in steps])
 
 
 @lru_cache(maxsize=4096)
@@ -273,7 +297,7 @@ def _pooled_set_steps(
                 row.append((k, top))
         if not row:
             break
-        out.append(tuple(row))
+        out.append(_shared(row))
     return tuple(out)
 
 

@@ -121,18 +121,26 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
                 counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN
             )
         else:
-            families = [
-                _Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, run_rules.book(suit, jokers))
-                for suit in range(4)
-            ]
+            # (only the suits whose ranks could hold a run's naturals: the others' tables are empty, and
+            # the searches below would look each of them up again at every step)
+            families = []
+            for suit in range(4):
+                ranks = 0
+                for face in range(suit * 13, suit * 13 + 13):
+                    if counts[face]:
+                        ranks += 1
+                if ranks >= rules.run_min_naturals:
+                    book = run_rules.book(suit, jokers)
+                    families.append(_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, book))
         runs = _Kind(run_slots, jokers, families)
     if set_slots:
         if outer is MeldKind.SET:
             families = _set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
         else:
             most = 1 if rules.set_distinct_ranks else set_slots
+            fewest = max(1, rules.set_min_naturals)  # (as for the suits: no rank with too few naturals for a set)
             families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
-                        if counts[rank - 1] or counts[rank + 12] or counts[rank + 25] or counts[rank + 38]]  # fmt: skip
+                        if counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38] >= fewest]  # fmt: skip
         sets = _Kind(set_slots, jokers, families)
     if runs is None or sets is None:
         only = runs if sets is None else sets
@@ -234,7 +242,7 @@ def _set_families(
             set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
         )  # fmt: skip
         if members:
-            out.append(_Family(_rank_fields(rank, width), list(members), most, {}, rank=rank))
+            out.append(_Family(_rank_fields(rank, width), members, most, {}, rank=rank))
     return out
 
 
