@@ -59,7 +59,7 @@ def go_down_options(
     """Arrangements of ``hand`` that meet this deal's contract and leave an allowed hand."""
     rules = state.rules
     contract = state.deal_rule.contract
-    whole, keep, taken = _question(state, hand)
+    whole, keep, taken = go_down_question(state, hand)
     if taken is None:
         return find_arrangements(
             hand, contract, rules, whole_hand=whole, keep=keep, must_include=must_include, limit=limit
@@ -81,7 +81,7 @@ def go_down_options(
     return merged[:limit]
 
 
-def _question(state: GameState, hand: Sequence[Card]) -> tuple[bool, int, Card | None]:
+def go_down_question(state: GameState, hand: Sequence[Card]) -> tuple[bool, int, Card | None]:
     """How the contract search is asked about ``hand`` going down now: whether the whole hand must go, how
     many cards must stay, and the card just taken from the pile when it is in ``hand`` and may not be the
     only card left (the search's answers are then filtered), else None."""
@@ -102,7 +102,7 @@ def can_go_down(state: GameState, seat: int, hand: Sequence[Card], must_include:
     stops at the first arrangement met where the listing looks for the best ones."""
     rules = state.rules
     contract = state.deal_rule.contract
-    whole, keep, taken = _question(state, hand)
+    whole, keep, taken = go_down_question(state, hand)
     if taken is None:
         return can_meet(hand, contract, rules, whole_hand=whole, keep=keep, must_include=must_include)
     if must_include is not None and must_include != taken:

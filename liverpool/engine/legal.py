@@ -28,6 +28,7 @@ from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal
 from .melds import faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
+from .search import can_meet
 from .state import GameState, Phase
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
@@ -83,12 +84,11 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
 def _draw_phase(state: GameState) -> list[Action]:
     rules, me = state.rules, state.current
     actions: list[Action] = [_DRAW_STOCKS[me]]
-    pile = state.discard_pile
     take = _DRAW_DISCARDS[me]
     if is_legal(state, take):
         actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
-        actions += [DrawDiscard(me, d) for d in range(2, len(pile) + 1) if dig_is_playable(state, me, d)]
+        actions += [DrawDiscard(me, d) for d in _playable_digs(state, me)]
     if rules.buying is _BEFORE_NEXT_DRAW:
         actions += [_BUYS[s] for s in range(state.seats) if checks.buy_problem(state, s) is None]
     if state.call_open:
@@ -101,6 +101,46 @@ def _draw_phase(state: GameState) -> list[Action]:
             if hand and checks.call_problem(state, s, hand[0]) is None:
                 actions += [Call(s, c) for c in hand]
     return actions
+
+
+def _playable_digs(state: GameState, me: int) -> list[int]:
+    """The depths ``d`` (2 and more) of the discard pile that ``me`` may dig to: those where
+    :func:`~.game.dig_is_playable` holds, found with fewer searches.
+
+    Once down, a dig is playable when the card dug for fits the table and two cards or more stay in hand,
+    which the table's lay-off index answers. Not yet down (and not bound to meld the whole hand), no
+    depth is playable while the hand and the cards dug up cannot meet the contract at all, and digging
+    deeper only adds cards: the shallowest depth where they can is found by halving, and only the depths
+    from there on are searched with the card that must be melded."""
+    pile = state.discard_pile
+    deepest = len(pile)
+    if deepest < 2:
+        return []
+    hand = state.hands[me]
+    if state.down[me]:
+        if not hand:
+            return [d for d in range(2, deepest + 1) if dig_is_playable(state, me, d)]
+        index = checks.lay_off_index(state)  # len(hand) + d - 1 >= 2 cards stay: remaining_problem is None
+        return [d for d in range(2, deepest + 1) if index.get(pile[-d] & FACE_MASK)]
+    whole, keep, _ = checks.go_down_question(state, hand)
+    first = 2
+    if not whole and state.taken is None:  # then each depth's question is can_meet(..., keep=keep, must_include=...)
+        contract = state.deal_rule.contract
+
+        def meets(depth: int) -> bool:
+            return can_meet([*hand, *pile[-depth:]], contract, state.rules, keep=keep)
+
+        if not meets(deepest):
+            return []
+        low, high = 2, deepest  # meets(high) holds
+        while low < high:
+            middle = (low + high) // 2
+            if meets(middle):
+                high = middle
+            else:
+                low = middle + 1
+        first = low
+    return [d for d in range(first, deepest + 1) if dig_is_playable(state, me, d)]
 
 
 def _play_phase(state: GameState) -> list[Action]:
