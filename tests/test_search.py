@@ -843,3 +843,22 @@ def test_malformed_and_impossible_questions() -> None:
         find_arrangements(hand, rules.contract(0), rules, limit=0)
     assert find_arrangements(hand, (), rules) == [()]
     assert best_leftover(hand, (), rules, keep=4) is None
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_several_runs_of_one_suit_are_shed_as_much_as_the_best_arrangement(seed: int) -> None:
+    # A contract of runs alone that may share a suit: most_shed reads bounds of each suit's table (its one run
+    # below, its runs as that many best single runs above) and makes the table only when they differ where
+    # it reads them; here the hands are of one or two suits with many jokers, where two runs of one suit shed
+    # most. Against the depth-first search (find_arrangements).
+    rng = random.Random(seed)
+    rules = find_preset(rng.choice(["norsk", "liverpool", "british"]))
+    rules = dataclasses.replace(rules, run_distinct_suits=False)
+    contract = tuple(MeldRule(MeldKind.RUN, 4) for _ in range(rng.choice([2, 2, 3])))
+    suits = rng.sample("CDHS", rng.choice([1, 2]))
+    naturals = [c for c in make_shoe(2, 0) if c.suit in suits]
+    jokers = rng.randint(2, 4)
+    hand = [*rng.sample(naturals, rng.randint(9, 14)), *(Card.joker(copy) for copy in range(jokers))]
+    found = find_arrangements(hand, contract, rules, limit=1)
+    total = sum(rules.value(c) for c in hand)
+    assert most_shed(hand, contract, rules, False) == (total - penalty_left(hand, found[0], rules) if found else -1)

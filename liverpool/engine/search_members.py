@@ -1,15 +1,18 @@
 """The melds :mod:`.search_value` chooses from: the shapes of :mod:`.search_candidates` as members
-``(score, use, jokers, tag, block)``, only what that search reads of them, and runs alike in that are one.
+``(score, use, jokers, tag, block)``, only what that search reads of them, and runs alike in that are one;
+and the families (:class:`TableFamily`) and kinds (:class:`TableKind`) that search keeps them and its tables
+in, with what it reads of what a family has left.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import itemgetter
 
 from .cards import JOKER_FACE
 from .rules import Ruleset
 from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, RUN_SHAPE, run_shapes, set_shapes
-from .search_tables import Member
+from .search_tables import Member, RunBook, RunRules, SetRules, Steps
 
 _score = itemgetter(0)
 # The bit a suit's own runs are tagged with, when the suit is tabled in its own fields (``local``).
@@ -92,3 +95,138 @@ def set_members(
     ]
     out.sort(key=_score, reverse=True)
     return out
+
+
+class TableFamily:
+    """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
+    the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
+    have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
+    tables met in this hand, by what the family has left. A suit's runs that may hold several runs are
+    tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
+    the hand; :func:`run_members` with ``local``), listed from the ranks ``present`` under the ruleset
+    ``source`` only once a table is made; ``single`` gives its one-run tables, from which
+    :func:`.search_value._bound_steps` bounds its own (kept in ``bounds``). (Plain classes, not
+    dataclasses: a compiled dataclass is built by the Python ``__init__`` the dataclasses module writes, a
+    few of them for every hand.)"""
+
+    def __init__(
+        self, fields: int, members: list[Member], most: int, tables: dict[int, Steps], suit: int = -1,
+        rank: int = 0, book: RunBook | None = None, shift: int = -1, single: RunBook | None = None,
+        present: int = 0, source: Ruleset | None = None,
+    ) -> None:  # fmt: skip
+        self.fields = fields
+        self.members = members
+        self.most = most
+        self.tables = tables
+        self.suit = suit
+        self.rank = rank
+        self.book = book
+        self.shift = shift
+        self.single = single
+        self.present = present
+        self.source = source
+        self.bounds: dict[int, tuple[Steps, Steps]] = {}
+
+
+class TableKind:
+    """The families of one kind of meld, how many slots the contract has for it, and the jokers. ``joined``
+    keeps the rows of :func:`.search_value._joined` met in this hand, by what the families have left (``fields``): outer
+    melds alike but for their jokers, or that take nothing from these families, leave the same; ``lows``
+    and ``highs`` the bounds of them it reads when ``bounded``: several runs that may share a suit."""
+
+    def __init__(self, slots: int, jokers: int, families: list[TableFamily]) -> None:
+        self.slots = slots
+        self.jokers = jokers
+        self.families = families
+        fields = 0
+        bounded = False
+        for family in families:
+            fields |= family.fields
+            bounded = bounded or family.single is not None
+        self.fields = fields
+        self.bounded = bounded and slots > 1
+        self.joined: dict[int, list[int]] = {}
+        self.lows: dict[int, list[int]] = {}
+        self.highs: dict[int, list[int]] = {}
+
+
+def naturals_left(left: int, rank: int, width: int) -> tuple[int, ...]:
+    """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
+    mask = (1 << (width - 1)) - 1
+    shift = (rank - 1) * width
+    step = 13 * width
+    counts = [left >> shift & mask, left >> (shift + step) & mask, left >> (shift + 2 * step) & mask,
+              left >> (shift + 3 * step) & mask]  # fmt: skip
+    counts.sort()
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+@lru_cache(maxsize=64)
+def rank_fields(rank: int, width: int) -> int:
+    return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
+
+
+def run_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int,
+    local: bool, run_rules: RunRules,
+) -> list[TableFamily]:  # fmt: skip
+    """The suits that have runs, with their distinct runs (:func:`.run_members`; ``local``: in the suit's own
+    fields, for its table, which :func:`.search_value._bound_steps` bounds from the suit's one-run tables,
+    ``single``; those runs are listed only when the table is made)."""
+    out = []
+    for suit in range(4):
+        base = suit * 13
+        present = 0
+        for rank in range(1, 14):
+            if counts[base + rank - 1]:
+                present |= 1 << rank
+        if present.bit_count() < rules.run_min_naturals:
+            continue
+        most = 1 if rules.run_distinct_suits else slots
+        shift = base * width
+        fields = ((1 << (13 * width)) - 1) << shift
+        if local:
+            # (its runs are listed only once its own table is needed: often its bounds do)
+            single = run_rules.book(suit, jokers)
+            if single.steps(present | (present & 2) << 13):
+                family = TableFamily(
+                    fields, [], most, {}, suit, shift=shift, single=single, present=present, source=rules
+                )
+                out.append(family)
+            continue
+        members = run_members(present, suit, jokers, weights, width, lengths, rules, local)
+        if members:
+            out.append(TableFamily(fields, members, most, {}))
+    return out
+
+
+def set_families(
+    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, set_rules: SetRules, rules: Ruleset,
+    slots: int,
+) -> list[TableFamily]:  # fmt: skip
+    """The ranks that have sets, with their sets (:func:`.set_members`)."""
+    out = []
+    most = 1 if rules.set_distinct_ranks else slots
+    for rank in range(1, 14):
+        have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
+        if have[0] + have[1] + have[2] + have[3] < set_rules.min_naturals:
+            continue
+        members = set_members(
+            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], set_rules.lengths,
+            set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
+        )  # fmt: skip
+        if members:
+            out.append(TableFamily(rank_fields(rank, width), members, most, {}, rank=rank))
+    return out
+
+
+def ranks_left(left: int, suit: int, width: int) -> int:
+    """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
+    present = 0
+    mask = (1 << (width - 1)) - 1
+    block = left >> (suit * 13 * width) & ((1 << (13 * width)) - 1)
+    for rank in range(1, 14):
+        if block & mask:
+            present |= 1 << rank
+        block >>= width
+    return present | (present & 2) << 13

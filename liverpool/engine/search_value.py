@@ -27,8 +27,8 @@ runs that could be joined). The search answers when every slot of a kind asks th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from operator import itemgetter
+from typing import Final
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
@@ -37,43 +37,20 @@ from .search_candidates import (
     face_weights,
     lengths_allowed,
 )
-from .search_members import run_members, set_members
-from .search_tables import Member, RunBook, RunRules, SetRules, Steps, candidate_steps, set_steps
+from .search_members import (
+    TableFamily,
+    TableKind,
+    naturals_left,
+    rank_fields,
+    ranks_left,
+    run_families,
+    run_members,
+    set_families,
+)
+from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps, set_steps
 from .search_tables import set_rules as make_set_rules
 
 _score = itemgetter(0)
-
-
-class _Family:
-    """The distinct candidates of one suit or rank, best first, and the fields of its faces. The tables of
-    the sets of a ``rank`` come from :func:`set_steps`; the runs of a ``suit`` that may hold one run only
-    have no candidates, their table comes from :func:`run_steps` (through ``book``). ``tables`` holds the
-    tables met in this hand, by what the family has left. A suit's runs that may hold several runs are
-    tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
-    the hand; :func:`run_members` with ``local``). (Plain classes, not dataclasses: a compiled dataclass
-    is built by the Python ``__init__`` the dataclasses module writes, a few of them for every hand.)"""
-
-    def __init__(
-        self, fields: int, members: list[Member], most: int, tables: dict[int, Steps], suit: int = -1,
-        rank: int = 0, book: RunBook | None = None, shift: int = -1,
-    ) -> None:  # fmt: skip
-        self.fields = fields
-        self.members = members
-        self.most = most
-        self.tables = tables
-        self.suit = suit
-        self.rank = rank
-        self.book = book
-        self.shift = shift
-
-
-class _Kind:
-    """The families of one kind of meld, how many slots the contract has for it, and the jokers."""
-
-    def __init__(self, slots: int, jokers: int, families: list[_Family]) -> None:
-        self.slots = slots
-        self.jokers = jokers
-        self.families = families
 
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
@@ -117,8 +94,8 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     runs = sets = None
     if run_slots:
         if outer is MeldKind.RUN or not runs_tabled:
-            families = _run_families(
-                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN
+            families = run_families(
+                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN, run_rules
             )
         else:
             # (only the suits whose ranks could hold a run's naturals: the others' tables are empty, and
@@ -131,17 +108,21 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
                         ranks += 1
                 if ranks >= rules.run_min_naturals:
                     book = run_rules.book(suit, jokers)
-                    families.append(_Family(((1 << (13 * width)) - 1) << (suit * 13 * width), [], 1, {}, suit, 0, book))
-        runs = _Kind(run_slots, jokers, families)
+                    fields = ((1 << (13 * width)) - 1) << (suit * 13 * width)
+                    families.append(TableFamily(fields, [], 1, {}, suit, 0, book))
+        runs = TableKind(run_slots, jokers, families)
+        # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost
+        # more than the tables they spared)
+        runs.bounded = runs.bounded and not set_slots
     if set_slots:
         if outer is MeldKind.SET:
-            families = _set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
+            families = set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
         else:
             most = 1 if rules.set_distinct_ranks else set_slots
             fewest = max(1, rules.set_min_naturals)  # (as for the suits: no rank with too few naturals for a set)
-            families = [_Family(_rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
+            families = [TableFamily(rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
                         if counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38] >= fewest]  # fmt: skip
-        sets = _Kind(set_slots, jokers, families)
+        sets = TableKind(set_slots, jokers, families)
     if runs is None or sets is None:
         only = runs if sets is None else sets
         assert only is not None
@@ -187,68 +168,9 @@ def _first_kind(
     return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
 
 
-def _have(left: int, rank: int, width: int) -> tuple[int, ...]:
-    """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
-    mask = (1 << (width - 1)) - 1
-    shift = (rank - 1) * width
-    step = 13 * width
-    counts = [left >> shift & mask, left >> (shift + step) & mask, left >> (shift + 2 * step) & mask,
-              left >> (shift + 3 * step) & mask]  # fmt: skip
-    counts.sort()
-    return (counts[0], counts[1], counts[2], counts[3])
-
-
-@lru_cache(maxsize=64)
-def _rank_fields(rank: int, width: int) -> int:
-    return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
-
-
-def _run_families(
-    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, lengths: int, rules: Ruleset, slots: int,
-    local: bool,
-) -> list[_Family]:  # fmt: skip
-    """The suits that have runs, with their distinct runs (:func:`.run_members`; ``local``: in the suit's own
-    fields, for its table)."""
-    out = []
-    for suit in range(4):
-        base = suit * 13
-        present = 0
-        for rank in range(1, 14):
-            if counts[base + rank - 1]:
-                present |= 1 << rank
-        if present.bit_count() < rules.run_min_naturals:
-            continue
-        members = run_members(present, suit, jokers, weights, width, lengths, rules, local)
-        if members:
-            most = 1 if rules.run_distinct_suits else slots
-            shift = base * width
-            out.append(_Family(((1 << (13 * width)) - 1) << shift, members, most, {}, shift=shift if local else -1))
-    return out
-
-
-def _set_families(
-    counts: list[int], jokers: int, weights: tuple[int, ...], width: int, set_rules: SetRules, rules: Ruleset,
-    slots: int,
-) -> list[_Family]:  # fmt: skip
-    """The ranks that have sets, with their sets (:func:`.set_members`)."""
-    out = []
-    most = 1 if rules.set_distinct_ranks else slots
-    for rank in range(1, 14):
-        have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
-        if have[0] + have[1] + have[2] + have[3] < set_rules.min_naturals:
-            continue
-        members = set_members(
-            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], set_rules.lengths,
-            set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
-        )  # fmt: skip
-        if members:
-            out.append(_Family(_rank_fields(rank, width), members, most, {}, rank=rank))
-    return out
-
-
 def _choose(
     members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
-    inner: _Kind, guard: int, rules: tuple[RunRules, SetRules], best: list[int],
+    inner: TableKind, guard: int, rules: tuple[RunRules, SetRules], best: list[int],
 ) -> None:  # fmt: skip
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
@@ -258,7 +180,7 @@ def _choose(
         if most >= 0 and score + most > best[0]:
             best[0] = score + most
         return
-    ceiling = _joined(inner, left, guard, rules[0], rules[1], jokers)
+    ceiling = _joined(inner, left, guard, rules[0], rules[1])
     if ceiling[jokers] < 0:
         return
     for i in range(begin, len(members)):
@@ -274,11 +196,18 @@ def _choose(
                 best)  # fmt: skip
 
 
-def _most(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
+def _most(kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
     """The most ``kind.slots`` melds of ``kind`` shed from ``left`` with at most ``jokers`` jokers (-1: none):
-    ``_joined(...)[jokers]``, read straight off the tables when the kind has one slot."""
+    ``_joined(...)[jokers]``, read straight off the tables when the kind has one slot. Runs alone that may
+    share a suit (``bounded``) are first bounded from below and above (:func:`_bound_steps`): where the
+    bounds meet, no suit's table of several runs is made (on the corpus of ``benchmarks/contracts.py``, a
+    search of its candidates for a suit of many naturals and jokers)."""
     if kind.slots != 1:
-        return _joined(kind, left, guard, run_rules, set_rules, jokers)[jokers]
+        if kind.bounded:
+            high = _joined(kind, left, guard, run_rules, set_rules, _UPPER)[jokers]
+            if high < 0 or _joined(kind, left, guard, run_rules, set_rules, _LOWER)[jokers] == high:
+                return high
+        return _joined(kind, left, guard, run_rules, set_rules, _EXACT)[jokers]
     top = -1
     for family in kind.families:
         steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
@@ -291,11 +220,31 @@ def _most(kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: Se
     return top
 
 
+# What :func:`_joined` reads of a family :func:`_bound_steps` bounds: its table, or a bound from below or above.
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+
+
 def _joined(
-    kind: _Kind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int
+    kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, mode: int = _EXACT
 ) -> list[int]:
-    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to ``jokers``, at
-    most what the hand holds)."""
+    """The most ``kind.slots`` melds of ``kind`` shed from ``left``, by jokers allowed (0 up to all the hand
+    holds), met before or made now; with ``mode`` :data:`_LOWER` or :data:`_UPPER`, a bound from below or
+    above of each, from the bounds of :func:`_bound_steps` for the families that have them."""
+    key = left & kind.fields
+    memo = kind.joined if mode == _EXACT else kind.lows if mode == _LOWER else kind.highs
+    row = memo.get(key)
+    if row is None:
+        row = _join(kind, left, guard, run_rules, set_rules, kind.jokers, mode)
+        memo[key] = row
+    return row
+
+
+def _join(
+    kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int, mode: int
+) -> list[int]:
+    """:func:`_joined`, made now, by jokers allowed from 0 up to ``jokers``."""
     wanted = kind.slots
     if wanted == 1:
         best = [-1] * (jokers + 1)
@@ -311,7 +260,10 @@ def _joined(
         return best
     total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
     for family in kind.families:
-        steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
+        if mode == _EXACT or family.single is None:
+            steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
+        else:
+            steps = _bound_steps(kind, family, left, run_rules)[mode - 1]
         for had in range(wanted - 1, -1, -1):
             row = total[had]
             for more in range(1, min(len(steps), wanted - had) + 1):
@@ -326,7 +278,7 @@ def _joined(
 
 
 def _family_steps(
-    kind: _Kind, family: _Family, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
+    kind: TableKind, family: TableFamily, left: int, guard: int, run_rules: RunRules, set_rules: SetRules
 ) -> Steps:
     """The table of ``family`` (of ``kind``) on ``left``, met before or made now."""
     key = left & family.fields
@@ -335,11 +287,16 @@ def _family_steps(
         jokers, most = kind.jokers, min(family.most, kind.slots)
         book = family.book
         if book is not None:
-            steps = (book.steps(_present(left, family.suit, run_rules.width)),)
+            steps = (book.steps(ranks_left(left, family.suit, run_rules.width)),)
         elif family.rank:
-            have = _have(left, family.rank, run_rules.width)
+            have = naturals_left(left, family.rank, run_rules.width)
             steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
         elif family.shift >= 0:
+            if family.source is not None and not family.members:
+                family.members = run_members(
+                    family.present, family.suit, jokers, run_rules.weights, run_rules.width, run_rules.lengths,
+                    family.source, True,
+                )  # fmt: skip
             span = family.fields >> family.shift
             steps = candidate_steps(family.members, left >> family.shift & span, guard & span, most, jokers)
         else:
@@ -348,13 +305,61 @@ def _family_steps(
     return steps
 
 
-def _present(left: int, suit: int, width: int) -> int:
-    """The ranks of ``suit`` left (bits 1..13, and 14 for an ace)."""
-    present = 0
-    mask = (1 << (width - 1)) - 1
-    block = left >> (suit * 13 * width) & ((1 << (13 * width)) - 1)
-    for rank in range(1, 14):
-        if block & mask:
-            present |= 1 << rank
-        block >>= width
-    return present | (present & 2) << 13
+def _bound_steps(kind: TableKind, family: TableFamily, left: int, run_rules: RunRules) -> tuple[Steps, Steps]:
+    """Tables of ``family`` (a suit's runs, with ``single``) on ``left`` that bound its own from below and
+    above, without the search of :func:`candidate_steps`: below, its one run alone (the table of one run
+    read off its ranks); above, for ``m`` runs, ``m`` best single runs whose jokers add up, and at most all
+    the suit's naturals left and the jokers. (Its own table instead, when already made.)"""
+    key = left & family.fields
+    pair = family.bounds.get(key)
+    if pair is None:
+        exact = family.tables.get(key)
+        book = family.single
+        assert book is not None
+        width = run_rules.width
+        if exact is not None:
+            pair = (exact, exact)
+        else:
+            row = book.steps(ranks_left(left, family.suit, width))
+            if not row:
+                pair = ((), ())
+            else:
+                weights = run_rules.weights
+                naturals = 0
+                mask = (1 << (width - 1)) - 1
+                block = left >> family.shift
+                for rank in range(13):
+                    naturals += (block & mask) * weights[family.suit * 13 + rank]
+                    block >>= width
+                most = min(family.most, kind.slots)
+                pair = ((row,), _upper_steps(row, most, kind.jokers, naturals, weights[JOKER_FACE]))
+        family.bounds[key] = pair
+    return pair
+
+
+def _upper_steps(row: tuple[tuple[int, int], ...], most: int, jokers: int, naturals: int, joker_weight: int) -> Steps:
+    """Up to ``most`` rows bounding ``m`` runs of a suit whose one run's table is ``row``: the best ``m``
+    single runs whose jokers add up, and no more than ``naturals`` and the jokers' weight."""
+    single = [-1] * (jokers + 1)
+    for j, value in row:
+        if j > jokers:
+            break
+        for k in range(j, jokers + 1):
+            if value > single[k]:
+                single[k] = value
+    rows = [row]
+    fewer = single
+    for _ in range(1, most):
+        more = [-1] * (jokers + 1)
+        for a in range(jokers + 1):
+            if fewer[a] < 0:
+                continue
+            for b in range(jokers + 1 - a):
+                if single[b] >= 0 and fewer[a] + single[b] > more[a + b]:
+                    more[a + b] = fewer[a] + single[b]
+        for k in range(jokers + 1):
+            if more[k] > naturals + k * joker_weight:
+                more[k] = naturals + k * joker_weight
+        rows.append(tuple(_growth(more)))
+        fewer = more
+    return tuple(rows)
