@@ -89,8 +89,11 @@ def describe(kind: MeldKind, order: int) -> str:
 class Family:
     """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed.
 
-    ``entries`` are its candidates, by order; ``head`` holds the first :data:`SCAN` of them and ``beyond``
-    the score of the next one (-1 if none), which bounds all the others. ``bit`` is the family's group bit (0 when the contract
+    ``entries`` are its candidates, by order; ``head_scores``, ``head_uses`` and ``head_tags`` hold those
+    fields of the first :data:`SCAN` of them (apart: compiled, reading one field of an entry unpacks all
+    six) and ``beyond`` the score of the next one (-1 if none), which bounds all the others. Unless
+    ``tagged`` (joinable runs), every candidate's ``tag`` is ``bit``: the test of the family's bit is
+    the test of each tag. ``bit`` is the family's group bit (0 when the contract
     does not want distinct suits or ranks). The joker counts, ``best_naturals`` (the most points the
     naturals of one candidate hold) and ``naturals`` (the points of all the family's naturals in hand)
     hold for the whole hand, so they stay valid bounds as cards are melded.
@@ -102,13 +105,23 @@ class Family:
     best_naturals: int
     naturals: int
     entries: list[Entry]
-    head: list[Entry]
+    head_scores: list[int]
+    head_uses: list[int]
+    head_tags: list[int]
     beyond: int
+    tagged: bool
 
     @classmethod
-    def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry]) -> Family:
+    def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry], tagged: bool) -> Family:
         beyond = entries[SCAN][0] if len(entries) > SCAN else -1
-        return cls(bit, stats[0], stats[1], stats[2], naturals, entries, entries[:SCAN], beyond)
+        scores = []
+        uses = []
+        tags = []
+        for score, _, use, tag, _, _ in entries[:SCAN]:
+            scores.append(score)
+            uses.append(use)
+            tags.append(tag)
+        return cls(bit, stats[0], stats[1], stats[2], naturals, entries, scores, uses, tags, beyond, tagged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,15 +181,26 @@ def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, .
 
 @dataclass(frozen=True, slots=True)
 class CandidatePool:
-    """The hand as face counts (packed in ``start``), and the candidates of each kind: all of them sorted
-    by order, and by family."""
+    """The hand as face counts (packed in ``start``), and the candidates of each kind by family (and, made
+    when asked, all of them sorted by order: the search reads only the families)."""
 
     counts: tuple[int, ...]
     weights: tuple[int, ...]
     packing: Packing
     start: int
-    entries: dict[MeldKind, list[Entry]]
     families: dict[MeldKind, list[Family]]
+
+    @property
+    def entries(self) -> dict[MeldKind, list[Entry]]:
+        """The candidates of each kind, sorted by order."""
+        out: dict[MeldKind, list[Entry]] = {}
+        for kind, families in self.families.items():
+            merged: list[Entry] = []
+            for family in families:
+                merged += family.entries
+            merged.sort(key=_by_order)
+            out[kind] = merged
+        return out
 
     @classmethod
     def build(
@@ -192,27 +216,15 @@ class CandidatePool:
         counts, packing, start = count_hand(hand)
         weights = face_weights(rules.card_values, whole_hand)
         width = packing.width
-        entries: dict[MeldKind, list[Entry]] = {}
         families: dict[MeldKind, list[Family]] = {}
         for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
             lengths = lengths_allowed(contract, kind, rules) if kind in kinds else 0
-            found = make(counts, lengths, rules, weights, width) if lengths else []
-            families[kind] = [family for family, _ in found]
-            if len(found) == 1:
-                entries[kind] = found[0][1]
-            else:
-                merged: list[Entry] = []
-                for _, members in found:
-                    merged += members  # (not a generator: the compiled build would build each entry anew)
-                merged.sort(key=_by_order)
-                entries[kind] = merged
-        return cls(tuple(counts), weights, packing, start, entries, families)
+            families[kind] = make(counts, lengths, rules, weights, width) if lengths else []
+        return cls(tuple(counts), weights, packing, start, families)
 
 
-def _runs(
-    counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int
-) -> list[tuple[Family, list[Entry]]]:
-    """The runs of each suit that has some, sorted."""
+def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:
+    """The runs of each suit that has some, sorted, by suit."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
@@ -250,7 +262,7 @@ def _runs(
             members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5])))
         members.sort(key=_by_order)
         naturals = sum(n * w for n, w in zip(counts[base : base + 13], rank_weights, strict=True))
-        out.append((Family.of(suit_tag, stats, naturals, members), members))
+        out.append(Family.of(suit_tag, stats, naturals, members, joinable))
     return out
 
 
@@ -367,10 +379,8 @@ def _stats(shapes: Sequence[tuple[int, ...]], jokers: int, points: int) -> tuple
     return fewest, most, best
 
 
-def _sets(
-    counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int
-) -> list[tuple[Family, list[Entry]]]:
-    """The sets of each rank that has some, sorted."""
+def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:
+    """The sets of each rank that has some, sorted, by rank."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
@@ -400,7 +410,7 @@ def _sets(
             )
         members.sort(key=_by_order)
         family_stats = (stats[0], stats[1], stats[2] * rank_weight)
-        out.append((Family.of(rank_tag, family_stats, held * rank_weight, members), members))
+        out.append(Family.of(rank_tag, family_stats, held * rank_weight, members, False))
     return out
 
 
