@@ -178,10 +178,9 @@ class _Search:
         n = len(cards)
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
         layout = contract_layout(contract, rules)
-        families = pool.families
         open_below = []
         for groups in layout.below:
-            open_below.append([Group(count, distinct, families[kind]) for kind, count, distinct in groups])
+            open_below.append([Group(count, distinct, pool.of_kind(kind)) for kind, count, distinct in groups])
         if whole_hand:
             total = n
         else:
@@ -213,7 +212,7 @@ class _Search:
             JOKER_FACE,
             pool.weights[JOKER_FACE],
             self.max_used,
-            (-1, 0) if must is None else (must.face * packing.width, pool.counts[must.face]),
+            (-1, 0) if must is None else ((must & FACE_MASK) * packing.width, pool.counts[must & FACE_MASK]),
             self._lists(mode),
             self.layout.chains,
             self.layout.tagged,
@@ -265,7 +264,7 @@ class _Search:
         shortest = min(s.length for s in self.slots if s.kind is slot.kind)
         families = []
         no_orders: list[int] = []
-        for family in self.pool.families[slot.kind]:
+        for family in self.pool.of_kind(slot.kind):
             entries = family.entries
             if not self.longer_melds:
                 entries = [e for e in entries if e[1] == slot.length]

@@ -101,10 +101,10 @@ class Walk:
                 if family.bit & blocked:
                     continue
                 score = family.beyond
-                uses, tags, tagged = family.head_uses, family.head_tags, family.tagged
-                for j in range(len(uses)):
-                    if (not tagged or not tags[j] & blocked) and (left - uses[j]) & guard == guard:
-                        score = family.head_scores[j]
+                head, tagged = family.head, family.tagged
+                for j in range(0, len(head), 3):
+                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
+                        score = head[j]
                         break
                 if score > top:
                     top = score
@@ -124,10 +124,10 @@ class Walk:
                 if family.bit & blocked:
                     continue
                 score = family.beyond
-                uses, tags, tagged = family.head_uses, family.head_tags, family.tagged
-                for j in range(len(uses)):
-                    if (not tagged or not tags[j] & blocked) and (left - uses[j]) & guard == guard:
-                        score = family.head_scores[j]
+                head, tagged = family.head, family.tagged
+                for j in range(0, len(head), 3):
+                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
+                        score = head[j]
                         break
                 if score < 0:
                     continue
