@@ -27,12 +27,13 @@ from liverpool.engine.cards import JOKER_FACE, Card, make_shoe, parse_cards
 from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends, meld_problem
 from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
-from liverpool.engine.search import best_leftover, can_meet, find_arrangements
-from liverpool.engine.search_candidates import CandidatePool, decode, face_weights, lengths_allowed
+from liverpool.engine.search import _Search, best_leftover, can_meet, find_arrangements
+from liverpool.engine.search_candidates import SCAN, CandidatePool, decode, face_weights, lengths_allowed
 from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_members import run_members, set_members
 from liverpool.engine.search_tables import set_rules as make_set_rules
 from liverpool.engine.search_value import most_shed
+from liverpool.engine.search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
 
 Arrangement = tuple[Meld, ...]
 FaceMeld = tuple[str, int, tuple[int, ...]]
@@ -862,3 +863,113 @@ def test_several_runs_of_one_suit_are_shed_as_much_as_the_best_arrangement(seed:
     found = find_arrangements(hand, contract, rules, limit=1)
     total = sum(rules.value(c) for c in hand)
     assert most_shed(hand, contract, rules, False) == (total - penalty_left(hand, found[0], rules) if found else -1)
+
+
+# -- the walk's fast paths against plain ones ---------------------------------------------------------
+
+
+def plain_bound(walk: Walk, depth: int, left: int, blocked: int) -> int:
+    """What ``Walk.bound`` answers, computed plainly (every family's fitting candidates listed)."""
+    best = naturals = needed = most = 0
+    for group in walk.open_below[depth]:
+        wanted, distinct = group.slots, group.distinct
+        scores, gains, fewest, mosts = [], [], [], []
+        for family in group.families:
+            if family.bit & blocked:
+                continue
+            fits = [e[0] for e in family.entries[:SCAN] if not e[3] & blocked and (left - e[2]) & walk.guard == walk.guard]
+            score = fits[0] if fits else (family.entries[SCAN][0] if len(family.entries) > SCAN else -1)
+            if score < 0:
+                continue
+            scores.append(score)
+            fewest.append(family.fewest_jokers)
+            mosts.append(family.most_jokers)
+            nat, cap = family.best_naturals, family.naturals
+            if distinct:
+                gains.append(nat)
+            else:
+                gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
+        if len(scores) < (wanted if distinct else 1):
+            return -1
+        if walk.single[depth]:
+            return max(scores)
+        gains.sort(reverse=True)
+        naturals += sum(gains[:wanted])
+        if distinct:
+            best += sum(sorted(scores, reverse=True)[:wanted])
+            needed += sum(sorted(fewest)[:wanted])
+            most += sum(sorted(mosts, reverse=True)[:wanted])
+        else:
+            best += wanted * max(scores)
+            needed += wanted * min(fewest)
+            most += wanted * max(mosts)
+    jokers_left = (left >> walk.joker_shift) & walk.field
+    if needed > jokers_left:
+        return -1
+    return min(best, naturals + walk.joker_weight * min(jokers_left, most))
+
+
+def plain_lists(search: _Search, mode: int) -> list[list[tuple[int, list[Any], list[int]]]]:
+    """What ``_Search._lists`` answers, built plainly (copies of the one list of each slot)."""
+    pool = search.pool
+    joker_shift = JOKER_FACE * pool.packing.width
+    distinct = mode != TOP and bool(pool.counts[JOKER_FACE])
+    by_order = mode != FEASIBLE or bool(search.base_need)
+    out = []
+    for slot in search.slots:
+        shortest = min(s.length for s in search.slots if s.kind is slot.kind)
+        ordered = by_order and any(
+            search._chain(d) == BY_ORDER and s.kind is slot.kind and s.length == slot.length
+            for d, s in enumerate(search.slots)
+        )
+        families = []
+        for family in pool.families[slot.kind]:
+            entries = family.entries
+            if not search.longer_melds:
+                entries = [e for e in entries if e[1] == slot.length]
+            elif slot.length > shortest:
+                entries = [e for e in entries if e[1] >= slot.length]
+            if distinct and slot.kind is MeldKind.RUN:
+                entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
+            if mode == FEASIBLE and not search.base_need and len(entries) > 1:
+                entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
+            if entries:
+                families.append((family.bit, entries, [e[5] for e in entries] if ordered else []))
+        families.sort(key=lambda f: -f[1][0][0])
+        out.append(families)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_walk_lists_and_bounds_as_plainly_computed(seed: int) -> None:
+    # The slot lists skip the orders the walk never bisects and pick one candidate of each use for yes-or-no
+    # questions in a single pass; the bound keeps lists only where several best count. Each must answer as the
+    # plain computation does, at every depth and for hands partly melded.
+    rng = random.Random(f"walk fast paths {seed}")
+    bounded = 0
+    for _ in range(120):
+        rules = random_ruleset(rng) if rng.random() < 0.6 else rng.choice(list(PRESETS.values()))
+        deal = rng.randrange(len(rules.deals))
+        q = question(rng, rules, deal)
+        cards = tuple(q.hand)
+        whole = rng.random() < 0.2
+        search = _Search.build(cards, q.contract, rules, whole, 0, None)
+        for mode in (FEASIBLE, BEST, TOP):
+            assert search._lists(mode) == plain_lists(search, mode), (rules, q, mode)
+        walk = search.walk(TOP, 8)
+        every = [e for families in search.pool.families.values() for f in families for e in f.entries]
+        for kind, families in search.pool.families.items():
+            for family in families:  # untagged, the walk tests a family's bit for each candidate's tag
+                assert family.tagged or all(e[3] == family.bit for e in family.entries)
+                assert family.tagged == (kind is MeldKind.RUN and rules.no_joinable_runs)
+        assert walk.tagged == [slot.kind is MeldKind.RUN and rules.no_joinable_runs for slot in search.slots]
+        for depth in range(len(search.slots)):
+            for _ in range(4):
+                left, blocked = search.pool.start | search.pool.packing.guard, 0
+                for e in rng.sample(every, min(len(every), rng.randrange(3))):
+                    if (left - e[2]) & walk.guard == walk.guard:
+                        left, blocked = left - e[2], blocked | e[4]
+                want = plain_bound(walk, depth, left, blocked)
+                assert walk.bound(depth, left, blocked) == want, (rules, q, depth)
+                bounded += want > 0
+    assert bounded > 200

@@ -41,12 +41,11 @@ from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, decode, face_weights
 from .search_feasible import surely_unmet
+from .search_layout import Layout, Slot, contract_layout
 from .search_value import most_shed
-from .search_walk import BEST, BY_ORDER, BY_SIZE, FEASIBLE, FREE, TOP, Group, Walk
+from .search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Group, Walk
 
 Arrangement = tuple[Meld, ...]
-
-_KIND_ORDER = (MeldKind.RUN, MeldKind.SET)
 
 
 def find_arrangements(
@@ -134,24 +133,14 @@ def best_leftover(
     return 0 if whole_hand else search.total - found[0][0]
 
 
-@dataclass(frozen=True, slots=True)
-class _Slot:
-    """One meld of the contract, in search order: its kind, length and place in the contract, and whether
-    the slot before it is of the same kind."""
-
-    kind: MeldKind
-    length: int
-    position: int
-    chained: bool
-
-
 @dataclass(slots=True)
 class _Search:
     """One question about one hand: its candidates, the contract's slots in search order, and the limits."""
 
     hand: tuple[Card, ...]
     pool: CandidatePool
-    slots: list[_Slot]
+    layout: Layout
+    slots: list[Slot]
     open_below: list[list[Group]]
     longer_melds: bool
     total: int
@@ -188,60 +177,54 @@ class _Search:
         """The search for one question that :func:`_unanswerable` has let through."""
         n = len(cards)
         pool = CandidatePool.build(cards, contract, rules, whole_hand)
-        order = sorted(
-            range(len(contract)), key=lambda i: (_KIND_ORDER.index(contract[i].kind), -contract[i].length, i)
-        )
-        slots: list[_Slot] = []
-        for position in order:
-            rule = contract[position]
-            slots.append(_Slot(rule.kind, rule.length, position, bool(slots) and slots[-1].kind is rule.kind))
+        layout = contract_layout(contract, rules)
         open_below = []
-        for depth in range(len(order) + 1):
-            below = [slot.kind for slot in slots[depth:]]
-            open_below.append(
-                [Group(below.count(k), _distinct(k, rules), pool.families[k]) for k in _KIND_ORDER if k in below]
-            )
-        total = n if whole_hand else sum(pool.weights[c & FACE_MASK] for c in cards)  # weights: points here
+        for groups in layout.below:
+            open_below.append([Group(count, distinct, pool.of_kind(kind)) for kind, count, distinct in groups])
+        if whole_hand:
+            total = n
+        else:
+            total = 0
+            weights = pool.weights  # points here
+            for card in cards:
+                total += weights[card & FACE_MASK]
         base_need = n if whole_hand else 0
-        return cls(cards, pool, slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include)
+        return cls(
+            cards, pool, layout, layout.slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include
+        )
 
     def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``FEASIBLE``); a path
         holds each slot's candidate order. Of arrangements that shed as much, the one met first wins, so a
         branch must shed more than the worst kept to be worth searching, and the search ends once that
         worst sheds all the bound allows."""
+        return self.walk(mode, limit).run(self.pool.start | self.pool.packing.guard)
+
+    def walk(self, mode: int, limit: int) -> Walk:
+        """The walk of :meth:`run`."""
         pool = self.pool
         packing = pool.packing
         must = self.must_include
-        walk = Walk(
+        return Walk(
             self.open_below,
             packing.guard,
             packing.width,
             JOKER_FACE,
             pool.weights[JOKER_FACE],
             self.max_used,
-            (-1, 0) if must is None else (must.face * packing.width, pool.counts[must.face]),
+            (-1, 0) if must is None else ((must & FACE_MASK) * packing.width, pool.counts[must & FACE_MASK]),
             self._lists(mode),
-            [self._chain(depth) for depth in range(len(self.slots))],
+            self.layout.chains,
+            self.layout.tagged,
             mode != FEASIBLE or bool(self.base_need),
             mode,
             limit,
             self.base_need,
         )
-        return walk.run(pool.start | packing.guard)
 
     def _chain(self, depth: int) -> int:
-        """How the candidate at ``depth`` must follow the one before, so that each set of melds is tried
-        once: not at all (another kind, or exact lengths that differ), in order (slots of one length), or
-        by size then order (slots of one kind and several lengths, filled longest first)."""
-        slot = self.slots[depth]
-        if not slot.chained:
-            return FREE
-        if not self.longer_melds:
-            return BY_ORDER if self.slots[depth - 1].length == slot.length else FREE
-        if any(s.kind is slot.kind and s.length != slot.length for s in self.slots):
-            return BY_SIZE
-        return BY_ORDER
+        """How the candidate at ``depth`` must follow the one before (see :class:`.search_layout.Layout`)."""
+        return self.layout.chains[depth]
 
     def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
         """Each slot's candidates as ``mode`` searches them, by family: ``(group bit, entries, their orders)``.
@@ -251,36 +234,52 @@ class _Search:
         joker_shift = JOKER_FACE * self.pool.packing.width
         distinct = mode != TOP and bool(self.pool.counts[JOKER_FACE])
         fewest_first = mode == FEASIBLE and not self.base_need
+        by_order = mode != FEASIBLE or bool(self.base_need)  # (as the walk reads the orders: see run)
+        slots = self.slots
+        keys = [slot.length << 1 | (slot.kind is MeldKind.RUN) for slot in slots]
+        ordered = 0  # the keys of the lists the walk bisects by order (bit key)
+        if by_order:
+            for depth in range(len(slots)):
+                if self._chain(depth) == BY_ORDER:
+                    ordered |= 1 << keys[depth]
         made: dict[int, list[tuple[int, list[Entry], list[int]]]] = {}
         lists = []
-        for slot in self.slots:
-            is_run = slot.kind is MeldKind.RUN
-            key = slot.length << 1 | is_run
+        for depth, slot in enumerate(slots):
+            key = keys[depth]
             families = made.get(key)
             if families is None:
-                families = made[key] = self._slot_list(slot, distinct and is_run, fewest_first, joker_shift)
+                is_run = slot.kind is MeldKind.RUN
+                families = made[key] = self._slot_list(
+                    slot, distinct and is_run, fewest_first, joker_shift, bool(ordered >> key & 1)
+                )
             lists.append(families)
         return lists
 
     def _slot_list(
-        self, slot: _Slot, distinct: bool, fewest_first: bool, joker_shift: int
+        self, slot: Slot, distinct: bool, fewest_first: bool, joker_shift: int, with_orders: bool
     ) -> list[tuple[int, list[Entry], list[int]]]:
         """One slot's list of :meth:`_lists`: ``distinct``, one candidate of each ``(use, tag, block)``;
-        ``fewest_first``, by jokers, then cards, then order."""
+        ``fewest_first``, by jokers, then cards, then order; the orders listed only ``with_orders`` (the
+        walk reads them only to bisect)."""
         shortest = min(s.length for s in self.slots if s.kind is slot.kind)
         families = []
-        for family in self.pool.families[slot.kind]:
+        no_orders: list[int] = []
+        for family in self.pool.of_kind(slot.kind):
             entries = family.entries
             if not self.longer_melds:
                 entries = [e for e in entries if e[1] == slot.length]
             elif slot.length > shortest:
                 entries = [e for e in entries if e[1] >= slot.length]
-            if distinct:
+            if fewest_first:
+                if distinct:
+                    entries = _first_of_each(entries)
+                if len(entries) > 1:
+                    # ``entries`` are by order, and the sort is stable: by jokers, cards, then order.
+                    entries = sorted(entries, key=lambda e: (e[2] >> joker_shift) << 8 | e[1])
+            elif distinct:
                 entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
-            if fewest_first and len(entries) > 1:
-                entries = sorted(entries, key=lambda e: (e[2] >> joker_shift, e[1], e[5]))
             if entries:
-                families.append((family.bit, entries, [e[5] for e in entries]))
+                families.append((family.bit, entries, [e[5] for e in entries] if with_orders else no_orders))
         families.sort(key=lambda f: -f[1][0][0])
         return families
 
@@ -301,7 +300,7 @@ class _Search:
             held.remove(must)
             held.insert(0, must)
         slots = self.slots
-        placed = sorted(range(len(slots)), key=lambda depth: slots[depth].position)
+        placed = self.layout.placed
         out = []
         for path in paths:
             taken = [0] * (FACE_MASK + 1)
@@ -316,6 +315,18 @@ class _Search:
                 melds.append(new_meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
+
+
+def _first_of_each(entries: list[Entry]) -> list[Entry]:
+    """The first of ``entries`` of each ``(use, tag, block)``, in their order."""
+    seen: set[tuple[int, int, int]] = set()
+    kept = []
+    for entry in entries:
+        key = (entry[2], entry[3], entry[4])
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    return kept
 
 
 def _plainly_impossible(
@@ -349,7 +360,3 @@ def _unanswerable(
     if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
         return True
     return surely_unmet(cards, contract, rules, whole_hand)
-
-
-def _distinct(kind: MeldKind, rules: Ruleset) -> bool:
-    return rules.run_distinct_suits if kind is MeldKind.RUN else rules.set_distinct_ranks

@@ -89,8 +89,11 @@ def describe(kind: MeldKind, order: int) -> str:
 class Family:
     """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed.
 
-    ``entries`` are its candidates, by order; ``head`` holds the first :data:`SCAN` of them and ``beyond``
-    the score of the next one (-1 if none), which bounds all the others. ``bit`` is the family's group bit (0 when the contract
+    ``entries`` are its candidates, by order; ``head`` holds the score, use and tag of each of the first
+    :data:`SCAN` of them, flat (compiled, reading one field of an entry unpacks all six; one list a family,
+    as few objects for the garbage collector to count as a slice) and ``beyond`` the score of the next one (-1 if none), which bounds all the others. Unless
+    ``tagged`` (joinable runs), every candidate's ``tag`` is ``bit``: the test of the family's bit is
+    the test of each tag. ``bit`` is the family's group bit (0 when the contract
     does not want distinct suits or ranks). The joker counts, ``best_naturals`` (the most points the
     naturals of one candidate hold) and ``naturals`` (the points of all the family's naturals in hand)
     hold for the whole hand, so they stay valid bounds as cards are melded.
@@ -102,13 +105,18 @@ class Family:
     best_naturals: int
     naturals: int
     entries: list[Entry]
-    head: list[Entry]
+    head: list[int]
     beyond: int
+    tagged: bool
 
     @classmethod
-    def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry]) -> Family:
+    def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry], tagged: bool) -> Family:
         beyond = entries[SCAN][0] if len(entries) > SCAN else -1
-        return cls(bit, stats[0], stats[1], stats[2], naturals, entries, entries[:SCAN], beyond)
+        head: list[int] = []
+        for i in range(min(SCAN, len(entries))):
+            score, _, use, tag, _, _ = entries[i]
+            head += (score, use, tag)
+        return cls(bit, stats[0], stats[1], stats[2], naturals, entries, head, beyond, tagged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,15 +176,36 @@ def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, .
 
 @dataclass(frozen=True, slots=True)
 class CandidatePool:
-    """The hand as face counts (packed in ``start``), and the candidates of each kind: all of them sorted
-    by order, and by family."""
+    """The hand as face counts (packed in ``start``), and the candidates of each kind by family (and, made
+    when asked, all of them sorted by order: the search reads only the families)."""
 
-    counts: tuple[int, ...]
+    counts: list[int]
     weights: tuple[int, ...]
     packing: Packing
     start: int
-    entries: dict[MeldKind, list[Entry]]
-    families: dict[MeldKind, list[Family]]
+    runs: list[Family]
+    sets: list[Family]
+
+    def of_kind(self, kind: MeldKind) -> list[Family]:
+        """The families of ``kind`` (not by a dict: an enum member hashes in Python)."""
+        return self.runs if kind is MeldKind.RUN else self.sets
+
+    @property
+    def families(self) -> dict[MeldKind, list[Family]]:
+        """The families of each kind."""
+        return {MeldKind.RUN: self.runs, MeldKind.SET: self.sets}
+
+    @property
+    def entries(self) -> dict[MeldKind, list[Entry]]:
+        """The candidates of each kind, sorted by order."""
+        out: dict[MeldKind, list[Entry]] = {}
+        for kind, families in self.families.items():
+            merged: list[Entry] = []
+            for family in families:
+                merged += family.entries
+            merged.sort(key=_by_order)
+            out[kind] = merged
+        return out
 
     @classmethod
     def build(
@@ -192,50 +221,42 @@ class CandidatePool:
         counts, packing, start = count_hand(hand)
         weights = face_weights(rules.card_values, whole_hand)
         width = packing.width
-        entries: dict[MeldKind, list[Entry]] = {}
-        families: dict[MeldKind, list[Family]] = {}
-        for kind, make in ((MeldKind.RUN, _runs), (MeldKind.SET, _sets)):
-            lengths = lengths_allowed(contract, kind, rules) if kind in kinds else 0
-            found = make(counts, lengths, rules, weights, width) if lengths else []
-            families[kind] = [family for family, _ in found]
-            if len(found) == 1:
-                entries[kind] = found[0][1]
-            else:
-                merged: list[Entry] = []
-                for _, members in found:
-                    merged += members  # (not a generator: the compiled build would build each entry anew)
-                merged.sort(key=_by_order)
-                entries[kind] = merged
-        return cls(tuple(counts), weights, packing, start, entries, families)
+        lengths = lengths_allowed(contract, MeldKind.RUN, rules) if MeldKind.RUN in kinds else 0
+        runs = _runs(counts, lengths, rules, weights, width) if lengths else []
+        lengths = lengths_allowed(contract, MeldKind.SET, rules) if MeldKind.SET in kinds else 0
+        sets = _sets(counts, lengths, rules, weights, width) if lengths else []
+        return cls(counts, weights, packing, start, runs, sets)
 
 
-def _runs(
-    counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int
-) -> list[tuple[Family, list[Entry]]]:
-    """The runs of each suit that has some, sorted."""
+def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:
+    """The runs of each suit that has some, sorted, by suit."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
     joinable = rules.no_joinable_runs
+    # (the ruleset's fields read once: it is a Python object, each read a look-up by name)
+    min_naturals, spacing, distinct = rules.run_min_naturals, rules.run_joker_spacing, rules.run_distinct_suits
+    aces_low, aces_high = rules.aces_low, rules.aces_high
     out = []
     for suit in range(4):
         base = suit * 13
-        present = 0
-        for rank, n in enumerate(counts[base : base + 13], 1):
+        present = naturals = 0
+        for rank in range(13):
+            n = counts[base + rank]
             if n:
-                present |= 1 << rank
-        if present.bit_count() < rules.run_min_naturals:
+                present |= 2 << rank
+                naturals += n * weights[base + rank]
+        if present.bit_count() < min_naturals:
             continue
         if present & 2:
             present |= 1 << ACE_HIGH
         rank_weights = weights[base : base + 13]
         shapes, stats = run_shapes(
-            present, jokers, width, rank_weights, lengths,
-            rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
-        )  # fmt: skip
+            present, jokers, width, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
+        )
         if not shapes:
             continue
-        suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if rules.run_distinct_suits else 0
+        suit_tag = (1 << (_RUN_SUIT_BIT + suit)) if distinct else 0
         shift = base * width
         members = []
         for i in range(0, len(shapes), RUN_SHAPE):
@@ -249,8 +270,7 @@ def _runs(
             use = (shapes[i + 2] << shift) + joker_count * joker_unit
             members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5])))
         members.sort(key=_by_order)
-        naturals = sum(n * w for n, w in zip(counts[base : base + 13], rank_weights, strict=True))
-        out.append((Family.of(suit_tag, stats, naturals, members), members))
+        out.append(Family.of(suit_tag, stats, naturals, members, joinable))
     return out
 
 
@@ -367,10 +387,8 @@ def _stats(shapes: Sequence[tuple[int, ...]], jokers: int, points: int) -> tuple
     return fewest, most, best
 
 
-def _sets(
-    counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int
-) -> list[tuple[Family, list[Entry]]]:
-    """The sets of each rank that has some, sorted."""
+def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:
+    """The sets of each rank that has some, sorted, by rank."""
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
@@ -378,16 +396,17 @@ def _sets(
     if rules.set_distinct_suits:
         longest = min(longest, 4)
     min_naturals = rules.set_min_naturals
+    distinct_suits, distinct_ranks = rules.set_distinct_suits, rules.set_distinct_ranks
     out = []
     for rank in range(1, 14):
         have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
         held = have[0] + have[1] + have[2] + have[3]
         if held < min_naturals:
             continue
-        shapes, stats = set_shapes(have, jokers, width, lengths, min_naturals, longest, rules.set_distinct_suits)
+        shapes, stats = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
         if not shapes:
             continue
-        rank_tag = (1 << (_SET_RANK_BIT + rank)) if rules.set_distinct_ranks else 0
+        rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
         shift = (rank - 1) * width
         rank_weight = weights[rank - 1]
         members = []
@@ -400,7 +419,7 @@ def _sets(
             )
         members.sort(key=_by_order)
         family_stats = (stats[0], stats[1], stats[2] * rank_weight)
-        out.append((Family.of(rank_tag, family_stats, held * rank_weight, members), members))
+        out.append(Family.of(rank_tag, family_stats, held * rank_weight, members, False))
     return out
 
 

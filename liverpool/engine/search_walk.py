@@ -10,7 +10,6 @@ scope, a reference cycle that only the garbage collector frees, left behind by e
 from __future__ import annotations
 
 import bisect
-import itertools
 from typing import Final
 
 from .search_candidates import Entry, Family
@@ -50,6 +49,7 @@ class Walk:
         must: tuple[int, int],
         lists: list[list[tuple[int, list[Entry], list[int]]]],
         chains: list[int],
+        tagged: list[bool],
         by_order: bool,
         mode: int,
         limit: int,
@@ -65,6 +65,7 @@ class Walk:
         self.must_shift, self.must_have = must
         self.lists = lists
         self.chains = chains
+        self.tagged = tagged
         self.by_order = by_order
         self.last = len(lists) - 1
         self.mode = mode
@@ -100,9 +101,10 @@ class Walk:
                 if family.bit & blocked:
                     continue
                 score = family.beyond
-                for entry in family.head:
-                    if not entry[3] & blocked and (left - entry[2]) & guard == guard:
-                        score = entry[0]
+                head, tagged = family.head, family.tagged
+                for j in range(0, len(head), 3):
+                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
+                        score = head[j]
                         break
                 if score > top:
                     top = score
@@ -110,50 +112,69 @@ class Walk:
         best = naturals = needed = most = 0
         for group in groups:
             wanted, distinct = group.slots, group.distinct
+            # Lists only where several best of them count (distinct families); otherwise the extremes do.
+            listed = distinct and wanted > 1
             scores: list[int] = []
             gains: list[int] = []
             fewest: list[int] = []
             mosts: list[int] = []
+            count = top = top_gain = top_most = 0
+            least = -1
             for family in group.families:
                 if family.bit & blocked:
                     continue
                 score = family.beyond
-                for entry in family.head:
-                    if not entry[3] & blocked and (left - entry[2]) & guard == guard:
-                        score = entry[0]
+                head, tagged = family.head, family.tagged
+                for j in range(0, len(head), 3):
+                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
+                        score = head[j]
                         break
                 if score < 0:
                     continue
-                scores.append(score)
-                fewest.append(family.fewest_jokers)
-                mosts.append(family.most_jokers)
+                count += 1
                 nat = family.best_naturals
-                if distinct:
+                if listed:
+                    scores.append(score)
+                    fewest.append(family.fewest_jokers)
+                    mosts.append(family.most_jokers)
                     gains.append(nat)
+                    continue
+                if score > top:
+                    top = score
+                if least < 0 or family.fewest_jokers < least:
+                    least = family.fewest_jokers
+                if family.most_jokers > top_most:
+                    top_most = family.most_jokers
+                cap = family.naturals
+                if wanted == 1:
+                    gain = nat if distinct else min(nat, cap) - min(0, cap)
+                    if gain > top_gain:
+                        top_gain = gain
                 else:
-                    cap = family.naturals
-                    gains += [min(k * nat, cap) - min((k - 1) * nat, cap) for k in range(1, wanted + 1)]
-            if len(scores) < (wanted if distinct else 1):
+                    for k in range(1, wanted + 1):
+                        gains.append(min(k * nat, cap) - min((k - 1) * nat, cap))
+            if count < (wanted if distinct else 1):
                 return -1
-            if wanted == 1:
-                best += max(scores)
-                naturals += max(gains)
-                needed += min(fewest)
-                most += max(mosts)
-                continue
-            gains.sort(reverse=True)
-            naturals += sum(gains[:wanted])
-            if distinct:
+            if listed:
+                gains.sort(reverse=True)
                 scores.sort(reverse=True)
                 fewest.sort()
                 mosts.sort(reverse=True)
+                naturals += sum(gains[:wanted])
                 best += sum(scores[:wanted])
                 needed += sum(fewest[:wanted])
                 most += sum(mosts[:wanted])
+            elif wanted == 1:
+                best += top
+                naturals += top_gain
+                needed += least
+                most += top_most
             else:
-                best += wanted * max(scores)
-                needed += wanted * min(fewest)
-                most += wanted * max(mosts)
+                gains.sort(reverse=True)
+                naturals += sum(gains[:wanted])
+                best += wanted * top
+                needed += wanted * least
+                most += wanted * top_most
         jokers_left = (left >> self.joker_shift) & self.field
         if needed > jokers_left:
             return -1
@@ -193,12 +214,14 @@ class Walk:
             if rest < 0:
                 return
         chain = self.chains[depth]
+        tagged = self.tagged[depth]  # (else each candidate's tag is its family's bit, tested below)
         guard, max_used = self.guard, self.max_used
         for bit, entries, orders in self.lists[depth]:
             if bit & blocked:
                 continue
             begin = bisect.bisect_left(orders, order_before) if chain == BY_ORDER and self.by_order else 0
-            for c_score, size, use, tag, block, order in itertools.islice(entries, begin, None):
+            for i in range(begin, len(entries)):  # (not islice: compiled, a range loop indexes the list)
+                c_score, size, use, tag, block, order = entries[i]
                 reach = score + c_score + rest
                 if reach < self.need:
                     break
@@ -208,10 +231,12 @@ class Walk:
                     else size > size_before or (size == size_before and order < order_before)
                 ):
                     continue
-                if tag & blocked:
+                if tagged and tag & blocked:
+                    continue
+                if used + size > max_used:
                     continue
                 after = left - use
-                if after & guard != guard or used + size > max_used:
+                if after & guard != guard:
                     continue
                 if depth == last:
                     self.accept(after, score + c_score, (*path, order))

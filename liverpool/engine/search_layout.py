@@ -1,0 +1,95 @@
+"""The layout of a contract for the arrangement search (:mod:`.search`): its slots in the order the search
+fills them, and what the walk reads of them at each depth. It depends only on the contract and the
+ruleset, so each is made once and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .rules import MeldKind, MeldRule, Ruleset
+from .search_walk import BY_ORDER, BY_SIZE, FREE
+
+KIND_ORDER: Final = (MeldKind.RUN, MeldKind.SET)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One meld of the contract, in search order: its kind, length and place in the contract, and whether
+    the slot before it is of the same kind."""
+
+    kind: MeldKind
+    length: int
+    position: int
+    chained: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What a search reads of one contract under one ruleset: its slots in search order, the open groups
+    below each depth as ``(kind, slots, distinct)``, how each slot's candidate follows the one before
+    (:func:`_chain`), whether its candidates' tags say more than their family's bit (joinable runs: see
+    :class:`.search_candidates.Family`), and the depths in contract order."""
+
+    contract: tuple[MeldRule, ...]
+    rules: Ruleset
+    slots: list[Slot]
+    below: list[list[tuple[MeldKind, int, bool]]]
+    chains: list[int]
+    tagged: list[bool]
+    placed: list[int]
+
+
+# Layouts of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, which
+# each layout holds (so neither identity can pass to another object while it is kept).
+_LAYOUTS: dict[tuple[int, int], Layout] = {}
+_MAX_LAYOUTS: Final = 64
+
+
+def contract_layout(contract: Sequence[MeldRule], rules: Ruleset) -> Layout:
+    """The layout of ``contract`` under ``rules``, kept for contracts given as tuples."""
+    if not isinstance(contract, tuple):
+        return _make_layout(tuple(contract), rules)
+    key = (id(contract), id(rules))
+    made = _LAYOUTS.get(key)
+    if made is None or made.contract is not contract or made.rules is not rules:
+        if len(_LAYOUTS) >= _MAX_LAYOUTS:
+            _LAYOUTS.clear()
+        made = _LAYOUTS[key] = _make_layout(contract, rules)
+    return made
+
+
+def _make_layout(contract: tuple[MeldRule, ...], rules: Ruleset) -> Layout:
+    order = sorted(range(len(contract)), key=lambda i: (KIND_ORDER.index(contract[i].kind), -contract[i].length, i))
+    slots: list[Slot] = []
+    for position in order:
+        rule = contract[position]
+        slots.append(Slot(rule.kind, rule.length, position, bool(slots) and slots[-1].kind is rule.kind))
+    below = []
+    for depth in range(len(order) + 1):
+        kinds = [slot.kind for slot in slots[depth:]]
+        below.append([(k, kinds.count(k), _distinct(k, rules)) for k in KIND_ORDER if k in kinds])
+    chains = [_chain(slots, depth, rules.longer_melds) for depth in range(len(slots))]
+    tagged = [slot.kind is MeldKind.RUN and rules.no_joinable_runs for slot in slots]
+    placed = sorted(range(len(slots)), key=lambda depth: slots[depth].position)
+    return Layout(contract, rules, slots, below, chains, tagged, placed)
+
+
+def _chain(slots: list[Slot], depth: int, longer_melds: bool) -> int:
+    """How the candidate at ``depth`` must follow the one before, so that each set of melds is tried
+    once: not at all (another kind, or exact lengths that differ), in order (slots of one length), or
+    by size then order (slots of one kind and several lengths, filled longest first)."""
+    slot = slots[depth]
+    if not slot.chained:
+        return FREE
+    if not longer_melds:
+        return BY_ORDER if slots[depth - 1].length == slot.length else FREE
+    if any(s.kind is slot.kind and s.length != slot.length for s in slots):
+        return BY_SIZE
+    return BY_ORDER
+
+
+def _distinct(kind: MeldKind, rules: Ruleset) -> bool:
+    return rules.run_distinct_suits if kind is MeldKind.RUN else rules.set_distinct_ranks
