@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -30,21 +31,25 @@ from liverpool.engine.rules import FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
-def test_need_only_matches_the_plan(name: str) -> None:
+def _random_hands(name: str, tag: str, count: int = 150) -> Iterator[tuple[Ruleset, tuple[MeldRule, ...], list[Card]]]:
+    """``count`` seeded hands of 0 to 16 cards from the largest shoe of variant ``name``, for each of its deals."""
     rules = _variants()[name]
-    rng = random.Random(f"need:{name}")
+    rng = random.Random(f"{tag}:{name}")
     shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
     for deal in range(len(rules.deals)):
         contract = rules.contract(deal)
-        runs_only = all(rule.kind is MeldKind.RUN for rule in contract)
-        for _ in range(150):
-            hand = rng.sample(shoe, rng.randint(0, 16))
-            for keep in (6, 2):
-                assert plan_need(hand, contract, rules, keep) == plan_hand(hand, contract, rules, keep=keep).need
-            if runs_only:
-                for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
-                    assert whole_runs_need(hand, contract, rules, size) == plan_whole_runs(hand, contract, rules, size=size).need
+        for _ in range(count):
+            yield rules, contract, rng.sample(shoe, rng.randint(0, 16))
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_need_only_matches_the_plan(name: str) -> None:
+    for rules, contract, hand in _random_hands(name, "need"):
+        for keep in (6, 2):
+            assert plan_need(hand, contract, rules, keep) == plan_hand(hand, contract, rules, keep=keep).need
+        if all(rule.kind is MeldKind.RUN for rule in contract):
+            for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
+                assert whole_runs_need(hand, contract, rules, size) == plan_whole_runs(hand, contract, rules, size=size).need
 
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
@@ -251,18 +256,12 @@ def _slow_search(hand: list[Card], contract: tuple[MeldRule, ...], rules: Rulese
 
 @pytest.mark.parametrize("name", sorted(_variants()))
 def test_tracked_search_on_one_stack_keeps_the_plan_of_the_list_search(name: str) -> None:
-    rules = _variants()[name]
-    rng = random.Random(f"tracked:{name}")
-    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
-    for deal in range(len(rules.deals)):
-        contract = rules.contract(deal)
-        for _ in range(150):
-            hand = rng.sample(shoe, rng.randint(0, 16))
-            for keep in (6, 2):
-                fast = plan_module._search(hand, setup_of(contract, rules), None, False, keep, True)
-                slow = _slow_search(hand, contract, rules, keep)
-                assert fast.best_need == slow.best_need
-                assert fast.best == slow.best
+    for rules, contract, hand in _random_hands(name, "tracked"):
+        for keep in (6, 2):
+            fast = plan_module._search(hand, setup_of(contract, rules), None, False, keep, True)
+            slow = _slow_search(hand, contract, rules, keep)
+            assert fast.best_need == slow.best_need
+            assert fast.best == slow.best
 
 
 def test_memo_keys_tell_hands_and_sizes_apart() -> None:
@@ -334,19 +333,13 @@ def test_easy_gains_answers_as_gain() -> None:
 @pytest.mark.parametrize("name", sorted(_variants()))
 def test_plan_use_is_the_plans_need_and_faces(name: str) -> None:
     """``plan_use`` gives the need of ``plan_hand`` and the faces its plan uses, jokers included."""
-    rules = _variants()[name]
-    rng = random.Random(f"use:{name}")
-    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
-    for deal in range(len(rules.deals)):
-        contract = rules.contract(deal)
-        for _ in range(150):
-            hand = rng.sample(shoe, rng.randint(0, 16))
-            for keep in (6, 2):
-                plan = plan_hand(hand, contract, rules, keep=keep)
-                need, used = plan_use(hand, contract, rules, keep)
-                assert need == plan.need
-                assert used == used_counts(plan)
-                assert sorted(face for face in range(len(used)) for _ in range(used[face])) == sorted(plan.used_faces())
+    for rules, contract, hand in _random_hands(name, "use"):
+        for keep in (6, 2):
+            plan = plan_hand(hand, contract, rules, keep=keep)
+            need, used = plan_use(hand, contract, rules, keep)
+            assert need == plan.need
+            assert used == used_counts(plan)
+            assert sorted(face for face in range(len(used)) for _ in range(used[face])) == sorted(plan.used_faces())
 
 
 class _Plain(EasyBot):
@@ -374,13 +367,7 @@ def test_easy_bot_decides_as_through_the_hooks(preset: str) -> None:
 @pytest.mark.parametrize("name", sorted(_variants()))
 def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
     """``plan_need`` with ``below`` gives the need when it is under ``below``, else ``below``."""
-    rules = _variants()[name]
-    rng = random.Random(f"below:{name}")
-    shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
-    for deal in range(len(rules.deals)):
-        contract = rules.contract(deal)
-        for _ in range(100):
-            hand = rng.sample(shoe, rng.randint(0, 16))
-            need = plan_need(hand, contract, rules)
-            for below in range(0, 8):
-                assert plan_need(hand, contract, rules, below=below) == min(need, below)
+    for rules, contract, hand in _random_hands(name, "below", 100):
+        need = plan_need(hand, contract, rules)
+        for below in range(0, 8):
+            assert plan_need(hand, contract, rules, below=below) == min(need, below)

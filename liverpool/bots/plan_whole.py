@@ -95,24 +95,8 @@ def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ru
         if rule.length < shortest:
             shortest = rule.length
     target = size if size > least else least
-    held0 = held1 = held2 = held3 = 0  # the ranks held in each suit, as in :func:`_windows_of`
-    jokers = 0
-    for card in hand:
-        face = card & 63
-        if face < JOKER_FACE:
-            suit = face // 13
-            bit = 2 << face - 13 * suit
-            if suit == 0:
-                held0 |= bit
-            elif suit == 1:
-                held1 |= bit
-            elif suit == 2:
-                held2 |= bit
-            else:
-                held3 |= bit
-        else:
-            jokers += 1
-    naturals = _most_covered([held0, held1, held2, held3], len(contract), shortest, target, rules)
+    held, jokers = _ranks_held(hand)
+    naturals = _most_covered(held, len(contract), shortest, target, rules)
     length = target
     if naturals < 0:  # no windows: nothing covered
         naturals = length = 0
@@ -174,8 +158,14 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
         raise ValueError("plan_whole_runs plans contracts of runs only")
     shortest = min(rule.length for rule in contract)
     target = max(size, sum(rule.length for rule in contract))
-    # held0 .. held3: the ranks held in suits 0 .. 3, bit r for rank r (locals: list items would be boxed)
+    return _best_windows(_ranks_held(hand)[0], len(contract), shortest, target, rules)
+
+
+def _ranks_held(hand: Sequence[int]) -> tuple[list[int], int]:
+    """The ranks held in each suit of ``hand`` (bit r for rank r) and its jokers."""
+    # held0 .. held3: the ranks held in suits 0 .. 3 (locals: list items would be boxed)
     held0 = held1 = held2 = held3 = 0
+    jokers = 0
     for card in hand:
         face = card & 63
         if face < JOKER_FACE:
@@ -189,7 +179,9 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
                 held2 |= bit
             else:
                 held3 |= bit
-    return _best_windows([held0, held1, held2, held3], len(contract), shortest, target, rules)
+        else:
+            jokers += 1
+    return [held0, held1, held2, held3], jokers
 
 
 def _best_windows(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> list[Window]:
