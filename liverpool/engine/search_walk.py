@@ -89,23 +89,32 @@ class Walk:
             self.accept(start, 0, ())
         return [(-negated, path) for negated, _, path in self.found]
 
+    def best_fitting(self, family: Family, left: int, blocked: int) -> int:
+        """The score of ``family``'s best candidate that fits ``left`` and is not ``blocked``, read from its
+        head; past the head, the score that bounds the rest (``beyond``)."""
+        head = family.head
+        guard = self.guard
+        if family.tagged:
+            for j in range(0, len(head), 3):
+                if not head[j + 2] & blocked and (left - head[j + 1]) & guard == guard:
+                    return head[j]
+        else:
+            for j in range(0, len(head), 3):
+                if (left - head[j + 1]) & guard == guard:
+                    return head[j]
+        return family.beyond
+
     def bound(self, depth: int, left: int, blocked: int) -> int:
         """At most what the slots from ``depth`` on can still shed, or -1 when they cannot be filled: the
         least of the best candidate that fits for each slot, and the best naturals for each slot plus the
         jokers left; and -1 when the open slots need more jokers than are left."""
         groups = self.open_below[depth]
-        guard = self.guard
         if self.single[depth]:
             top = -1
             for family in groups[0].families:
                 if family.bit & blocked:
                     continue
-                score = family.beyond
-                head, tagged = family.head, family.tagged
-                for j in range(0, len(head), 3):
-                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
-                        score = head[j]
-                        break
+                score = self.best_fitting(family, left, blocked)
                 if score > top:
                     top = score
             return top
@@ -123,12 +132,7 @@ class Walk:
             for family in group.families:
                 if family.bit & blocked:
                     continue
-                score = family.beyond
-                head, tagged = family.head, family.tagged
-                for j in range(0, len(head), 3):
-                    if (not tagged or not head[j + 2] & blocked) and (left - head[j + 1]) & guard == guard:
-                        score = head[j]
-                        break
+                score = self.best_fitting(family, left, blocked)
                 if score < 0:
                     continue
                 count += 1
