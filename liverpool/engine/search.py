@@ -133,9 +133,10 @@ def best_leftover(
     return 0 if whole_hand else search.total - found[0][0]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Search:
-    """One question about one hand: its candidates, the contract's slots in search order, and the limits."""
+    """One question about one hand: its candidates, the contract's slots in search order, and the limits.
+    (A written ``__init__``: compiled, the dataclass's would stay Python; one is made a question.)"""
 
     hand: tuple[Card, ...]
     pool: CandidatePool
@@ -147,6 +148,22 @@ class _Search:
     base_need: int
     max_used: int
     must_include: Card | None
+
+    def __init__(
+        self, hand: tuple[Card, ...], pool: CandidatePool, layout: Layout, slots: list[Slot],
+        open_below: list[list[Group]], longer_melds: bool, total: int, base_need: int, max_used: int,
+        must_include: Card | None,
+    ) -> None:  # fmt: skip
+        self.hand = hand
+        self.pool = pool
+        self.layout = layout
+        self.slots = slots
+        self.open_below = open_below
+        self.longer_melds = longer_melds
+        self.total = total
+        self.base_need = base_need
+        self.max_used = max_used
+        self.must_include = must_include
 
     @classmethod
     def prepare(
@@ -176,8 +193,8 @@ class _Search:
     ) -> _Search:
         """The search for one question that :func:`_unanswerable` has let through."""
         n = len(cards)
-        pool = CandidatePool.build(cards, contract, rules, whole_hand)
         layout = contract_layout(contract, rules)
+        pool = CandidatePool.of_lengths(cards, rules, whole_hand, layout.run_lengths, layout.set_lengths)
         open_below = []
         for groups in layout.below:
             open_below.append([Group(count, distinct, pool.of_kind(kind)) for kind, count, distinct in groups])

@@ -85,7 +85,10 @@ def describe(kind: MeldKind, order: int) -> str:
     return f"{kind.value}: {' '.join(face_text(f) for f in decode(kind, order)[1])}"
 
 
-@dataclass(frozen=True, slots=True)
+# The search's own values (a family, a pool) are dataclasses with a written ``__init__`` (``init=False``) and
+# not frozen: compiled, the generated ``__init__`` stays Python (a frozen one sets each field through
+# ``object.__setattr__``), where a written one is native; one pool and several families are made a question.
+@dataclass(slots=True, init=False)
 class Family:
     """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed.
 
@@ -108,6 +111,20 @@ class Family:
     head: list[int]
     beyond: int
     tagged: bool
+
+    def __init__(
+        self, bit: int, fewest_jokers: int, most_jokers: int, best_naturals: int, naturals: int,
+        entries: list[Entry], head: list[int], beyond: int, tagged: bool,
+    ) -> None:  # fmt: skip
+        self.bit = bit
+        self.fewest_jokers = fewest_jokers
+        self.most_jokers = most_jokers
+        self.best_naturals = best_naturals
+        self.naturals = naturals
+        self.entries = entries
+        self.head = head
+        self.beyond = beyond
+        self.tagged = tagged
 
     @classmethod
     def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry], tagged: bool) -> Family:
@@ -142,17 +159,25 @@ def _packing(width: int) -> Packing:
     return Packing(width, _guard(width))
 
 
+# The packings of the narrow widths, by width (a list read, where ``_packing`` is a call through lru_cache).
+_PACKINGS: Final = [_packing(max(2, width)) for width in range(8)]
+
+
 def count_hand(hand: Sequence[int]) -> tuple[list[int], Packing, int]:
     """The copies of each face in ``hand``, the packing that holds them, and the counts packed in it."""
     counts = [0] * (JOKER_FACE + 1)
+    largest = 1
     for card in hand:
-        counts[card & 63] += 1
-    packing = Packing.for_largest(max(counts))
-    width = packing.width
+        face = card & 63
+        copies = counts[face] + 1
+        counts[face] = copies
+        if copies > largest:
+            largest = copies
+    width = largest.bit_length() + 1
+    packing = _PACKINGS[width] if width < len(_PACKINGS) else _packing(width)
     start = 0
-    for face in range(JOKER_FACE + 1):
-        if counts[face]:
-            start += counts[face] << (face * width)
+    for card in hand:
+        start += 1 << ((card & 63) * width)
     return counts, packing, start
 
 
@@ -174,7 +199,7 @@ def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, .
     return (*(card_values[face % 13] for face in range(JOKER_FACE)), card_values[13])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class CandidatePool:
     """The hand as face counts (packed in ``start``), and the candidates of each kind by family (and, made
     when asked, all of them sorted by order: the search reads only the families)."""
@@ -185,6 +210,17 @@ class CandidatePool:
     start: int
     runs: list[Family]
     sets: list[Family]
+
+    def __init__(
+        self, counts: list[int], weights: tuple[int, ...], packing: Packing, start: int, runs: list[Family],
+        sets: list[Family],
+    ) -> None:  # fmt: skip
+        self.counts = counts
+        self.weights = weights
+        self.packing = packing
+        self.start = start
+        self.runs = runs
+        self.sets = sets
 
     def of_kind(self, kind: MeldKind) -> list[Family]:
         """The families of ``kind`` (not by a dict: an enum member hashes in Python)."""
@@ -218,13 +254,21 @@ class CandidatePool:
     ) -> CandidatePool:
         """Candidates of ``hand`` for the slots of ``contract`` (of ``kinds`` only: the others have none);
         scores are penalties shed, or cards melded when the ``whole_hand`` must go."""
+        run_lengths = lengths_allowed(contract, MeldKind.RUN, rules) if MeldKind.RUN in kinds else 0
+        set_lengths = lengths_allowed(contract, MeldKind.SET, rules) if MeldKind.SET in kinds else 0
+        return cls.of_lengths(hand, rules, whole_hand, run_lengths, set_lengths)
+
+    @classmethod
+    def of_lengths(
+        cls, hand: Sequence[int], rules: Ruleset, whole_hand: bool, run_lengths: int, set_lengths: int
+    ) -> CandidatePool:
+        """:meth:`build`, given the lengths of runs and of sets the contract allows (:func:`lengths_allowed`:
+        0 for a kind it has no slot of)."""
         counts, packing, start = count_hand(hand)
         weights = face_weights(rules.card_values, whole_hand)
         width = packing.width
-        lengths = lengths_allowed(contract, MeldKind.RUN, rules) if MeldKind.RUN in kinds else 0
-        runs = _runs(counts, lengths, rules, weights, width) if lengths else []
-        lengths = lengths_allowed(contract, MeldKind.SET, rules) if MeldKind.SET in kinds else 0
-        sets = _sets(counts, lengths, rules, weights, width) if lengths else []
+        runs = _runs(counts, run_lengths, rules, weights, width) if run_lengths else []
+        sets = _sets(counts, set_lengths, rules, weights, width) if set_lengths else []
         return cls(counts, weights, packing, start, runs, sets)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .rules import MeldKind, MeldRule, Ruleset
+from .search_candidates import lengths_allowed
 from .search_walk import BY_ORDER, BY_SIZE, FREE
 
 KIND_ORDER: Final = (MeldKind.RUN, MeldKind.SET)
@@ -31,7 +32,8 @@ class Layout:
     """What a search reads of one contract under one ruleset: its slots in search order, the open groups
     below each depth as ``(kind, slots, distinct)``, how each slot's candidate follows the one before
     (:func:`_chain`), whether its candidates' tags say more than their family's bit (joinable runs: see
-    :class:`.search_candidates.Family`), and the depths in contract order."""
+    :class:`.search_candidates.Family`), the depths in contract order, and the lengths of runs and of
+    sets the contract allows (:func:`.search_candidates.lengths_allowed`)."""
 
     contract: tuple[MeldRule, ...]
     rules: Ruleset
@@ -40,6 +42,8 @@ class Layout:
     chains: list[int]
     tagged: list[bool]
     placed: list[int]
+    run_lengths: int
+    set_lengths: int
 
 
 # Layouts of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, which
@@ -74,7 +78,9 @@ def _make_layout(contract: tuple[MeldRule, ...], rules: Ruleset) -> Layout:
     chains = [_chain(slots, depth, rules.longer_melds) for depth in range(len(slots))]
     tagged = [slot.kind is MeldKind.RUN and rules.no_joinable_runs for slot in slots]
     placed = sorted(range(len(slots)), key=lambda depth: slots[depth].position)
-    return Layout(contract, rules, slots, below, chains, tagged, placed)
+    run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
+    set_lengths = lengths_allowed(contract, MeldKind.SET, rules)
+    return Layout(contract, rules, slots, below, chains, tagged, placed, run_lengths, set_lengths)
 
 
 def _chain(slots: list[Slot], depth: int, longer_melds: bool) -> int:

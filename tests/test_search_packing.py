@@ -1,0 +1,45 @@
+"""The contract search's packed face counts (``search_candidates.count_hand``) and the per-contract layout's
+allowed lengths (``search_layout``): checked against plain recomputation, since the search trusts both
+without looking again (RULES.md §2 melds: the counts are what a hand can lay)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules import MeldKind
+from liverpool.engine.search_candidates import count_hand, lengths_allowed
+from liverpool.engine.search_layout import contract_layout
+
+# Faces with their deck bits (a card is face | copy << 6); up to 40 copies of one face, past any
+# packing kept ready, so that the wide packings are made too.
+cards = st.lists(st.tuples(st.integers(0, JOKER_FACE), st.integers(0, 39)), max_size=60, unique=True).map(
+    lambda pairs: [face | copy << 6 for face, copy in pairs]
+)
+
+
+@given(cards)
+def test_count_hand_packs_every_face_in_its_field(hand: list[int]) -> None:
+    counts, packing, start = count_hand(hand)
+    expected = Counter(card & 63 for card in hand)
+    assert counts == [expected[face] for face in range(JOKER_FACE + 1)]
+    largest = max(expected.values(), default=1)
+    assert packing.width == max(1, largest).bit_length() + 1
+    field = (1 << packing.width) - 1
+    assert [start >> (face * packing.width) & field for face in range(JOKER_FACE + 1)] == counts
+    assert start >> ((JOKER_FACE + 1) * packing.width) == 0
+    # No count reaches its field's guard bit, so a subtraction that borrows shows there.
+    assert start & packing.guard == 0
+
+
+def test_layouts_hold_the_lengths_each_contract_allows() -> None:
+    for rules in PRESETS.values():
+        for deal in range(len(rules.deals)):
+            contract = rules.contract(deal)
+            layout = contract_layout(contract, rules)
+            assert layout.run_lengths == lengths_allowed(contract, MeldKind.RUN, rules)
+            assert layout.set_lengths == lengths_allowed(contract, MeldKind.SET, rules)
