@@ -212,37 +212,54 @@ def _whole_hand_unmet(
     runs needs the jokers of each (runs of ``run_length`` cards or more; 0: sets). The runs go to the
     suits that have naturals (a run has some) in the way that needs the fewest jokers."""
     runs = run_length > 0
-    copies: dict[int, int] = {}
+    copies = [0] * JOKER_FACE
     for card in hand:
         face = card & 63
         if face != JOKER_FACE:
-            copies[face] = copies.get(face, 0) + 1
-    needed: dict[int, int] = {}
-    cards: dict[int, int] = {}
-    for face, n in copies.items():
-        family = face // 13 if runs else face % 13
-        alike = n if runs or rules.set_distinct_suits else 1
-        needed[family] = max(needed.get(family, 0), alike)
-        cards[family] = cards.get(family, 0) + n
+            copies[face] += 1
+    # By family (a suit for runs, a rank for sets): the melds its naturals need, and how many there are.
+    needed = [0] * (4 if runs else 13)
+    cards = [0] * (4 if runs else 13)
+    by_copies = runs or rules.set_distinct_suits
+    for face in range(JOKER_FACE):
+        n = copies[face]
+        if n:
+            family = face // 13 if runs else face % 13
+            alike = n if by_copies else 1
+            if alike > needed[family]:
+                needed[family] = alike
+            cards[family] += n
     distinct = rules.run_distinct_suits if runs else rules.set_distinct_ranks
-    if distinct and any(n > 1 for n in needed.values()):
-        return True
-    if sum(needed.values()) > slots:
+    total = 0
+    for n in needed:
+        if n > 1 and distinct:
+            return True
+        total += n
+    if total > slots:
         return True
     if not runs:
         longest = rules.set_max_length
-        exact = sum(needed.values()) == slots
-        return exact and longest is not None and any(cards[rank] > longest and needed[rank] == 1 for rank in needed)
+        if total != slots or longest is None:
+            return False
+        return any(cards[rank] > longest and needed[rank] == 1 for rank in range(13))
     fewest = [0] + [1 << 30] * slots
-    for suit, n in needed.items():
+    for suit in range(4):
+        n = needed[suit]
+        if not n:
+            continue
         holes = _span_holes(ranks[suit], rules.aces_low, rules.aces_high)
         cost = _run_cost(ranks[suit], run_length, rules.aces_low, rules.aces_high, rules.run_min_naturals,
                          rules.run_joker_spacing)  # fmt: skip
         each = cost if cost >= 0 else 1 << 30
-        fewest = [
-            min((fewest[had - k] + (holes if k == 1 else k * each) for k in range(n, had + 1)), default=1 << 30)
-            for had in range(slots + 1)
-        ]
+        after = []
+        for had in range(slots + 1):
+            least = -1  # (none yet: had < n)
+            for k in range(n, had + 1):
+                jokers_here = fewest[had - k] + (holes if k == 1 else k * each)
+                if least < 0 or jokers_here < least:
+                    least = jokers_here
+            after.append(least if least >= 0 else 1 << 30)
+        fewest = after
     return fewest[slots] > jokers
 
 
