@@ -34,13 +34,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import JOKER_FACE, Card
+from .cards import JOKER_FACE
 from .rules import MeldKind, MeldRule, Ruleset
 
 _RUN: Final = MeldKind.RUN
 
 
-def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool = False) -> bool:
+def surely_unmet(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool = False) -> bool:
     """Whether ``hand`` plainly cannot meet ``contract``: its melds would need more jokers than it holds
     (or more families than it has), counting for each meld only the cards of its own family; or the
     ``whole_hand`` must go in melds of one kind and some family needs more of them than there are."""
@@ -48,10 +48,12 @@ def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Rule
     if shape.off:
         return False
     jokers = 0
-    ranks = [0, 0, 0, 0]
+    # The ranks of each suit (bits 1..13 of a 15-bit field a suit) and the suits of each rank (a 4-bit field
+    # a rank) packed in one int each while counting: compiled, an in-place operation on a list item is a
+    # generic one. (The hand is typed as ints: compiled, an operation on a Card, an int subclass, is generic.)
+    suit_ranks = rank_suits = 0
     suit_cards = [0, 0, 0, 0]
     rank_cards = [0] * 13
-    rank_suits = [0] * 13
     for card in hand:
         face = card & 63
         if face == JOKER_FACE:
@@ -59,10 +61,11 @@ def surely_unmet(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Rule
             continue
         suit = face // 13
         rank = face - suit * 13
-        ranks[suit] |= 2 << rank
-        suit_cards[suit] += 1
-        rank_cards[rank] += 1
-        rank_suits[rank] |= 1 << suit
+        suit_ranks |= 2 << (rank + 15 * suit)
+        rank_suits |= 1 << (4 * rank + suit)
+        suit_cards[suit] = suit_cards[suit] + 1
+        rank_cards[rank] = rank_cards[rank] + 1
+    ranks = [suit_ranks & 0x7FFF, suit_ranks >> 15 & 0x7FFF, suit_ranks >> 30 & 0x7FFF, suit_ranks >> 45 & 0x7FFF]
     runs, sets = shape.runs, shape.sets
     if (
         whole_hand
@@ -201,7 +204,7 @@ def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, 
 
 
 def _whole_hand_unmet(
-    hand: Sequence[Card], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
+    hand: Sequence[int], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
 ) -> bool:
     """Whether the naturals of ``hand`` need more melds of one kind (``runs`` or sets) than ``slots``: each
     suit (runs) or rank (sets) with naturals needs a meld, and copies of one card need as many (a run holds
@@ -213,10 +216,10 @@ def _whole_hand_unmet(
     suits that have naturals (a run has some) in the way that needs the fewest jokers."""
     runs = run_length > 0
     copies = [0] * JOKER_FACE
-    for card in hand:
+    for card in hand:  # (read-modify-write, not +=: see surely_unmet)
         face = card & 63
         if face != JOKER_FACE:
-            copies[face] += 1
+            copies[face] = copies[face] + 1
     # By family (a suit for runs, a rank for sets): the melds its naturals need, and how many there are.
     needed = [0] * (4 if runs else 13)
     cards = [0] * (4 if runs else 13)
@@ -228,7 +231,7 @@ def _whole_hand_unmet(
             alike = n if by_copies else 1
             if alike > needed[family]:
                 needed[family] = alike
-            cards[family] += n
+            cards[family] = cards[family] + n
     distinct = rules.run_distinct_suits if runs else rules.set_distinct_ranks
     total = 0
     for n in needed:
@@ -277,10 +280,10 @@ def _span_holes(present: int, aces_low: bool, aces_high: bool) -> int:
     return min(spans) - present.bit_count()
 
 
-def _set_costs(rank_cards: list[int], rank_suits: list[int], shape: _Shape) -> list[int]:
+def _set_costs(rank_cards: list[int], rank_suits: int, shape: _Shape) -> list[int]:
     """The jokers each set of ``shape.set_length`` cards or more needs at least, for as many sets as each rank
-    may hold (``rank_cards``, ``rank_suits``: its naturals and a bit for each suit of them): what ``k``
-    sets need less what ``k - 1`` need."""
+    may hold (``rank_cards``, ``rank_suits``: its naturals, and a bit for each suit of them in a 4-bit field
+    a rank): what ``k`` sets need less what ``k - 1`` need."""
     min_naturals = shape.set_min_naturals
     most = shape.most_sets
     length = shape.set_length
@@ -290,7 +293,7 @@ def _set_costs(rank_cards: list[int], rank_suits: list[int], shape: _Shape) -> l
         cards = rank_cards[rank]
         if not cards:
             continue
-        suits = rank_suits[rank].bit_count() if distinct_suits else cards
+        suits = (rank_suits >> (4 * rank) & 15).bit_count() if distinct_suits else cards
         if suits < min_naturals:
             continue
         before = 0
