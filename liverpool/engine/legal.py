@@ -162,7 +162,11 @@ def _play_phase(state: GameState) -> list[Action]:
     if checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand)
     rules = state.rules
-    actions += [_discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
+    barred = state.taken if rules.no_discard_taken_card else None  # the one card that may not be discarded
+    if barred is None:
+        actions += [_discard(me, c) for c in hand]
+    else:
+        actions += [_discard(me, c) for c in hand if c != barred]
     if rules.discard_optional:
         actions.append(_END_TURNS[me])
     return actions
@@ -193,14 +197,22 @@ _DISCARD_CARDS: Final = 1024
 
 
 def _discard(seat: int, card: Card) -> Discard:
-    if type(card) is not Card or not 0 <= seat < 64 or not 0 <= card < _DISCARD_CARDS:
+    if type(card) is not Card:
+        return Discard(seat, card)
+    return _known_discard(seat, card, card)
+
+
+def _known_discard(seat: int, card: Card, index: int) -> Discard:
+    """``_discard`` of a Card, also given as a plain int (``index``): compiled, comparing or indexing with a
+    Card, an int subclass from a module that is not compiled, is a generic operation."""
+    if not 0 <= seat < 64 or not 0 <= index < _DISCARD_CARDS:
         return Discard(seat, card)
     while len(_discards) <= seat:
         _discards.append([None] * _DISCARD_CARDS)
     row = _discards[seat]
-    made = row[card]
+    made = row[index]
     if made is None:
-        made = row[card] = Discard(seat, card)
+        made = row[index] = Discard(seat, card)
     return made
 
 
