@@ -230,10 +230,41 @@ def _merged(old: list[tuple[int, End | None]], added: list[tuple[int, End | None
     return out
 
 
+class _BuyRules:
+    """What :func:`buy_problem` reads of a ruleset, read once: compiled, each read of a ruleset's field (a
+    Python object) is a look-up by name, and ``buy_limit_for`` a Python call, for every seat asked."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.off = rules.buying is _NO_BUYING
+        self.last_deal = len(rules.deals) - 1
+        self.limit: int | None = rules.buy_limit_for(0)
+        self.final_limit: int | None = rules.buy_limit_for(self.last_deal)
+        self.penalty: int = rules.buy_penalty_cards
+
+    def limit_in(self, deal: int) -> int | None:
+        """``rules.buy_limit_for`` the deal (a replayed final deal is final too)."""
+        return self.final_limit if deal >= self.last_deal else self.limit
+
+
+# The buy rules of each ruleset asked about, by identity (held in the value, so that an identity is never
+# reused while its entry lives).
+_buy_rules: dict[int, _BuyRules] = {}
+
+
+def _buy_rules_of(rules: Ruleset) -> _BuyRules:
+    held = _buy_rules.get(id(rules))
+    if held is None or held.rules is not rules:
+        if len(_buy_rules) >= 64:
+            _buy_rules.clear()
+        held = _buy_rules[id(rules)] = _BuyRules(rules)
+    return held
+
+
 def buy_problem(state: GameState, seat: int) -> str | None:
     """Why ``seat`` may not buy the top discard now (the window and phase are checked by the caller)."""
-    rules = state.rules
-    if rules.buying is _NO_BUYING:
+    rules = _buy_rules_of(state.rules)
+    if rules.off:
         return "buying is off in this ruleset"
     if not state.fresh or not state.discard_pile:
         return "there is no fresh discard to buy"
@@ -241,10 +272,10 @@ def buy_problem(state: GameState, seat: int) -> str | None:
         return "the player about to draw takes the discard by drawing it, not by buying"
     if seat == state.discarder:
         return "you cannot buy your own discard"
-    limit = rules.buy_limit_for(min(state.deal, len(rules.deals) - 1))  # a replayed final deal is final too
+    limit = rules.limit_in(state.deal)
     if limit is not None and state.buys[seat] >= limit:
         return f"you have used all {limit} buys of this deal"
-    if len(state.stock) < rules.buy_penalty_cards + 1:
+    if len(state.stock) < rules.penalty + 1:
         return "the stock is too low to pay the penalty card"
     if seat in state.may_i_calls:
         return "you have already asked for this card"

@@ -241,8 +241,7 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
                 and view.down is is_down
                 and view.buys == bought
                 and view.announced is announced
-                and len(view.known) == len(cards)
-                and view.known == tuple(cards)
+                and _same_cards(view.known, cards)
             ):
                 views.append(view)
                 continue
@@ -253,6 +252,16 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
             last.append(view)
         views.append(view)
     return tuple(views)
+
+
+def _same_cards(held: tuple[Card, ...], cards: list[Card]) -> bool:
+    """``held == tuple(cards)``, without making the tuple (a seat's known cards are mostly none)."""
+    if len(held) != len(cards):
+        return False
+    for i in range(len(held)):  # noqa: SIM110 -- compiled, all() of a generator makes a generator object
+        if held[i] != cards[i]:
+            return False
+    return True
 
 
 def _blank_views(seats: int) -> tuple[SeatView, ...]:
