@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = (
+    "liverpool/engine/bits.py",
     "liverpool/engine/checks.py",
     "liverpool/engine/game.py",
     "liverpool/engine/legal.py",

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from .bits import bit_count
 from .cards import JOKER_FACE
 from .rules import MeldKind, MeldRule, Ruleset
 
@@ -158,7 +159,7 @@ def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[i
     out: list[int] = []
     for suit in range(4):
         present = ranks[suit]
-        if present.bit_count() >= min_naturals:
+        if bit_count(present) >= min_naturals:
             cost = shape.run_cost(present)
             if cost >= 0:
                 out += [cost] * min(most, suit_cards[suit] // min_naturals)
@@ -195,7 +196,7 @@ def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, 
         window = (1 << size) - 1
         best = 0
         for low in range(first, last - size + 2):
-            held = (present >> low & window).bit_count()
+            held = bit_count(present >> low & window)
             if held > best:
                 best = held
         if best >= min_naturals and (spacing <= 1 or size - best <= -(-size // spacing)):
@@ -277,7 +278,7 @@ def _span_holes(present: int, aces_low: bool, aces_high: bool) -> int:
         spans.append(14 - ((others & -others).bit_length() - 1) + 1 if others else 1)
     if not spans:
         return 1 << 30
-    return min(spans) - present.bit_count()
+    return min(spans) - bit_count(present)
 
 
 def _set_costs(rank_cards: list[int], rank_suits: int, shape: _Shape) -> list[int]:
@@ -293,7 +294,7 @@ def _set_costs(rank_cards: list[int], rank_suits: int, shape: _Shape) -> list[in
         cards = rank_cards[rank]
         if not cards:
             continue
-        suits = (rank_suits >> (4 * rank) & 15).bit_count() if distinct_suits else cards
+        suits = bit_count(rank_suits >> (4 * rank) & 15) if distinct_suits else cards
         if suits < min_naturals:
             continue
         before = 0
