@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from liverpool.engine.actions import Action, Discard, DrawStock
+from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, apply_listed, new_game
+from liverpool.engine.game import apply, apply_listed, is_legal, is_legal_made, new_game
 from liverpool.engine.legal import is_chance, legal_actions
 from liverpool.engine.play import chance_action
 from liverpool.engine.presets import PRESETS
@@ -77,3 +77,19 @@ def test_one_seats_actions_are_its_share_of_the_whole_list(preset: str) -> None:
             assert legal_actions(state, seat) == [a for a in options if a.seat == seat]
     # may-i buys before the next draw, in the draw phase: no windows there, the shares are checked anyway.
     assert windows > 10 or PRESETS[preset].buying is not Buying.AFTER_NEXT_DECLINES
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british", "contract"])
+def test_is_legal_made_answers_as_is_legal(preset: str) -> None:
+    """``legal`` asks ``is_legal_made`` (no type checks) about the actions it makes: for well-made actions of
+    every kind at every moment, legal or not, the answer is ``is_legal``'s."""
+    asked = 0
+    for state, options, _ in _states(preset, 9, 300):
+        candidates: list[Action] = list(options)
+        for seat in range(state.seats):
+            candidates += [DrawStock(seat), *(DrawDiscard(seat, d) for d in range(1, len(state.discard_pile) + 1))]
+            candidates += [Discard(seat, c) for c in state.hands[seat][:3]]
+        for action in candidates:
+            assert is_legal_made(state, action) == is_legal(state, action), (state.situation(), action)
+            asked += 1
+    assert asked > 1000

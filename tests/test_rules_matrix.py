@@ -142,6 +142,8 @@ def test_decks_and_jokers(name: str, seats: int, decks: int, jokers: int) -> Non
     assert card(f"7H#{decks}") not in cards_in_shoe
     refused(state, Shuffle(cards_in_shoe[:-1]), BadChance, "every card of the shoe exactly once")
     refused(state, Shuffle((*cards_in_shoe[:-1], cards_in_shoe[0])), BadChance)
+    refused(state, Shuffle((*cards_in_shoe[:-1], card(f"7H#{decks}"))), BadChance)  # a card of no deck here
+    refused(state, Shuffle((*cards_in_shoe, card(f"7H#{decks}"))), BadChance)
     apply(state, Shuffle(cards_in_shoe))
     assert state.phase is Phase.DRAW
 

@@ -7,7 +7,7 @@ action, the reason and the situation, and leaves the state untouched.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, assert_never
+from typing import Final, assert_never, cast
 
 from . import checks
 from .actions import (
@@ -63,6 +63,9 @@ _NO_CALLS: Final = DiscardCall.NONE
 ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
 # Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
 _PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
+_PASS_TYPE: Final = Pass
+_DISCARD_TYPE: Final = Discard
+_DRAW_STOCK_TYPE: Final = DrawStock
 
 
 def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
@@ -109,12 +112,24 @@ def is_legal(state: GameState, action: Action) -> bool:
     return True
 
 
+def is_legal_made(state: GameState, action: Action) -> bool:
+    """:func:`is_legal` of an action the engine made itself from the state (so one of the action classes,
+    with fields of the right types): the same answer, without the type checks that :func:`apply` makes of
+    an action built elsewhere (compiled, they test each class and read each field by name)."""
+    try:
+        _verify(state, action, quiet=True, made=True)
+    except IllegalAction:
+        return False
+    return True
+
+
 # -- validation ----------------------------------------------------------------------------------
 
 
-def _verify(state: GameState, action: Action, quiet: bool = False) -> None:
+def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = False) -> None:
     """Raise the IllegalAction that refuses ``action``, if any; ``quiet`` when nobody reads its message
-    (:func:`is_legal`), which then names neither the action nor the situation."""
+    (:func:`is_legal`), which then names neither the action nor the situation; ``made`` when the engine
+    made the action itself (:func:`is_legal_made`), whose shape needs no checking."""
     name: object = _UNSAID if quiet else _Named(action)
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is Phase.GAME_OVER:
@@ -122,7 +137,7 @@ def _verify(state: GameState, action: Action, quiet: bool = False) -> None:
     seat = action.seat
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
         raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
-    problem = _shape_problem(action)
+    problem = None if made else _shape_problem(action)
     if problem is not None:
         raise MalformedAction(name, problem, where)
     match action:
@@ -264,7 +279,11 @@ def _no_pending(state: GameState, name: object, where: object) -> None:
 def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: object) -> None:
     if state.phase is not Phase.DEAL:
         raise WrongPhase(name, "no deal is waiting to be dealt", where)
-    if sorted(action.deck) != sorted(shoe(state)):
+    # Every card of a shoe is a distinct value, so "each card exactly once" is: as many cards, none twice,
+    # and the same set (sets, not sorts: this is checked at every deal).
+    deck, cards = action.deck, shoe(state)
+    dealt = set(deck)
+    if len(deck) != len(cards) or len(dealt) != len(deck) or dealt != set(cards):
         raise BadChance(name, "the deck must hold every card of the shoe exactly once", where)
     if not 0 <= action.cut <= len(action.deck):
         raise BadChance(name, f"the cut must lift 0..{len(action.deck)} cards, not {action.cut}", where)
@@ -424,8 +443,20 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
 
 
 def _perform(state: GameState, action: Action) -> None:
-    # The cases go from the most frequent action to the least: compiled, each case before the match is an
-    # isinstance test of a class looked up by name (actions.py is not compiled).
+    # The three most frequent actions by their very type (Final names are C statics when compiled); then
+    # the rest from the most frequent to the least: compiled, each case before the match is an isinstance
+    # test of a class looked up by name (actions.py is not compiled).
+    kind = type(action)
+    if kind is _PASS_TYPE:
+        state.window_answers[cast(Pass, action).seat] = False
+        _settle_window(state)
+        return
+    if kind is _DISCARD_TYPE:
+        _discard(state, cast(Discard, action))
+        return
+    if kind is _DRAW_STOCK_TYPE:
+        _draw_stock(state, cast(DrawStock, action).seat)
+        return
     match action:
         case Pass():
             state.window_answers[action.seat] = False

@@ -25,7 +25,7 @@ from .actions import (
     SwapJoker,
 )
 from .cards import FACE_MASK, JOKER_FACE, Card
-from .game import dig_is_playable, is_legal
+from .game import dig_is_playable, is_legal_made
 from .melds import faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .search import can_meet
@@ -85,7 +85,7 @@ def _draw_phase(state: GameState) -> list[Action]:
     rules, me = state.rules, state.current
     actions: list[Action] = [_DRAW_STOCKS[me]]
     take = _DRAW_DISCARDS[me]
-    if is_legal(state, take):
+    if is_legal_made(state, take):
         actions.append(take)
     if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in _playable_digs(state, me)]
@@ -256,6 +256,6 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
                 if card & FACE_MASK not in wanted:
                     continue
                 action = SwapJoker(me, card, index, joker)
-                if is_legal(state, action):
+                if is_legal_made(state, action):
                     out.append(action)
     return out
