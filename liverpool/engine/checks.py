@@ -132,7 +132,7 @@ LayOffIndex = dict[int, list[tuple[int, End | None]]]
 Accepted = tuple[tuple[int, End | None], ...]
 # The last table indexed, as its rules, its melds (held, so that identity stays meaningful), what each of
 # its melds accepts, and the index.
-_last_index: list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted], LayOffIndex]] = []
+_last_index: Final[list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted], LayOffIndex]]] = []
 
 
 def lay_off_index(state: GameState) -> LayOffIndex:
@@ -249,7 +249,7 @@ class _BuyRules:
 
 # The buy rules of each ruleset asked about, by identity (held in the value, so that an identity is never
 # reused while its entry lives).
-_buy_rules: dict[int, _BuyRules] = {}
+_buy_rules: Final[dict[int, _BuyRules]] = {}
 
 
 def _buy_rules_of(rules: Ruleset) -> _BuyRules:

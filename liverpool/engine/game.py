@@ -60,8 +60,15 @@ _GOES_OUT: Final = EmptyHand.GOES_OUT
 _NO_CALLS: Final = DiscardCall.NONE
 
 
-ACTION_CLASSES = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
+ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
 # Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
+# Phases as Final names (compiled, ``Phase.DRAW`` is a look-up through the enum class at each use).
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_BUY: Final = Phase.BUY
+_PHASE_PLAY: Final = Phase.PLAY
+_PHASE_GAME_OVER: Final = Phase.GAME_OVER
 _PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
 _PASS_TYPE: Final = Pass
 _DISCARD_TYPE: Final = Discard
@@ -132,7 +139,7 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     made the action itself (:func:`is_legal_made`), whose shape needs no checking."""
     name: object = _UNSAID if quiet else _Named(action)
     where: object = _UNSAID if quiet else _Situation(state)
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is _PHASE_GAME_OVER:
         raise GameOver(name, "the game is over", where)
     seat = action.seat
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
@@ -140,23 +147,28 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     problem = None if made else _shape_problem(action)
     if problem is not None:
         raise MalformedAction(name, problem, where)
+    # The actions asked about most first (the listing asks about taking the discard and joker swaps): compiled,
+    # each case before the match is an isinstance test of a class looked up by name.
     match action:
+        case DrawDiscard():
+            _turn(state, action.seat, _PHASE_DRAW, name, where)
+            _verify_draw_discard(state, action, name, where)
+        case SwapJoker():
+            _play_turn(state, action.seat, name, where)
+            _verify_swap(state, action, name, where)
         case Shuffle():
             _verify_shuffle(state, action, name, where)
         case Reshuffle():
-            if state.phase is not Phase.RESHUFFLE:
+            if state.phase is not _PHASE_RESHUFFLE:
                 raise WrongPhase(name, "the stock is not being washed now", where)
             if sorted(action.stock) != sorted(state.discard_pile[:-1]):
                 raise BadChance(name, "the new stock must be exactly the discard pile without its top card", where)
         case DrawStock():
-            _turn(state, action.seat, Phase.DRAW, name, where)
-        case DrawDiscard():
-            _turn(state, action.seat, Phase.DRAW, name, where)
-            _verify_draw_discard(state, action, name, where)
+            _turn(state, action.seat, _PHASE_DRAW, name, where)
         case Buy():
             _verify_buy(state, action.seat, name, where)
         case Pass():
-            if state.phase is not Phase.BUY:
+            if state.phase is not _PHASE_BUY:
                 raise WrongPhase(name, "no buy window is open", where)
             if action.seat not in state.window or action.seat in state.window_answers:
                 raise NotYourTurn(name, "you have no open buy offer to decline", where)
@@ -168,9 +180,6 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
                 raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {action.end!r}", where)
             _play_turn(state, action.seat, name, where)
             _verify_lay_off(state, action, name, where)
-        case SwapJoker():
-            _play_turn(state, action.seat, name, where)
-            _verify_swap(state, action, name, where)
         case Discard():
             _play_turn(state, action.seat, name, where)
             _no_pending(state, name, where)
@@ -181,7 +190,7 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             if state.hands[action.seat] and not state.rules.discard_optional:
                 raise CannotDiscard(name, "a turn ends with a discard in this ruleset", where)
         case Call():
-            if state.phase is not Phase.DRAW:
+            if state.phase is not _PHASE_DRAW:
                 raise WrongPhase(name, "calls are made before the next player starts their turn", where)
             problem = checks.call_problem(state, action.seat, action.card)
             if problem is not None:
@@ -211,7 +220,7 @@ class _Unsaid:
         return ""
 
 
-_UNSAID = _Unsaid()
+_UNSAID: Final = _Unsaid()
 
 
 class _Situation:
@@ -268,7 +277,7 @@ def _turn(state: GameState, seat: int, phase: Phase, name: object, where: object
 
 
 def _play_turn(state: GameState, seat: int, name: object, where: object) -> None:
-    _turn(state, seat, Phase.PLAY, name, where)
+    _turn(state, seat, _PHASE_PLAY, name, where)
 
 
 def _no_pending(state: GameState, name: object, where: object) -> None:
@@ -277,7 +286,7 @@ def _no_pending(state: GameState, name: object, where: object) -> None:
 
 
 def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: object) -> None:
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _PHASE_DEAL:
         raise WrongPhase(name, "no deal is waiting to be dealt", where)
     # Every card of a shoe is a distinct value, so "each card exactly once" is: as many cards, none twice,
     # and the same set (sets, not sorts: this is checked at every deal).
@@ -323,14 +332,14 @@ def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
 def _verify_buy(state: GameState, seat: int, name: object, where: object) -> None:
     rules = state.rules
     if rules.buying is _AFTER_NEXT_DECLINES:
-        if state.phase is not Phase.BUY:
+        if state.phase is not _PHASE_BUY:
             raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
         if seat in state.window_answers:
             raise CannotBuy(name, "you have already answered this buy offer", where)
         if seat not in state.window:
             raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
-    if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not Phase.DRAW:
+    if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not _PHASE_DRAW:
         raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
     problem = checks.buy_problem(state, seat)
     if problem is not None:
@@ -494,7 +503,7 @@ def _perform(state: GameState, action: Action) -> None:
             state.stock = list(reversed(action.stock))
             state.discard_pile = [top]
             state.reshuffles += 1
-            state.phase = Phase.DRAW
+            state.phase = _PHASE_DRAW
         case Call():
             _call(state, action)
         case _:
@@ -533,7 +542,7 @@ def _deal(state: GameState, action: Shuffle) -> None:
     if rules.cut_bonus and action.cut == position:
         state.cutter_bonus = (state.dealer + 1) % n
     state.current = (state.dealer + 1) % n
-    state.phase = Phase.DRAW
+    state.phase = _PHASE_DRAW
 
 
 def _take(state: GameState, seat: int, card: Card, known: bool) -> None:
@@ -563,7 +572,7 @@ def _draw_stock(state: GameState, seat: int) -> None:
         buyers = checks.buyers_in_order(state)
         if buyers:
             state.window, state.window_answers = buyers, {}
-            state.phase = Phase.BUY
+            state.phase = _PHASE_BUY
             return
     if state.may_i_calls:
         callers = state.may_i_calls
@@ -581,7 +590,7 @@ def _finish_stock_draw(state: GameState) -> None:
     state.fresh = False
     _take(state, state.current, state.stock.pop(), known=False)
     state.taken = None
-    state.phase = Phase.PLAY
+    state.phase = _PHASE_PLAY
 
 
 def _settle_window(state: GameState) -> None:
@@ -615,7 +624,7 @@ def _draw_discard(state: GameState, action: DrawDiscard) -> None:
     state.fresh = False
     state.may_i_calls = []
     state.call_open = False
-    state.phase = Phase.PLAY
+    state.phase = _PHASE_PLAY
 
 
 def _go_down(state: GameState, action: GoDown) -> None:
@@ -674,7 +683,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
     state.current = state.next_seat(state.current)
     state.turn += 1
     state.taken = None
-    state.phase = Phase.DRAW
+    state.phase = _PHASE_DRAW
     if state.stock:
         return
     rules = state.rules
@@ -684,7 +693,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
         and len(state.discard_pile) >= 2
     )
     if can_wash:
-        state.phase = Phase.RESHUFFLE
+        state.phase = _PHASE_RESHUFFLE
     else:
         _end_deal(state, went_out=None)
 
@@ -719,15 +728,15 @@ def _end_deal(state: GameState, went_out: int | None) -> None:
     state.call_open = state.fresh = False
     state.must_place = state.taken = None
     if state.deal < len(rules.deals):
-        state.phase = Phase.DEAL
+        state.phase = _PHASE_DEAL
         return
     contenders = _leaders(state)
     if len(contenders) > 1 and rules.ties is _REPLAY_FINAL_DEAL and state.replays == 0:
         state.replays += 1
-        state.phase = Phase.DEAL
+        state.phase = _PHASE_DEAL
         return
     state.winners = _break_tie(state, contenders)
-    state.phase = Phase.GAME_OVER
+    state.phase = _PHASE_GAME_OVER
 
 
 def _team_sums(state: GameState, scores: list[int]) -> list[int]:

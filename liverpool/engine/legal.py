@@ -43,7 +43,8 @@ _BUY_PHASE: Final = Phase.BUY
 _PLAY: Final = Phase.PLAY
 
 
-GO_DOWN_LIMIT = 8
+GO_DOWN_LIMIT: Final = 8
+_CARD: Final = Card  # (a C static when compiled, where Card is a look-up by name)
 
 
 def is_chance(state: GameState) -> bool:
@@ -174,11 +175,11 @@ def _play_phase(state: GameState) -> list[Action]:
 
 # The actions that name only a seat, made once per seat (grown to the largest table seen): actions are
 # immutable values, and building one is a Python call (actions.py is not compiled), where an index is not.
-_DRAW_STOCKS: list[DrawStock] = []
-_DRAW_DISCARDS: list[DrawDiscard] = []
-_BUYS: list[Buy] = []
-_PASSES: list[Pass] = []
-_END_TURNS: list[EndTurn] = []
+_DRAW_STOCKS: Final[list[DrawStock]] = []
+_DRAW_DISCARDS: Final[list[DrawDiscard]] = []
+_BUYS: Final[list[Buy]] = []
+_PASSES: Final[list[Pass]] = []
+_END_TURNS: Final[list[EndTurn]] = []
 
 
 def _grow_seat_actions(seats: int) -> None:
@@ -192,12 +193,12 @@ def _grow_seat_actions(seats: int) -> None:
 
 # Discards made before, by seat and card (a card is a small int): actions are immutable values, and building
 # one is a Python call (actions.py is not compiled), where indexing a list is not.
-_discards: list[list[Discard | None]] = []
+_discards: Final[list[list[Discard | None]]] = []
 _DISCARD_CARDS: Final = 1024
 
 
 def _discard(seat: int, card: Card) -> Discard:
-    if type(card) is not Card:
+    if type(card) is not _CARD:
         return Discard(seat, card)
     return _known_discard(seat, card, card)
 

@@ -317,7 +317,7 @@ Accepted = tuple[tuple[int, End | None], ...]
 # What melds accept, by ruleset (held in the value, so that its id is never reused while the entry lives) and by
 # the meld's kind, low rank and faces packed in one int: validity depends on faces, never on copies, and a
 # key made of ints is hashed without a Python call (a Meld's hash would hash its kind, an enum, in Python).
-_accepted: dict[int, tuple[Ruleset, dict[int, Accepted]]] = {}
+_accepted: Final[dict[int, tuple[Ruleset, dict[int, Accepted]]]] = {}
 _ACCEPTED_AT_MOST: Final = 1 << 16
 
 

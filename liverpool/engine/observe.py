@@ -14,6 +14,10 @@ from .rules import MeldRule, Ruleset
 from .state import DealResult, GameState, Phase, TableMeld
 from .values import by_fields, native
 
+# Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
+_PHASE_DEAL: Final = Phase.DEAL
+_GAME_OVER: Final = Phase.GAME_OVER
+
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -134,7 +138,7 @@ class Observer:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
+        self.in_deal = state.phase is not _PHASE_DEAL and state.phase is not _GAME_OVER and bool(state.hands)
         self.shared: list[Any] = []
 
     def answered(self) -> Observer:
@@ -169,7 +173,7 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
         state.rules,  # rules
         state.seats,  # seat_count
         state.deal,  # deal
-        state.deal_rule.contract if state.phase is not Phase.GAME_OVER else (),  # contract
+        state.deal_rule.contract if state.phase is not _GAME_OVER else (),  # contract
         state.phase,  # phase
         state.current,  # current
         state.dealer,  # dealer
@@ -195,7 +199,7 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
 
 # The results of the last state observed and the totals they make, reused while a state holds the very same
 # results (they are immutable and only ever appended, so the totals change once a deal).
-_last_results: list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]] = []
+_last_results: Final[list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]]] = []
 
 
 def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple[int, ...]]:
@@ -220,7 +224,7 @@ def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple
 # The last view made of each seat (by seat number), reused while it still says the same: a step changes
 # one seat or none, and a view of each seat is made at every step. Each use checks every field, so views
 # of other tables or games can never be mistaken for this one.
-_last_views: list[SeatView] = []
+_last_views: Final[list[SeatView]] = []
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:

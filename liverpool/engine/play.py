@@ -24,6 +24,8 @@ from .state import GameState, Phase
 # Phases as Final names: compiled, ``Phase.PLAY`` is looked up through the enum class at each use.
 _PLAY: Final = Phase.PLAY
 _BUY: Final = Phase.BUY
+_DEAL: Final = Phase.DEAL
+_RESHUFFLE: Final = Phase.RESHUFFLE
 
 Agent = Callable[[Observation, list[Action], random.Random], Action | None]
 
@@ -62,11 +64,11 @@ class SeededChance:
 
 def chance_action(state: GameState, rng: random.Random) -> Shuffle | Reshuffle:
     """Draw the outcome of the pending chance node from ``rng``."""
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         deck = list(shoe(state))
         shuffle(deck, rng)
         return Shuffle(tuple(deck), rng.randrange(len(deck) + 1))
-    if state.phase is Phase.RESHUFFLE:
+    if state.phase is _RESHUFFLE:
         stock = list(state.discard_pile[:-1])
         shuffle(stock, rng)
         return Reshuffle(tuple(stock))
@@ -176,7 +178,7 @@ def step(
 # the state and its history's length after that answer. While the state's history has not grown since (the
 # state changes only through ``apply``, which records each action), the next seat asked sees the same
 # moment but for the window's answers.
-_last_window: list[tuple[GameState, int, Observer]] = []
+_last_window: Final[list[tuple[GameState, int, Observer]]] = []
 
 
 def _window_observer(state: GameState) -> Observer:

@@ -122,7 +122,7 @@ class _Shape:
 
 # The shapes of the contracts asked about, by the identities of the contract and the ruleset (both held in
 # the value, so that an identity is never reused while its entry lives).
-_shapes: dict[tuple[int, int], tuple[Sequence[MeldRule], Ruleset, _Shape]] = {}
+_shapes: Final[dict[tuple[int, int], tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
 _SHAPES_AT_MOST: Final = 256
 
 
@@ -166,8 +166,8 @@ def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[i
     return out
 
 
-_RUN_COSTS: dict[int, int] = {}
-_RUN_COSTS_SIZE = 1 << 15  # the ranks of a suit take 8,192 values: a smaller cache kept missing
+_RUN_COSTS: Final[dict[int, int]] = {}
+_RUN_COSTS_SIZE: Final = 1 << 15  # the ranks of a suit take 8,192 values: a smaller cache kept missing
 
 
 def _run_cost(present: int, length: int, aces_low: bool, aces_high: bool, min_naturals: int, spacing: int) -> int:

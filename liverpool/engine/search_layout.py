@@ -48,7 +48,7 @@ class Layout:
 
 # Layouts of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, which
 # each layout holds (so neither identity can pass to another object while it is kept).
-_LAYOUTS: dict[tuple[int, int], Layout] = {}
+_LAYOUTS: Final[dict[tuple[int, int], Layout]] = {}
 _MAX_LAYOUTS: Final = 64
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
 from .cards import Card
@@ -24,6 +24,9 @@ class Phase(StrEnum):
     PLAY = "play"
     RESHUFFLE = "reshuffle"
     GAME_OVER = "game_over"
+
+
+_GAME_OVER: Final = Phase.GAME_OVER  # (a C static when compiled, where Phase.GAME_OVER is two look-ups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +126,8 @@ class GameState:
     @property
     def deal_rule(self) -> DealRule:
         """This deal's rule; a replayed final deal (ties) uses the final deal's rule."""
-        return self.rules.deals[min(self.deal, len(self.rules.deals) - 1)]
+        deals = self.rules.deals  # (read once: each read of a ruleset's field is a look-up by name)
+        return deals[min(self.deal, len(deals) - 1)]
 
     @property
     def is_final_deal(self) -> bool:
@@ -131,7 +135,7 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def totals(self) -> tuple[int, ...]:
