@@ -13,6 +13,7 @@ from liverpool.bots.random_bot import random_bot
 from liverpool.engine.actions import GoDown
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import Meld, accepted_faces, faces_standing_for, lay_off, new_meld, swap_joker
+from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
 
@@ -58,3 +59,26 @@ def test_grown_and_swapped_melds_equal_those_built_by_meld() -> None:
                 assert made == Meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
                 swapped += 1
     assert grown > 20 and swapped > 0, (grown, swapped)
+
+
+def test_written_inits_take_the_dataclass_arguments() -> None:
+    """Meld, SeatView and Observation have written ``__init__`` methods (native when compiled): they take the
+    fields by position or by name, refuse a missing one, and make frozen values equal to copies."""
+    meld = _table_melds()[0]
+    by_name = Meld(kind=meld.kind, cards=meld.cards, low=meld.low)
+    assert by_name == meld and hash(by_name) == hash(meld)
+    with pytest.raises(TypeError):
+        Meld(meld.kind, meld.cards)  # type: ignore[call-arg]
+    view = SeatView(seat=1, hand_count=5, down=True, buys=2, known=(Card(3),), announced=False)
+    assert view == SeatView(1, 5, True, 2, (Card(3),), False)
+    assert dataclasses.astuple(view) == (1, 5, True, 2, (Card(3),), False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.buys = 0  # type: ignore[misc]
+    state = run_game(PRESETS["liverpool"], [random_bot] * 4, random.Random(3))
+    seen = observe(state, 2)
+    values = {f.name: getattr(seen, f.name) for f in dataclasses.fields(Observation)}
+    assert Observation(**values) == seen == Observation(*values.values())
+    with pytest.raises(TypeError):
+        Observation(*list(values.values())[:-1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seen.turn = 0  # type: ignore[misc]

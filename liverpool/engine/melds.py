@@ -33,13 +33,26 @@ _RUN: Final = MeldKind.RUN
 End = Literal["low", "high"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """A meld as laid: a set or a run, its cards (a run's in order), and its low rank."""
 
     kind: MeldKind
     cards: tuple[Card, ...]
     low: int
+
+    def __init__(self, kind: MeldKind, cards: tuple[Card, ...], low: int) -> None:
+        # The dataclass's __init__, written: compiled, a generated one stays Python and a class's __new__ is
+        # a method looked up by name, where this is native and writes the fields straight into the object
+        # (see values.native); as Python, each field is set as the frozen dataclass's own __init__ sets it.
+        if _NATIVE:
+            self.kind = kind  # type: ignore[misc]
+            self.cards = cards  # type: ignore[misc]
+            self.low = low  # type: ignore[misc]
+        else:
+            object.__setattr__(self, "kind", kind)
+            object.__setattr__(self, "cards", cards)
+            object.__setattr__(self, "low", low)
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
@@ -105,14 +118,8 @@ _NATIVE: Final = native(Meld)  # see values.native
 
 
 def new_meld(kind: MeldKind, cards: tuple[Card, ...], low: int) -> Meld:
-    """``Meld(kind, cards, low)``, the same value, made without the dataclass ``__init__`` when compiled."""
-    if not _NATIVE:
-        return Meld(kind, cards, low)
-    made = Meld.__new__(Meld)
-    made.kind = kind  # type: ignore[misc]
-    made.cards = cards  # type: ignore[misc]
-    made.low = low  # type: ignore[misc]
-    return made
+    """``Meld(kind, cards, low)``."""
+    return Meld(kind, cards, low)
 
 
 def _safe_low(cards: tuple[Card, ...]) -> int | None:

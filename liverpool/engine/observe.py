@@ -19,7 +19,7 @@ _PHASE_DEAL: Final = Phase.DEAL
 _GAME_OVER: Final = Phase.GAME_OVER
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SeatView:
     """What everyone knows of one seat."""
 
@@ -30,11 +30,27 @@ class SeatView:
     known: tuple[Card, ...]
     announced: bool
 
+    def __init__(
+        self, seat: int, hand_count: int, down: bool, buys: int, known: tuple[Card, ...], announced: bool
+    ) -> None:
+        # The dataclass's __init__, written (see _NATIVE below): compiled, it is native and writes the fields
+        # straight into the object; as Python, through each field's slot.
+        if _NATIVE:
+            self.seat = seat  # type: ignore[misc]
+            self.hand_count = hand_count  # type: ignore[misc]
+            self.down = down  # type: ignore[misc]
+            self.buys = buys  # type: ignore[misc]
+            self.known = known  # type: ignore[misc]
+            self.announced = announced  # type: ignore[misc]
+            return
+        for setter, value in zip(_SEAT_SETTERS, (seat, hand_count, down, buys, known, announced), strict=True):
+            setter(self, value)
+
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """One viewer's view of the game; ``viewer`` is None for the public (spectator) view."""
 
@@ -64,6 +80,74 @@ class Observation:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     turn: int
+
+    def __init__(
+        self,
+        viewer: int | None,
+        rules: Ruleset,
+        seat_count: int,
+        deal: int,
+        contract: tuple[MeldRule, ...],
+        phase: Phase,
+        current: int,
+        dealer: int,
+        hand: tuple[Card, ...],
+        seats: tuple[SeatView, ...],
+        melds: tuple[TableMeld, ...],
+        discard_pile: tuple[Card, ...],
+        stock_size: int,
+        fresh: bool,
+        discarder: int | None,
+        may_i_calls: tuple[int, ...],
+        window: tuple[int, ...],
+        window_answers: tuple[tuple[int, bool], ...],
+        call_open: bool,
+        taken: Card | None,
+        must_place: Card | None,
+        reshuffles: int,
+        results: tuple[DealResult, ...],
+        totals: tuple[int, ...],
+        winners: tuple[int, ...],
+        turn: int,
+    ) -> None:
+        # The dataclass's __init__, written (see _NATIVE below): compiled, it is native and writes the fields
+        # straight into the object (there is an observation per seat asked at each step); as Python, each
+        # field is set through its slot, half the cost of the frozen dataclass's object.__setattr__.
+        if _NATIVE:
+            self.viewer = viewer  # type: ignore[misc]
+            self.rules = rules  # type: ignore[misc]
+            self.seat_count = seat_count  # type: ignore[misc]
+            self.deal = deal  # type: ignore[misc]
+            self.contract = contract  # type: ignore[misc]
+            self.phase = phase  # type: ignore[misc]
+            self.current = current  # type: ignore[misc]
+            self.dealer = dealer  # type: ignore[misc]
+            self.hand = hand  # type: ignore[misc]
+            self.seats = seats  # type: ignore[misc]
+            self.melds = melds  # type: ignore[misc]
+            self.discard_pile = discard_pile  # type: ignore[misc]
+            self.stock_size = stock_size  # type: ignore[misc]
+            self.fresh = fresh  # type: ignore[misc]
+            self.discarder = discarder  # type: ignore[misc]
+            self.may_i_calls = may_i_calls  # type: ignore[misc]
+            self.window = window  # type: ignore[misc]
+            self.window_answers = window_answers  # type: ignore[misc]
+            self.call_open = call_open  # type: ignore[misc]
+            self.taken = taken  # type: ignore[misc]
+            self.must_place = must_place  # type: ignore[misc]
+            self.reshuffles = reshuffles  # type: ignore[misc]
+            self.results = results  # type: ignore[misc]
+            self.totals = totals  # type: ignore[misc]
+            self.winners = winners  # type: ignore[misc]
+            self.turn = turn  # type: ignore[misc]
+            return
+        values = (
+            viewer, rules, seat_count, deal, contract, phase, current, dealer, hand, seats, melds,
+            discard_pile, stock_size, fresh, discarder, may_i_calls, window, window_answers, call_open, taken,
+            must_place, reshuffles, results, totals, winners, turn
+        )
+        for setter, value in zip(_SETTERS, values, strict=True):
+            setter(self, value)
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
@@ -249,7 +333,7 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
             ):
                 views.append(view)
                 continue
-        view = _seat_view((s, count, is_down, bought, tuple(cards), announced))
+        view = SeatView(s, count, is_down, bought, tuple(cards), announced)
         if s < len(last):
             last[s] = view
         elif s == len(last):
@@ -272,10 +356,8 @@ def _blank_views(seats: int) -> tuple[SeatView, ...]:
     return tuple([SeatView(s, 0, False, 0, (), False) for s in range(seats)])
 
 
-# Making values fast (see values.native): compiled, fields are written straight into the native object (the
-# dataclass __init__ would make 26 object.__setattr__ calls per observation, and there is an observation
-# per seat asked at each step); as Python, each field is set through its slot descriptor's __set__, half
-# the cost of that __init__.
+# Making values fast (see values.native, and the written __init__ of Observation and SeatView): compiled,
+# fields are written straight into the native object; as Python, through each field's slot descriptor.
 _NATIVE: Final = native(Observation)
 _SETTERS: Final = () if _NATIVE else tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
 _SEAT_SETTERS: Final = () if _NATIVE else tuple(getattr(SeatView, f.name).__set__ for f in fields(SeatView))
@@ -283,51 +365,13 @@ _FIELDS: Final = len(fields(Observation))
 _WINDOW_ANSWERS: Final = [f.name for f in fields(Observation)].index("window_answers")
 
 
-def _seat_view(values: tuple[int, int, bool, int, tuple[Card, ...], bool]) -> SeatView:
-    """``SeatView(*values)``, made without the dataclass __init__ (see ``_NATIVE``)."""
-    view = SeatView.__new__(SeatView)
-    if _NATIVE:
-        view.seat, view.hand_count, view.down, view.buys, view.known, view.announced = values  # type: ignore[misc]
-        return view
-    for i in range(len(_SEAT_SETTERS)):
-        _SEAT_SETTERS[i](view, values[i])
-    return view
-
-
 def _made(values: list[Any]) -> Observation:
-    """``Observation(*values)`` (the values in field order), made without the dataclass __init__ (see
-    ``_NATIVE``): the same value, as that __init__ only sets the fields."""
+    """``Observation(*values)`` (the values in field order)."""
     if len(values) != _FIELDS:
         raise ValueError(f"an Observation has {_FIELDS} fields, not {len(values)}")
-    made = Observation.__new__(Observation)
-    if not _NATIVE:
-        for i in range(len(values)):
-            _SETTERS[i](made, values[i])
-        return made
-    made.viewer = values[0]  # type: ignore[misc]
-    made.rules = values[1]  # type: ignore[misc]
-    made.seat_count = values[2]  # type: ignore[misc]
-    made.deal = values[3]  # type: ignore[misc]
-    made.contract = values[4]  # type: ignore[misc]
-    made.phase = values[5]  # type: ignore[misc]
-    made.current = values[6]  # type: ignore[misc]
-    made.dealer = values[7]  # type: ignore[misc]
-    made.hand = values[8]  # type: ignore[misc]
-    made.seats = values[9]  # type: ignore[misc]
-    made.melds = values[10]  # type: ignore[misc]
-    made.discard_pile = values[11]  # type: ignore[misc]
-    made.stock_size = values[12]  # type: ignore[misc]
-    made.fresh = values[13]  # type: ignore[misc]
-    made.discarder = values[14]  # type: ignore[misc]
-    made.may_i_calls = values[15]  # type: ignore[misc]
-    made.window = values[16]  # type: ignore[misc]
-    made.window_answers = values[17]  # type: ignore[misc]
-    made.call_open = values[18]  # type: ignore[misc]
-    made.taken = values[19]  # type: ignore[misc]
-    made.must_place = values[20]  # type: ignore[misc]
-    made.reshuffles = values[21]  # type: ignore[misc]
-    made.results = values[22]  # type: ignore[misc]
-    made.totals = values[23]  # type: ignore[misc]
-    made.winners = values[24]  # type: ignore[misc]
-    made.turn = values[25]  # type: ignore[misc]
-    return made
+    return Observation(
+        values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7], values[8],
+        values[9], values[10], values[11], values[12], values[13], values[14], values[15], values[16],
+        values[17], values[18], values[19], values[20], values[21], values[22], values[23], values[24],
+        values[25],
+    )  # fmt: skip
