@@ -173,28 +173,59 @@ def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
     cards = meld.cards
-    jokers = 0
-    for card in cards:
-        if card & FACE_MASK == JOKER_FACE:
-            jokers += 1
-    naturals = len(cards) - jokers
     if len(cards) < 3:
         return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
     if meld.kind is _SET:
-        return _set_problem(meld, rules, naturals)
-    return _run_problem(meld, rules, naturals)
+        return _set_problem(meld, _meld_rules_of(rules), cards)
+    return _run_problem(meld, _meld_rules_of(rules), cards)
 
 
-def _set_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
+class _MeldRules:
+    """What :func:`meld_problem` reads of a ruleset, read once per ruleset: compiled, each read of a
+    ruleset's field (a Python object) is a look-up by name, and every lay-off the table could take is
+    checked by building the grown meld."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.set_distinct_suits: bool = rules.set_distinct_suits
+        self.set_min_naturals: int = rules.set_min_naturals
+        self.set_max_length: int | None = rules.set_max_length
+        self.aces_low: bool = rules.aces_low
+        self.aces_high: bool = rules.aces_high
+        self.run_min_naturals: int = rules.run_min_naturals
+        self.run_joker_spacing: int = rules.run_joker_spacing
+
+
+# The meld rules of each ruleset asked about, by identity (held in the value, so that an identity is never
+# reused while its entry lives).
+_meld_rules: Final[dict[int, _MeldRules]] = {}
+
+
+def _meld_rules_of(rules: Ruleset) -> _MeldRules:
+    held = _meld_rules.get(id(rules))
+    if held is None or held.rules is not rules:
+        if len(_meld_rules) >= 64:
+            _meld_rules.clear()
+        held = _meld_rules[id(rules)] = _MeldRules(rules)
+    return held
+
+
+# (``cards`` below is the meld's cards read as ints: compiled, an operation on a Card, an int subclass from
+# a module that is not compiled, is a generic one. Messages name the cards themselves.)
+
+
+def _set_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str | None:
     rank = meld.low
     distinct = rules.set_distinct_suits
     suits = 0  # one bit for each suit seen
-    for card in meld.cards:
-        face = card & FACE_MASK
+    naturals = 0
+    for i in range(len(cards)):
+        face = cards[i] & FACE_MASK
         if face == JOKER_FACE:
             continue
+        naturals += 1
         if face % 13 + 1 != rank:
-            return f"{card} is not of the set's rank {rank_text(rank)}"
+            return f"{meld.cards[i]} is not of the set's rank {rank_text(rank)}"
         if distinct:
             bit = 1 << (face // 13)
             if suits & bit:
@@ -202,41 +233,42 @@ def _set_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
             suits |= bit
     if naturals < rules.set_min_naturals:
         return f"a set needs at least {rules.set_min_naturals} natural cards, this one has {naturals}"
-    if rules.set_max_length is not None and len(meld.cards) > rules.set_max_length:
-        return f"a set holds at most {rules.set_max_length} cards, this one has {len(meld.cards)}"
-    if rules.set_distinct_suits and len(meld.cards) > 4:
+    if rules.set_max_length is not None and len(cards) > rules.set_max_length:
+        return f"a set holds at most {rules.set_max_length} cards, this one has {len(cards)}"
+    if distinct and len(cards) > 4:
         return "a set of distinct suits holds at most 4 cards"
     return None
 
 
-def _run_problem(meld: Meld, rules: Ruleset, naturals: int) -> str | None:
-    low, high = meld.low, meld.low + len(meld.cards) - 1
-    if low < 1 or high > 14 or len(meld.cards) > 13:
+def _run_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str | None:
+    low, high = meld.low, meld.low + len(cards) - 1
+    if low < 1 or high > 14 or len(cards) > 13:
         return f"a run cannot go from rank {low} to {high}: no wrap, aces low or high but not both"
     if low == 1 and not rules.aces_low:
         return "aces are not played low in this ruleset"
     if high == 14 and not rules.aces_high:
         return "aces are not played high in this ruleset"
-    suit = meld.suit
     suit_key = -1  # the run's suit as a face's suit number, from its first natural
-    for i, card in enumerate(meld.cards):
-        face = card & FACE_MASK
+    naturals = 0
+    for i in range(len(cards)):
+        face = cards[i] & FACE_MASK
         if face == JOKER_FACE:
             continue
+        naturals += 1
         if suit_key < 0:
             suit_key = face // 13
         if face // 13 != suit_key:
-            return f"{card} is not of the run's suit {suit}"
+            return f"{meld.cards[i]} is not of the run's suit {meld.suit}"
         want = (low + i - 1) % 13 + 1
         if face % 13 + 1 != want:
-            return f"{card} cannot stand at the place of {rank_text(want)}{suit} in this run"
+            return f"{meld.cards[i]} cannot stand at the place of {rank_text(want)}{meld.suit} in this run"
     if naturals < rules.run_min_naturals:
         return f"a run needs at least {rules.run_min_naturals} natural cards, this one has {naturals}"
     window = rules.run_joker_spacing
     if window > 1:
         last_joker = -window
-        for i, card in enumerate(meld.cards):
-            if card & FACE_MASK == JOKER_FACE:
+        for i in range(len(cards)):
+            if cards[i] & FACE_MASK == JOKER_FACE:
                 if i - last_joker < window:
                     return f"a run may hold at most one joker in any {window} cards in a row"
                 last_joker = i
