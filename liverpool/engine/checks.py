@@ -196,21 +196,43 @@ def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[
     each face's list in position order, a meld's own entries in the order it accepts them, as a fresh
     index builds it. The last index's lists are shared, never modified."""
     index = dict(last)
-    faces: dict[int, None] = {}
+    gone = 0  # a bit for each changed position, whose old entries go
+    faces: dict[int, None] = {}  # the faces whose lists change, in the order they are met
     for position in changed:
+        gone |= 1 << position
         if position < len(accepted_before):
             for face, _ in accepted_before[position]:
                 faces[face] = None
-        for face, _ in accepted[position]:
+    added: dict[int, list[tuple[int, End | None]]] = {}  # the changed melds' entries by face, in order
+    for position in changed:
+        for face, end in accepted[position]:
             faces[face] = None
+            entries = added.get(face)
+            if entries is None:
+                added[face] = [(position, end)]
+            else:
+                entries.append((position, end))
     for face in faces:
-        added = [(position, end) for position in changed for accepted_face, end in accepted[position] if accepted_face == face]
-        kept = _merged([entry for entry in last.get(face, ()) if entry[0] not in changed], added)
+        kept = _without(last.get(face), gone)
+        new = added.get(face)
+        if new is not None:
+            kept = _merged(kept, new)
         if kept:
             index[face] = kept
         else:
             index.pop(face, None)
     return index
+
+
+def _without(entries: list[tuple[int, End | None]] | None, gone: int) -> list[tuple[int, End | None]]:
+    """``entries`` but those at the positions of the bits of ``gone``: the very list when none is (lists are
+    shared, never modified; compiled, copying one unboxes and boxes each entry again)."""
+    if not entries:
+        return []
+    for entry in entries:
+        if gone >> entry[0] & 1:
+            return [entry for entry in entries if not gone >> entry[0] & 1]
+    return entries
 
 
 def _merged(old: list[tuple[int, End | None]], added: list[tuple[int, End | None]]) -> list[tuple[int, End | None]]:
