@@ -240,23 +240,35 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
 def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
     me = state.current
     out: list[Action] = []
-    naturals = [c for c in hand if c & FACE_MASK != JOKER_FACE]
+    naturals = [c for c in hand if not _is_joker(c)]
     if not naturals:
         return out
+    natural_faces = [_face(c) for c in naturals]
     from_sets = state.rules.joker_swap_from_sets
     for index, table_meld in enumerate(state.melds):
         meld = table_meld.meld
         if meld.kind is _SET and not from_sets:
             continue
         cards = meld.cards
-        for joker in cards:
-            if joker & FACE_MASK != JOKER_FACE:
+        for position in range(len(cards)):  # (a meld's cards are distinct: the position is the joker's index)
+            joker = cards[position]
+            if not _is_joker(joker):
                 continue
-            wanted = faces_standing_for(meld, cards.index(joker))
-            for card in naturals:
-                if card & FACE_MASK not in wanted:
+            wanted = faces_standing_for(meld, position)
+            for i in range(len(naturals)):
+                if natural_faces[i] not in wanted:
                     continue
-                action = SwapJoker(me, card, index, joker)
+                action = SwapJoker(me, naturals[i], index, joker)
                 if is_legal_made(state, action):
                     out.append(action)
     return out
+
+
+# A card read as a plain int (compiled, an operation on a Card, an int subclass from a module that is not
+# compiled, is a generic one; a parameter typed int takes its value).
+def _face(card: int) -> int:
+    return card & FACE_MASK
+
+
+def _is_joker(card: int) -> bool:
+    return card & FACE_MASK == JOKER_FACE
