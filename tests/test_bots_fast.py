@@ -16,7 +16,7 @@ import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
 from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards, used_counts
 from liverpool.bots.options import Options, buys_and_passes
-from liverpool.bots.plan import Plan, plan_hand, plan_need, plan_use
+from liverpool.bots.plan import HeldNeed, Plan, plan_hand, plan_need, plan_use
 from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
 from liverpool.bots.registry import make_bot
@@ -371,3 +371,31 @@ def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
         need = plan_need(hand, contract, rules)
         for below in range(0, 8):
             assert plan_need(hand, contract, rules, below=below) == min(need, below)
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
+    """``HeldNeed.need_with`` gives ``plan_need`` of the hand plus the card, for every face and bound;
+    when ``ContractSetup.leaves`` says a card leaves the search as it was, the grown hand's candidate
+    lists are the hand's and none of them holds the card's face."""
+    left = 0
+    for rules, contract, hand in _random_hands(name, "with", 60):
+        for keep in (6, 2):
+            held = HeldNeed(hand, contract, rules, keep)
+            assert held.need == plan_need(hand, contract, rules, keep)
+            setup = held.setup
+            for face in range(JOKER_FACE + 1):
+                grown = [*hand, face]
+                need = plan_need(grown, contract, rules, keep)
+                for below in (held.need, held.need + 1, 1 << 30):
+                    assert held.need_with(face, below) == min(need, below)
+                if face < JOKER_FACE and setup.leaves(held.held, held.by_group, face, keep):
+                    left += 1
+                    _, lists = setup.candidates(grown, keep)
+                    assert lists == setup.slot_lists(held.by_group)
+                    for slot, entries in zip(setup.slots, lists, strict=True):
+                        for entry in entries:
+                            family, low = entry >> 5 & 31, entry & 31
+                            if family != plan_setup_module.NONE:
+                                assert face not in (slot.windows[family * 16 + low] if slot.run else slot.wanted(family, low, []))
+    assert left

@@ -283,6 +283,22 @@ class ContractSetup:
                         totals[rank] |= 1 << suit
                     else:
                         totals[rank] += 1
+        return counts, self.slot_lists(self.group_lists(held0, held1, held2, held3, totals, keep))
+
+    def held(self, hand: Sequence[int]) -> Held:
+        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.grown`)."""
+        held = Held()
+        held.counts = [0] * FACES
+        held.totals = [0] * 13
+        held.size = len(hand)
+        for face in hand:
+            held.add(face & 63, self.distinct_suits)
+        return held
+
+    def group_lists(self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int) -> list[list[int]]:
+        """The candidate partials of each distinct rule (:attr:`groups`), from the ranks held in each suit
+        and the naturals held by rank (with distinct suits, the suits held by rank as a mask)."""
+        sets, distinct = self.sets, self.distinct_suits
         if sets and distinct:
             totals = [mask.bit_count() for mask in totals]
         by_group: list[list[int]] = []
@@ -301,7 +317,87 @@ class ContractSetup:
                     if total:
                         found.append(max(0, length - total) << 10 | rank << 5 | rank)
             by_group.append(_pick(found, length, keep))
-        return counts, [by_group[slot.group] for slot in self.slots]
+        return by_group
+
+    def slot_lists(self, by_group: list[list[int]]) -> list[list[int]]:
+        """The candidate lists of :meth:`group_lists`, one per slot."""
+        return [by_group[slot.group] for slot in self.slots]
+
+    def leaves(self, held: Held, by_group: list[list[int]], face: int, keep: int) -> bool:
+        """Whether a natural of ``face`` added to the hand of ``held`` (whose :meth:`group_lists` with ``keep``
+        are ``by_group``) leaves those lists as they are, with no candidate that would take it: then the
+        search of the grown hand is the search of the hand. (``False`` may also mean "not sure".)"""
+        suit = face // 13
+        rank = face - 13 * suit  # 0 .. 12
+        bit = 2 << rank
+        high = rank == 0  # an ace, which a run may also hold above the king (rank 14)
+        for (run, length), kept in zip(self.groups, by_group, strict=True):
+            if run:
+                present = held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
+                last = self.top - length + 1
+                before = _windows(present, length, self.first, last) if present else ()
+                after = before if present & bit else _windows(present | bit, length, self.first, last)
+                if after != before:
+                    return False
+                for window in after:
+                    low = window & 1023
+                    if low <= rank + 1 < low + length or (high and low <= 14 < low + length):
+                        return False
+                continue
+            total = held.totals[rank]
+            grown = total | 1 << suit if self.distinct_suits else total + 1
+            if self.distinct_suits:
+                total, grown = total.bit_count(), grown.bit_count()
+            if total and (max(0, length - total) << 10 | (rank + 1) << 5 | (rank + 1)) in kept:
+                return False
+            entry = max(0, length - grown) << 10 | (rank + 1) << 5 | (rank + 1)
+            k = len(kept) - 1  # the candidates kept, less the empty partial
+            if not k or (entry >> 10 <= (kept[0] >> 10) + 2 and (k < keep or entry < kept[k - 1])):
+                return False  # the grown hand keeps this candidate
+        return True
+
+
+class Held:
+    """What :meth:`ContractSetup.candidates` reads of a hand: its count of each face, the ranks held in
+    each suit (bit ``r`` for rank ``r``), and the naturals held by rank (with distinct suits, a mask of
+    the suits held). (A plain class: mypyc keeps its ints unboxed.)"""
+
+    __slots__ = ("counts", "held0", "held1", "held2", "held3", "size", "totals")
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.held0 = self.held1 = self.held2 = self.held3 = 0
+        self.totals: list[int] = []
+        self.size = 0
+
+    def add(self, face: int, distinct: bool) -> None:
+        """Count one more card of ``face``."""
+        self.counts[face] += 1
+        if face < JOKER_FACE:
+            suit = face // 13
+            rank = face - 13 * suit
+            if suit == 0:
+                self.held0 |= 2 << rank
+            elif suit == 1:
+                self.held1 |= 2 << rank
+            elif suit == 2:
+                self.held2 |= 2 << rank
+            else:
+                self.held3 |= 2 << rank
+            if distinct:
+                self.totals[rank] |= 1 << suit
+            else:
+                self.totals[rank] += 1
+
+    def grown(self, face: int, distinct: bool) -> Held:
+        """This hand plus one card of ``face``."""
+        out = Held()
+        out.counts = self.counts[:]
+        out.held0, out.held1, out.held2, out.held3 = self.held0, self.held1, self.held2, self.held3
+        out.totals = self.totals[:]
+        out.size = self.size + 1
+        out.add(face, distinct)
+        return out
 
 
 CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}

@@ -15,7 +15,7 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, need_memos, plan_hand, plan_need
+from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
 from .plan_whole import plan_whole_runs, whole_runs_need
 
@@ -198,10 +198,11 @@ class HandNeeds:
     of its turns a seat is asked at every buy window how the card offered would change its need, with
     the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
 
-    __slots__ = ("contract", "deal", "faces", "hand", "now", "rules")
+    __slots__ = ("contract", "deal", "faces", "hand", "held", "now", "rules")
 
     def __init__(self) -> None:
         self.hand: tuple[Card, ...] = ()
+        self.held: HeldNeed | None = None  # outside whole-hand deals, the hand's candidates
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
@@ -219,7 +220,12 @@ class HandNeeds:
         ):
             faces = [c & 63 for c in hand]
             faces.sort()
-            self.now = _need(observation, faces, None)
+            if _DEAL.of(observation).whole:
+                self.held = None
+                self.now = _need(observation, faces, None)
+            else:
+                held = self.held = HeldNeed(faces, observation.contract, observation.rules)
+                self.now = held.need
             self.faces = faces
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
@@ -228,6 +234,9 @@ class HandNeeds:
         """``need_of(observation, [*observation.hand, card], size)`` (``below``: see :func:`_need`)."""
         self.need(observation)
         face = card & 63
+        held = self.held
+        if held is not None and size is None:
+            return held.need_with(face, below)
         faces = self.faces[:]
         i = len(faces)
         faces.append(face)
