@@ -67,17 +67,25 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-_WINDOWS: Final[dict[int, tuple[int, ...]]] = {}
+_WINDOW_TABLES: Final[dict[tuple[int, int, int], list[tuple[int, ...] | None]]] = {}
 
 
-def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
-    """:func:`_find_windows`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
-    key = present | length << 16 | first << 21 | last << 26
-    found = _WINDOWS.get(key)
+def _window_table(length: int, first: int, last: int) -> list[tuple[int, ...] | None]:
+    """The :func:`_find_windows` of each set of ranks held in a suit (bit ``r`` for rank ``r``, 1 .. 13),
+    found when first asked (``None`` until then): one table per ``length``, ``first`` and ``last``,
+    shared by the contracts that read it, indexed without hashing."""
+    key = (length, first, last)
+    table = _WINDOW_TABLES.get(key)
+    if table is None:
+        table = _WINDOW_TABLES[key] = [None] * (1 << 14)
+    return table
+
+
+def _windows(table: list[tuple[int, ...] | None], present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows`, kept in ``table`` (the :func:`_window_table` of ``length``, ``first``, ``last``)."""
+    found = table[present]
     if found is None:
-        if len(_WINDOWS) >= 65536:
-            _WINDOWS.clear()
-        found = _WINDOWS[key] = _find_windows(present, length, first, last)
+        found = table[present] = _find_windows(present, length, first, last)
     return found
 
 
@@ -233,6 +241,7 @@ class ContractSetup:
     first: int
     top: int
     distinct_suits: bool
+    tables: list[list[tuple[int, ...] | None]]  # the window table of each group of runs (:func:`_window_table`)
     memo: dict[Hashable, Plan] = field(default_factory=dict)
     needs: dict[Hashable, int] = field(default_factory=dict)
 
@@ -246,14 +255,17 @@ class ContractSetup:
                 distinct.append(rule)
             slots.append(Slot.of(rule, rules, distinct.index(rule), i > 0 and ordered[i - 1] == rule))
         kinds = [rule.kind is MeldKind.RUN for rule in distinct]
+        first = 1 if rules.aces_low else 2
+        top = 14 if rules.aces_high else 13
         return cls(
             slots,
             [(run, rule.length) for run, rule in zip(kinds, distinct, strict=True)],
             any(kinds),
             not all(kinds),
-            1 if rules.aces_low else 2,
-            14 if rules.aces_high else 13,
+            first,
+            top,
             rules.set_distinct_suits,
+            [_window_table(rule.length, first, top - rule.length + 1) if run else [] for run, rule in zip(kinds, distinct, strict=True)],
         )
 
     def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
@@ -302,14 +314,15 @@ class ContractSetup:
         if sets and distinct:
             totals = [mask.bit_count() for mask in totals]
         by_group: list[list[int]] = []
-        for run, length in self.groups:
+        for g, (run, length) in enumerate(self.groups):
             found: list[int] = []
             if run:
                 last = self.top - length + 1
+                table = self.tables[g]
                 for suit in range(4):
                     held = held0 if suit == 0 else held1 if suit == 1 else held2 if suit == 2 else held3
                     if held:
-                        for window in _windows(held, length, self.first, last):
+                        for window in _windows(table, held, length, self.first, last):
                             found.append(window | suit << 5)
             else:
                 for rank in range(1, 14):
@@ -331,12 +344,14 @@ class ContractSetup:
         rank = face - 13 * suit  # 0 .. 12
         bit = 2 << rank
         high = rank == 0  # an ace, which a run may also hold above the king (rank 14)
-        for (run, length), kept in zip(self.groups, by_group, strict=True):
+        for g, (run, length) in enumerate(self.groups):
+            kept = by_group[g]
             if run:
                 present = held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
                 last = self.top - length + 1
-                before = _windows(present, length, self.first, last) if present else ()
-                after = before if present & bit else _windows(present | bit, length, self.first, last)
+                table = self.tables[g]
+                before = _windows(table, present, length, self.first, last) if present else ()
+                after = before if present & bit else _windows(table, present | bit, length, self.first, last)
                 if after != before:
                     return False
                 for window in after:
