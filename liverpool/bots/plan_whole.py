@@ -111,45 +111,65 @@ def _most_covered(present: list[int], slots: int, shortest: int, target: int, ru
         return -1
     first = 1 if rules.aces_low else 2
     last = 14 if rules.aces_high else 13
-    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    longest = min(min(last - first + 1, 13), target - (slots - 1) * shortest)  # (min of two: compiled, not a call)
     width = target + 1
     edge = slots * width  # entries from here on hold every window: not extended
     naturals = [-1] * (edge + width)
     naturals[0] = 0
-    final: tuple[tuple[int, int, int], ...] = ()
+    final: list[int] = []
+    table = _covered_table(shortest, longest, first, last)
     for suit in range(4):
         ranks = present[suit]
         if ranks & 2:
             ranks |= 1 << 14
-        spans = _spans(ranks, shortest, longest, first, last)
+        covered = table[ranks]
+        if covered is None:
+            covered = table[ranks] = [n for _, _, n in _spans(ranks, shortest, longest, first, last)]
         if suit == 3:
-            final = spans
+            final = covered
             break
-        # in place, the fewest windows last: an entry is read before this suit can have written it
-        for index in range(edge - 1, -1, -1):
-            have = naturals[index]
-            if have < 0:
-                continue
-            length = index % width
-            for span, _, covered in spans:
-                if length + span > target:
-                    break
-                key = index + width + span
-                if have + covered > naturals[key]:
-                    naturals[key] = have + covered
+        # the row of ``chosen`` windows writes only the next row, so rows go most windows first (a row is
+        # read before this suit writes it); rows past ``suit`` windows are still empty
+        for chosen in range(min(suit, slots - 1), -1, -1):
+            row = chosen * width
+            for length in range(width):
+                have = naturals[row + length]
+                if have < 0:
+                    continue
+                key = row + width + length + shortest  # the entry of this suit's shortest window
+                fits = target - length - shortest + 1  # the windows that fit, shortest first
+                if fits > len(covered):
+                    fits = len(covered)
+                for i in range(fits):
+                    value = have + covered[i]
+                    if value > naturals[key + i]:
+                        naturals[key + i] = value
     most = naturals[edge + target]
     base = edge - width  # entries of one window short
-    for length in range(target + 1):
+    for length in range(width):
         have = naturals[base + length]
         if have < 0:
             continue
-        rest = target - length
-        for span, _, covered in final:
-            if span == rest:
-                if have + covered > most:
-                    most = have + covered
-                break
+        i = target - length - shortest  # the last suit's window that closes the target
+        if 0 <= i < len(final) and have + final[i] > most:
+            most = have + final[i]
     return most
+
+
+_COVERED: Final[dict[tuple[int, int, int, int], list[list[int] | None]]] = {}
+
+
+def _covered_table(shortest: int, longest: int, first: int, last: int) -> list[list[int] | None]:
+    """For each set of ranks held in a suit (bit ``r`` for rank ``r``, the ace at 1 and 14), the ranks
+    covered by the window of each length of :func:`_spans`, shortest first, found when first asked
+    (``None`` until then; callers must not change them): one table per arguments, indexed without hashing."""
+    key = (shortest, longest, first, last)
+    table = _COVERED.get(key)
+    if table is None:
+        if len(_COVERED) >= 64:
+            _COVERED.clear()
+        table = _COVERED[key] = [None] * (1 << 15)
+    return table
 
 
 def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int) -> list[Window]:
