@@ -399,3 +399,8 @@ def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
                             if family != plan_setup_module.NONE:
                                 assert face not in (slot.windows[family * 16 + low] if slot.run else slot.wanted(family, low, []))
     assert left
+
+
+def test_bit_counts_table_is_bit_count() -> None:
+    assert len(plan_setup_module.BITS) == 1 << 15
+    assert all(n == x.bit_count() for x, n in enumerate(plan_setup_module.BITS))

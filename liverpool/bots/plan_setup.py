@@ -17,6 +17,18 @@ from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 FACES: Final = JOKER_FACE + 1
 
 
+def _bit_counts(bits: int) -> list[int]:
+    counts = [0]
+    for _ in range(bits):
+        counts += [n + 1 for n in counts]
+    return counts
+
+
+# ``BITS[x]`` is ``x.bit_count()`` for ``x`` below ``2**15`` (ranks held in a suit, the ace high too; suits
+# held by rank): compiled, a list item is read where ``bit_count`` is a method looked up and called
+BITS: Final = _bit_counts(15)
+
+
 @dataclass(frozen=True, slots=True)
 class Partial:
     """One meld of the contract as the hand could grow it.
@@ -98,7 +110,7 @@ def _find_windows(present: int, length: int, first: int, last: int) -> tuple[int
     full = (1 << length) - 1
     out = []
     for low in range(first, last + 1):
-        have = (present & (full << low)).bit_count()
+        have = BITS[present & (full << low)]
         if have:
             out.append((length - have) << 10 | low)
     out.sort()
@@ -312,7 +324,7 @@ class ContractSetup:
         and the naturals held by rank (with distinct suits, the suits held by rank as a mask)."""
         sets, distinct = self.sets, self.distinct_suits
         if sets and distinct:
-            totals = [mask.bit_count() for mask in totals]
+            totals = [BITS[mask] for mask in totals]
         by_group: list[list[int]] = []
         for g, (run, length) in enumerate(self.groups):
             found: list[int] = []
@@ -362,7 +374,7 @@ class ContractSetup:
             total = held.totals[rank]
             grown = total | 1 << suit if self.distinct_suits else total + 1
             if self.distinct_suits:
-                total, grown = total.bit_count(), grown.bit_count()
+                total, grown = BITS[total], BITS[grown]
             if total and (max(0, length - total) << 10 | (rank + 1) << 5 | (rank + 1)) in kept:
                 return False
             entry = max(0, length - grown) << 10 | (rank + 1) << 5 | (rank + 1)

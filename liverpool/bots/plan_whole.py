@@ -26,6 +26,7 @@ from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 
 from .plan import Partial, Plan, face_counts
+from .plan_setup import BITS
 
 Window = tuple[int, int, int, int]
 
@@ -295,7 +296,7 @@ def _find_spans(present: int, shortest: int, longest: int, first: int, last: int
         mask = (1 << span) - 1
         best_low, best = first, -1
         for low in range(first, last - span + 2):
-            covered = (present & (mask << low)).bit_count()
+            covered = BITS[present & (mask << low)]
             if covered > best:
                 best_low, best = low, covered
         out.append((span, best_low, best))
