@@ -197,7 +197,7 @@ class Slot:
         while face < JOKER_FACE:
             have = counts[face]
             if have:
-                n = min(have, per_suit, length - len(taken))
+                n = min(min(have, per_suit), length - len(taken))  # (min of two: compiled, not a call)
                 counts[face] = have - n
                 taken += [face] * n
             face += 13
@@ -220,7 +220,7 @@ class Slot:
         while face < JOKER_FACE:
             have = counts[face]
             if have:
-                k = min(have, per_suit, length - n)
+                k = min(min(have, per_suit), length - n)
                 counts[face] = have - k
                 for _ in range(k):
                     taken.append(face)

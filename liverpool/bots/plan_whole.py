@@ -84,7 +84,12 @@ _PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
     """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan: the same
     choice of windows (:func:`_most_covered`), keeping only the naturals they cover."""
-    size = len(hand) + 1 if size is None else size
+    least, shortest = runs_lengths(contract)
+    return runs_need(hand, len(contract), least, shortest, rules, size)
+
+
+def runs_lengths(contract: Sequence[MeldRule]) -> tuple[int, int]:
+    """The cards an all-runs ``contract`` asks for in all, and its shortest run."""
     if any(rule.kind is not MeldKind.RUN for rule in contract):
         raise ValueError("plan_whole_runs plans contracts of runs only")
     if not contract:
@@ -95,9 +100,15 @@ def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ru
         least += rule.length
         if rule.length < shortest:
             shortest = rule.length
+    return least, shortest
+
+
+def runs_need(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> int:
+    """:func:`whole_runs_need` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
+    size = len(hand) + 1 if size is None else size
     target = size if size > least else least
     held, jokers = _ranks_held(hand)
-    naturals = _most_covered(held, len(contract), shortest, target, rules)
+    naturals = _most_covered(held, slots, shortest, target, rules)
     length = target
     if naturals < 0:  # no windows: nothing covered
         naturals = length = 0
@@ -211,7 +222,7 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     low, length, naturals covered)``."""
     first = 1 if rules.aces_low else 2
     last = 14 if rules.aces_high else 13
-    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    longest = min(min(last - first + 1, 13), target - (slots - 1) * shortest)
     per_suit: list[dict[int, Window]] = []
     for suit, ranks in enumerate(present):
         if ranks & 2:

@@ -17,7 +17,7 @@ from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
-from .plan_whole import plan_whole_runs, whole_runs_need
+from .plan_whole import plan_whole_runs, runs_lengths, runs_need
 
 
 def me(observation: Observation) -> int:
@@ -96,9 +96,11 @@ class _Deal:
     is whole-hand, and the memos of its contract), kept for the last contract, ruleset and deal asked
     about: a decision asks several times, and so do the seats after it, about the same deal."""
 
-    __slots__ = ("contract", "deal", "needs", "plans", "rules", "whole")
+    __slots__ = ("contract", "deal", "least", "needs", "plans", "rules", "runs", "shortest", "whole")
 
     def __init__(self) -> None:
+        self.runs = False  # a contract of runs only, asking for ``least`` cards in all, ``shortest`` at least per run
+        self.least = self.shortest = 0
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
@@ -112,6 +114,9 @@ class _Deal:
         if contract is not self.contract or rules is not self.rules or deal != self.deal:
             self.plans, self.needs = need_memos(contract, rules)
             self.whole = _whole_hand(observation)
+            self.runs = bool(contract) and all(rule.kind is MeldKind.RUN for rule in contract)
+            if self.runs:
+                self.least, self.shortest = runs_lengths(contract)
             # kept only for a contract tuple: a set-up (and so its memos) is kept only for those
             self.contract = contract if type(contract) is tuple else None
             self.rules, self.deal = rules, deal
@@ -161,9 +166,15 @@ def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
+    return _need(observation, sorted_faces(hand), size)
+
+
+def sorted_faces(hand: Sequence[int]) -> list[int]:
+    """The faces of ``hand``, sorted. (Its cards are read as ints: compiled, ``card & 63`` of a
+    :class:`~liverpool.engine.cards.Card` is a generic operation.)"""
     faces = [c & 63 for c in hand]
     faces.sort()
-    return _need(observation, faces, size)
+    return faces
 
 
 def _need(observation: Observation, faces: list[int], size: int | None, below: int = UNSET) -> int:
@@ -185,8 +196,8 @@ def _need(observation: Observation, faces: list[int], size: int | None, below: i
             found = plan_need(faces, contract, rules, below=below)
             if found >= below:  # a bound, not the need
                 return found
-        elif all(rule.kind is MeldKind.RUN for rule in contract):
-            found = whole_runs_need(faces, contract, rules, size)
+        elif at.runs:
+            found = runs_need(faces, len(contract), at.least, at.shortest, rules, size)
         else:
             found = plan_hand(faces, contract, rules, whole_hand=True).need
         memo[key] = found
@@ -218,8 +229,7 @@ class HandNeeds:
             or observation.deal != self.deal
             or hand != self.hand
         ):
-            faces = [c & 63 for c in hand]
-            faces.sort()
+            faces = sorted_faces(hand)
             if _DEAL.of(observation).whole:
                 self.held = None
                 self.now = _need(observation, faces, None)
