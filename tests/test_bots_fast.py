@@ -18,7 +18,7 @@ from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards, u
 from liverpool.bots.options import Options, buys_and_passes
 from liverpool.bots.plan import HeldNeed, Plan, plan_hand, plan_need, plan_use
 from liverpool.bots.plan_setup import setup_of
-from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
+from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need, whole_runs_use
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
 from liverpool.engine.actions import Action, DrawStock, Pass
@@ -404,3 +404,14 @@ def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
 def test_bit_counts_table_is_bit_count() -> None:
     assert len(plan_setup_module.BITS) == 1 << 15
     assert all(n == x.bit_count() for x, n in enumerate(plan_setup_module.BITS))
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_whole_runs_use_is_the_plans_need_and_faces(name: str) -> None:
+    """``whole_runs_use`` gives the need of ``plan_whole_runs`` and the faces its plan uses, jokers included."""
+    for rules, contract, hand in _random_hands(name, "whole-use"):
+        if not contract or any(rule.kind is not MeldKind.RUN for rule in contract):
+            continue
+        for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
+            plan = plan_whole_runs(hand, contract, rules, size=size)
+            assert whole_runs_use(hand, contract, rules, size) == (plan.need, used_counts(plan))

@@ -77,6 +77,28 @@ def plan_whole_runs(
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
 
 
+def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+    """``plan_whole_runs(hand, contract, rules, size=size)`` as its need and how many cards of each face
+    its partials use (its jokers at ``JOKER_FACE``), without building the plan: the same windows."""
+    counts = face_counts(hand)
+    jokers = counts[JOKER_FACE]
+    least = sum(rule.length for rule in contract)
+    size = len(hand) + 1 if size is None else size
+    windows = _windows_of(hand, contract, rules, size)
+    naturals = length = 0
+    used = [0] * len(counts)
+    for suit, low, span, covered in windows:
+        naturals += covered
+        length += span
+        for rank in range(low, low + span):
+            face = suit * 13 + (rank - 1) % 13
+            if counts[face]:
+                used[face] += 1
+    used_jokers = min(jokers, length - naturals)
+    used[JOKER_FACE] += used_jokers
+    return len(hand) - naturals - used_jokers + 2 * max(0, least - size), used
+
+
 # the partials built, by window and faces used: they are immutable, so plans share them
 _PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 

@@ -87,6 +87,12 @@ def whole_hand(observation: Observation) -> bool:
     return _DEAL.of(observation).whole
 
 
+def whole_runs(observation: Observation) -> bool:
+    """This deal's contract is of runs only and must use the whole hand (see :mod:`.plan_whole`)."""
+    at = _DEAL.of(observation)
+    return at.whole and at.runs
+
+
 def _whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
 
