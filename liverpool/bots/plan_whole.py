@@ -163,15 +163,22 @@ def _most_covered(present: list[int], slots: int, shortest: int, target: int, ru
             final = covered
             break
         # the row of ``chosen`` windows writes only the next row, so rows go most windows first (a row is
-        # read before this suit writes it); rows past ``suit`` windows are still empty
-        for chosen in range(min(suit, slots - 1), -1, -1):
+        # read before this suit writes it); rows past ``suit`` windows are still empty, and only entries
+        # the suits left can complete (every window, ``target`` cards in all) are written
+        for chosen in range(min(suit, slots - 1), max(0, slots - 4 + suit) - 1, -1):
             row = chosen * width
+            after = (slots - chosen - 1) * shortest  # the least the windows after this one hold
             for length in range(width):
                 have = naturals[row + length]
                 if have < 0:
                     continue
                 key = row + width + length + shortest  # the entry of this suit's shortest window
-                fits = target - length - shortest + 1  # the windows that fit, shortest first
+                if not after:  # the last window: only the one that closes the target counts
+                    i = target - length - shortest
+                    if 0 <= i < len(covered) and have + covered[i] > naturals[key + i]:
+                        naturals[key + i] = have + covered[i]
+                    continue
+                fits = target - length - after - shortest + 1  # the windows that fit, shortest first
                 if fits > len(covered):
                     fits = len(covered)
                 for i in range(fits):
