@@ -79,25 +79,25 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-_WINDOW_TABLES: Final[dict[tuple[int, int, int], list[tuple[int, ...] | None]]] = {}
+_WINDOW_TABLES: Final[dict[tuple[int, int, int], list[list[tuple[int, ...] | None]]]] = {}
 
 
-def _window_table(length: int, first: int, last: int) -> list[tuple[int, ...] | None]:
-    """The :func:`_find_windows` of each set of ranks held in a suit (bit ``r`` for rank ``r``, 1 .. 13),
-    found when first asked (``None`` until then): one table per ``length``, ``first`` and ``last``,
-    shared by the contracts that read it, indexed without hashing."""
+def _window_tables(length: int, first: int, last: int) -> list[list[tuple[int, ...] | None]]:
+    """For each suit, the :func:`_find_windows` of each set of ranks held in it (bit ``r`` for rank ``r``,
+    1 .. 13) as candidates (``| suit << 5``), found when first asked (``None`` until then): tables per
+    ``length``, ``first`` and ``last``, shared by the contracts that read them, indexed without hashing."""
     key = (length, first, last)
-    table = _WINDOW_TABLES.get(key)
-    if table is None:
-        table = _WINDOW_TABLES[key] = [None] * (1 << 14)
-    return table
+    tables = _WINDOW_TABLES.get(key)
+    if tables is None:
+        tables = _WINDOW_TABLES[key] = [[None] * (1 << 14) for _ in range(4)]
+    return tables
 
 
-def _windows(table: list[tuple[int, ...] | None], present: int, length: int, first: int, last: int) -> tuple[int, ...]:
-    """:func:`_find_windows`, kept in ``table`` (the :func:`_window_table` of ``length``, ``first``, ``last``)."""
+def _windows(table: list[tuple[int, ...] | None], suit: int, present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows` in ``suit`` as candidates, kept in ``table`` (the suit's of :func:`_window_tables`)."""
     found = table[present]
     if found is None:
-        found = table[present] = _find_windows(present, length, first, last)
+        found = table[present] = tuple([window | suit << 5 for window in _find_windows(present, length, first, last)])
     return found
 
 
@@ -123,13 +123,13 @@ def _pick(found: list[int], length: int, keep: int) -> list[int]:
     missing than the best, packed the same way; then the empty partial (family and low :data:`NONE`),
     so that a slot can always be planned."""
     found.sort()
-    out: list[int] = []
+    n = 0
     if found:
         limit = (found[0] >> 10) + 2
-        for entry in found:
-            if entry >> 10 > limit or len(out) == keep:
-                break
-            out.append(entry)
+        end = len(found) if keep < 0 or keep > len(found) else keep  # (a negative keep never stops the loop it replaces)
+        while n < end and found[n] >> 10 <= limit:
+            n += 1
+    out = found[:n]  # (a slice shares the ints; appending them one by one would box each again)
     out.append(length << 10 | EMPTY)
     return out
 
@@ -253,7 +253,7 @@ class ContractSetup:
     first: int
     top: int
     distinct_suits: bool
-    tables: list[list[tuple[int, ...] | None]]  # the window table of each group of runs (:func:`_window_table`)
+    tables: list[list[list[tuple[int, ...] | None]]]  # the window tables of each group of runs (:func:`_window_tables`)
     memo: dict[Hashable, Plan] = field(default_factory=dict)
     needs: dict[Hashable, int] = field(default_factory=dict)
 
@@ -277,7 +277,7 @@ class ContractSetup:
             first,
             top,
             rules.set_distinct_suits,
-            [_window_table(rule.length, first, top - rule.length + 1) if run else [] for run, rule in zip(kinds, distinct, strict=True)],
+            [_window_tables(rule.length, first, top - rule.length + 1) if run else [] for run, rule in zip(kinds, distinct, strict=True)],
         )
 
     def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
@@ -330,12 +330,11 @@ class ContractSetup:
             found: list[int] = []
             if run:
                 last = self.top - length + 1
-                table = self.tables[g]
+                tables = self.tables[g]
                 for suit in range(4):
                     held = held0 if suit == 0 else held1 if suit == 1 else held2 if suit == 2 else held3
                     if held:
-                        for window in _windows(table, held, length, self.first, last):
-                            found.append(window | suit << 5)
+                        found.extend(_windows(tables[suit], suit, held, length, self.first, last))
             else:
                 for rank in range(1, 14):
                     total = totals[rank - 1]
@@ -361,13 +360,13 @@ class ContractSetup:
             if run:
                 present = held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
                 last = self.top - length + 1
-                table = self.tables[g]
-                before = _windows(table, present, length, self.first, last) if present else ()
-                after = before if present & bit else _windows(table, present | bit, length, self.first, last)
+                table = self.tables[g][suit]
+                before = _windows(table, suit, present, length, self.first, last) if present else ()
+                after = before if present & bit else _windows(table, suit, present | bit, length, self.first, last)
                 if after != before:
                     return False
                 for window in after:
-                    low = window & 1023
+                    low = window & 31
                     if low <= rank + 1 < low + length or (high and low <= 14 < low + length):
                         return False
                 continue
