@@ -16,9 +16,9 @@ import liverpool.bots.plan_whole as plan_whole_module
 import liverpool.bots.table as table_module
 from liverpool.bots.easy import EasyBot, _shed_key, _shed_order, unused_cards, used_counts
 from liverpool.bots.options import Options, buys_and_passes
-from liverpool.bots.plan import Plan, plan_hand, plan_need, plan_use
+from liverpool.bots.plan import HeldNeed, Plan, plan_hand, plan_need, plan_use
 from liverpool.bots.plan_setup import setup_of
-from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need
+from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need, whole_runs_use
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
 from liverpool.engine.actions import Action, DrawStock, Pass
@@ -371,3 +371,47 @@ def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
         need = plan_need(hand, contract, rules)
         for below in range(0, 8):
             assert plan_need(hand, contract, rules, below=below) == min(need, below)
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
+    """``HeldNeed.need_with`` gives ``plan_need`` of the hand plus the card, for every face and bound;
+    when ``ContractSetup.leaves`` says a card leaves the search as it was, the grown hand's candidate
+    lists are the hand's and none of them holds the card's face."""
+    left = 0
+    for rules, contract, hand in _random_hands(name, "with", 60):
+        for keep in (6, 2):
+            held = HeldNeed(hand, contract, rules, keep)
+            assert held.need == plan_need(hand, contract, rules, keep)
+            setup = held.setup
+            for face in range(JOKER_FACE + 1):
+                grown = [*hand, face]
+                need = plan_need(grown, contract, rules, keep)
+                for below in (held.need, held.need + 1, 1 << 30):
+                    assert held.need_with(face, below) == min(need, below)
+                if face < JOKER_FACE and setup.leaves(held.held, held.by_group, face, keep):
+                    left += 1
+                    _, lists = setup.candidates(grown, keep)
+                    assert lists == setup.slot_lists(held.by_group)
+                    for slot, entries in zip(setup.slots, lists, strict=True):
+                        for entry in entries:
+                            family, low = entry >> 5 & 31, entry & 31
+                            if family != plan_setup_module.NONE:
+                                assert face not in (slot.windows[family * 16 + low] if slot.run else slot.wanted(family, low, []))
+    assert left
+
+
+def test_bit_counts_table_is_bit_count() -> None:
+    assert len(plan_setup_module.BITS) == 1 << 15
+    assert all(n == x.bit_count() for x, n in enumerate(plan_setup_module.BITS))
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_whole_runs_use_is_the_plans_need_and_faces(name: str) -> None:
+    """``whole_runs_use`` gives the need of ``plan_whole_runs`` and the faces its plan uses, jokers included."""
+    for rules, contract, hand in _random_hands(name, "whole-use"):
+        if not contract or any(rule.kind is not MeldKind.RUN for rule in contract):
+            continue
+        for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
+            plan = plan_whole_runs(hand, contract, rules, size=size)
+            assert whole_runs_use(hand, contract, rules, size) == (plan.need, used_counts(plan))

@@ -66,7 +66,7 @@ class Options:
     @classmethod
     def of(cls, options: Sequence[Action]) -> Options:
         """Sort ``options`` by kind."""
-        out = cls()
+        out = cls() if cls is not Options else Options()  # (compiled, ``Options()`` is a direct call)
         lists: tuple[list[Any], ...] = (
             out.draw_stock,
             out.draw_discard,

@@ -24,7 +24,7 @@ from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldRule, Ruleset
 
 from .plan_setup import FACES as FACES
-from .plan_setup import NONE, ContractSetup, Slot, setup_of
+from .plan_setup import NONE, ContractSetup, Held, Slot, setup_of
 from .plan_setup import Partial as Partial
 from .plan_setup import Plan as Plan
 from .plan_setup import face_counts as face_counts
@@ -294,6 +294,38 @@ def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset,
     return _search(hand, setup_of(contract, rules), None, False, keep, False, True, below).best_need
 
 
+class HeldNeed:
+    """A hand's candidates (:class:`.plan_setup.Held`) and need, kept to find the need of the hand plus one
+    card (:meth:`need_with`) without reading the hand again."""
+
+    __slots__ = ("by_group", "held", "keep", "need", "setup")
+
+    def __init__(self, hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> None:
+        setup = self.setup = setup_of(contract, rules)
+        held = self.held = setup.held(hand)
+        self.keep = keep
+        self.by_group = self.lists_of(held)
+        self.need = self.search(held, self.by_group, _UNSET)
+
+    def lists_of(self, held: Held) -> list[list[int]]:
+        return self.setup.group_lists(held.held0, held.held1, held.held2, held.held3, held.totals, self.keep)
+
+    def search(self, held: Held, by_group: list[list[int]], below: int) -> int:
+        setup = self.setup
+        lists = setup.slot_lists(by_group)
+        return _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below).best_need  # (it puts back what it takes)
+
+    def need_with(self, face: int, below: int = _UNSET) -> int:
+        """``plan_need([*hand, card], contract, rules, keep, below)`` for a card of ``face``: the hand's own
+        need when the card leaves the search as it was (:meth:`.plan_setup.ContractSetup.leaves`)."""
+        setup = self.setup
+        if face != JOKER_FACE and setup.leaves(self.held, self.by_group, face, self.keep):
+            need = self.need
+            return need if need < below else below
+        grown = self.held.grown(face, setup.distinct_suits)
+        return self.search(grown, self.lists_of(grown), below)
+
+
 def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> tuple[int, list[int]]:
     """``plan_hand(hand, contract, rules, keep=keep)`` (no unseen counts, not whole-hand) as its need and
     how many cards of each face its partials use (its jokers at ``JOKER_FACE``), without building the
@@ -328,12 +360,27 @@ def _search(
     without ``unpack``, the partials found on one stack, without unseen counts and not whole-hand, stay packed; ``below``:
     for the need alone, the need to beat, see :func:`plan_need`)."""
     counts, lists = setup.candidates(hand, keep)
+    return _search_lists(setup, counts, lists, len(hand), live, whole_hand, track, unpack, below)
+
+
+def _search_lists(
+    setup: ContractSetup,
+    counts: list[int],
+    lists: list[list[int]],
+    size: int,
+    live: Sequence[int] | None,
+    whole_hand: bool,
+    track: bool,
+    unpack: bool,
+    below: int,
+) -> _Search:
+    """:func:`_search` of a hand of ``size`` cards from its ``counts`` and candidate ``lists``."""
     jokers = counts[JOKER_FACE]
     floor = [0] * (len(lists) + 1)
     for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + (lists[i][0] >> 10)
     slack = 1 if live is None else 0
-    search = _Search(setup.slots, lists, floor, counts, jokers, len(hand) - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
+    search = _Search(setup.slots, lists, floor, counts, jokers, size - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
     if not setup.slots:
         search.leaf(0, 0)
     elif not search.track:

@@ -17,6 +17,18 @@ from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 FACES: Final = JOKER_FACE + 1
 
 
+def _bit_counts(bits: int) -> list[int]:
+    counts = [0]
+    for _ in range(bits):
+        counts += [n + 1 for n in counts]
+    return counts
+
+
+# ``BITS[x]`` is ``x.bit_count()`` for ``x`` below ``2**15`` (ranks held in a suit, the ace high too; suits
+# held by rank): compiled, a list item is read where ``bit_count`` is a method looked up and called
+BITS: Final = _bit_counts(15)
+
+
 @dataclass(frozen=True, slots=True)
 class Partial:
     """One meld of the contract as the hand could grow it.
@@ -67,17 +79,25 @@ def _joker_cap(rule: MeldRule, rules: Ruleset) -> int:
     return -(-rule.length // spacing)
 
 
-_WINDOWS: Final[dict[int, tuple[int, ...]]] = {}
+_WINDOW_TABLES: Final[dict[tuple[int, int, int], list[list[tuple[int, ...] | None]]]] = {}
 
 
-def _windows(present: int, length: int, first: int, last: int) -> tuple[int, ...]:
-    """:func:`_find_windows`, kept (by one int key: a dict look-up is cheaper than an ``lru_cache``)."""
-    key = present | length << 16 | first << 21 | last << 26
-    found = _WINDOWS.get(key)
+def _window_tables(length: int, first: int, last: int) -> list[list[tuple[int, ...] | None]]:
+    """For each suit, the :func:`_find_windows` of each set of ranks held in it (bit ``r`` for rank ``r``,
+    1 .. 13) as candidates (``| suit << 5``), found when first asked (``None`` until then): tables per
+    ``length``, ``first`` and ``last``, shared by the contracts that read them, indexed without hashing."""
+    key = (length, first, last)
+    tables = _WINDOW_TABLES.get(key)
+    if tables is None:
+        tables = _WINDOW_TABLES[key] = [[None] * (1 << 14) for _ in range(4)]
+    return tables
+
+
+def _windows(table: list[tuple[int, ...] | None], suit: int, present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+    """:func:`_find_windows` in ``suit`` as candidates, kept in ``table`` (the suit's of :func:`_window_tables`)."""
+    found = table[present]
     if found is None:
-        if len(_WINDOWS) >= 65536:
-            _WINDOWS.clear()
-        found = _WINDOWS[key] = _find_windows(present, length, first, last)
+        found = table[present] = tuple([window | suit << 5 for window in _find_windows(present, length, first, last)])
     return found
 
 
@@ -90,7 +110,7 @@ def _find_windows(present: int, length: int, first: int, last: int) -> tuple[int
     full = (1 << length) - 1
     out = []
     for low in range(first, last + 1):
-        have = (present & (full << low)).bit_count()
+        have = BITS[present & (full << low)]
         if have:
             out.append((length - have) << 10 | low)
     out.sort()
@@ -103,13 +123,13 @@ def _pick(found: list[int], length: int, keep: int) -> list[int]:
     missing than the best, packed the same way; then the empty partial (family and low :data:`NONE`),
     so that a slot can always be planned."""
     found.sort()
-    out: list[int] = []
+    n = 0
     if found:
         limit = (found[0] >> 10) + 2
-        for entry in found:
-            if entry >> 10 > limit or len(out) == keep:
-                break
-            out.append(entry)
+        end = len(found) if keep < 0 or keep > len(found) else keep  # (a negative keep never stops the loop it replaces)
+        while n < end and found[n] >> 10 <= limit:
+            n += 1
+    out = found[:n]  # (a slice shares the ints; appending them one by one would box each again)
     out.append(length << 10 | EMPTY)
     return out
 
@@ -177,7 +197,7 @@ class Slot:
         while face < JOKER_FACE:
             have = counts[face]
             if have:
-                n = min(have, per_suit, length - len(taken))
+                n = min(min(have, per_suit), length - len(taken))  # (min of two: compiled, not a call)
                 counts[face] = have - n
                 taken += [face] * n
             face += 13
@@ -200,7 +220,7 @@ class Slot:
         while face < JOKER_FACE:
             have = counts[face]
             if have:
-                k = min(have, per_suit, length - n)
+                k = min(min(have, per_suit), length - n)
                 counts[face] = have - k
                 for _ in range(k):
                     taken.append(face)
@@ -233,6 +253,7 @@ class ContractSetup:
     first: int
     top: int
     distinct_suits: bool
+    tables: list[list[list[tuple[int, ...] | None]]]  # the window tables of each group of runs (:func:`_window_tables`)
     memo: dict[Hashable, Plan] = field(default_factory=dict)
     needs: dict[Hashable, int] = field(default_factory=dict)
 
@@ -246,14 +267,17 @@ class ContractSetup:
                 distinct.append(rule)
             slots.append(Slot.of(rule, rules, distinct.index(rule), i > 0 and ordered[i - 1] == rule))
         kinds = [rule.kind is MeldKind.RUN for rule in distinct]
+        first = 1 if rules.aces_low else 2
+        top = 14 if rules.aces_high else 13
         return cls(
             slots,
             [(run, rule.length) for run, rule in zip(kinds, distinct, strict=True)],
             any(kinds),
             not all(kinds),
-            1 if rules.aces_low else 2,
-            14 if rules.aces_high else 13,
+            first,
+            top,
             rules.set_distinct_suits,
+            [_window_tables(rule.length, first, top - rule.length + 1) if run else [] for run, rule in zip(kinds, distinct, strict=True)],
         )
 
     def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
@@ -283,25 +307,123 @@ class ContractSetup:
                         totals[rank] |= 1 << suit
                     else:
                         totals[rank] += 1
+        return counts, self.slot_lists(self.group_lists(held0, held1, held2, held3, totals, keep))
+
+    def held(self, hand: Sequence[int]) -> Held:
+        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.grown`)."""
+        held = Held()
+        held.counts = [0] * FACES
+        held.totals = [0] * 13
+        held.size = len(hand)
+        for face in hand:
+            held.add(face & 63, self.distinct_suits)
+        return held
+
+    def group_lists(self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int) -> list[list[int]]:
+        """The candidate partials of each distinct rule (:attr:`groups`), from the ranks held in each suit
+        and the naturals held by rank (with distinct suits, the suits held by rank as a mask)."""
+        sets, distinct = self.sets, self.distinct_suits
         if sets and distinct:
-            totals = [mask.bit_count() for mask in totals]
+            totals = [BITS[mask] for mask in totals]
         by_group: list[list[int]] = []
-        for run, length in self.groups:
+        for g, (run, length) in enumerate(self.groups):
             found: list[int] = []
             if run:
                 last = self.top - length + 1
+                tables = self.tables[g]
                 for suit in range(4):
                     held = held0 if suit == 0 else held1 if suit == 1 else held2 if suit == 2 else held3
                     if held:
-                        for window in _windows(held, length, self.first, last):
-                            found.append(window | suit << 5)
+                        found.extend(_windows(tables[suit], suit, held, length, self.first, last))
             else:
                 for rank in range(1, 14):
                     total = totals[rank - 1]
                     if total:
                         found.append(max(0, length - total) << 10 | rank << 5 | rank)
             by_group.append(_pick(found, length, keep))
-        return counts, [by_group[slot.group] for slot in self.slots]
+        return by_group
+
+    def slot_lists(self, by_group: list[list[int]]) -> list[list[int]]:
+        """The candidate lists of :meth:`group_lists`, one per slot."""
+        return [by_group[slot.group] for slot in self.slots]
+
+    def leaves(self, held: Held, by_group: list[list[int]], face: int, keep: int) -> bool:
+        """Whether a natural of ``face`` added to the hand of ``held`` (whose :meth:`group_lists` with ``keep``
+        are ``by_group``) leaves those lists as they are, with no candidate that would take it: then the
+        search of the grown hand is the search of the hand. (``False`` may also mean "not sure".)"""
+        suit = face // 13
+        rank = face - 13 * suit  # 0 .. 12
+        bit = 2 << rank
+        high = rank == 0  # an ace, which a run may also hold above the king (rank 14)
+        for g, (run, length) in enumerate(self.groups):
+            kept = by_group[g]
+            if run:
+                present = held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
+                last = self.top - length + 1
+                table = self.tables[g][suit]
+                before = _windows(table, suit, present, length, self.first, last) if present else ()
+                after = before if present & bit else _windows(table, suit, present | bit, length, self.first, last)
+                if after != before:
+                    return False
+                for window in after:
+                    low = window & 31
+                    if low <= rank + 1 < low + length or (high and low <= 14 < low + length):
+                        return False
+                continue
+            total = held.totals[rank]
+            grown = total | 1 << suit if self.distinct_suits else total + 1
+            if self.distinct_suits:
+                total, grown = BITS[total], BITS[grown]
+            if total and (max(0, length - total) << 10 | (rank + 1) << 5 | (rank + 1)) in kept:
+                return False
+            entry = max(0, length - grown) << 10 | (rank + 1) << 5 | (rank + 1)
+            k = len(kept) - 1  # the candidates kept, less the empty partial
+            if not k or (entry >> 10 <= (kept[0] >> 10) + 2 and (k < keep or entry < kept[k - 1])):
+                return False  # the grown hand keeps this candidate
+        return True
+
+
+class Held:
+    """What :meth:`ContractSetup.candidates` reads of a hand: its count of each face, the ranks held in
+    each suit (bit ``r`` for rank ``r``), and the naturals held by rank (with distinct suits, a mask of
+    the suits held). (A plain class: mypyc keeps its ints unboxed.)"""
+
+    __slots__ = ("counts", "held0", "held1", "held2", "held3", "size", "totals")
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.held0 = self.held1 = self.held2 = self.held3 = 0
+        self.totals: list[int] = []
+        self.size = 0
+
+    def add(self, face: int, distinct: bool) -> None:
+        """Count one more card of ``face``."""
+        self.counts[face] += 1
+        if face < JOKER_FACE:
+            suit = face // 13
+            rank = face - 13 * suit
+            if suit == 0:
+                self.held0 |= 2 << rank
+            elif suit == 1:
+                self.held1 |= 2 << rank
+            elif suit == 2:
+                self.held2 |= 2 << rank
+            else:
+                self.held3 |= 2 << rank
+            if distinct:
+                self.totals[rank] |= 1 << suit
+            else:
+                self.totals[rank] += 1
+
+    def grown(self, face: int, distinct: bool) -> Held:
+        """This hand plus one card of ``face``."""
+        out = Held()
+        out.counts = self.counts[:]
+        out.held0, out.held1, out.held2, out.held3 = self.held0, self.held1, self.held2, self.held3
+        out.totals = self.totals[:]
+        out.size = self.size + 1
+        out.add(face, distinct)
+        return out
 
 
 CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}

@@ -26,6 +26,7 @@ from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 
 from .plan import Partial, Plan, face_counts
+from .plan_setup import BITS
 
 Window = tuple[int, int, int, int]
 
@@ -76,6 +77,28 @@ def plan_whole_runs(
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
 
 
+def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+    """``plan_whole_runs(hand, contract, rules, size=size)`` as its need and how many cards of each face
+    its partials use (its jokers at ``JOKER_FACE``), without building the plan: the same windows."""
+    counts = face_counts(hand)
+    jokers = counts[JOKER_FACE]
+    least = sum(rule.length for rule in contract)
+    size = len(hand) + 1 if size is None else size
+    windows = _windows_of(hand, contract, rules, size)
+    naturals = length = 0
+    used = [0] * len(counts)
+    for suit, low, span, covered in windows:
+        naturals += covered
+        length += span
+        for rank in range(low, low + span):
+            face = suit * 13 + (rank - 1) % 13
+            if counts[face]:
+                used[face] += 1
+    used_jokers = min(jokers, length - naturals)
+    used[JOKER_FACE] += used_jokers
+    return len(hand) - naturals - used_jokers + 2 * max(0, least - size), used
+
+
 # the partials built, by window and faces used: they are immutable, so plans share them
 _PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 
@@ -83,7 +106,12 @@ _PARTIALS: Final[dict[tuple[int, int, int, tuple[int, ...]], Partial]] = {}
 def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> int:
     """``plan_whole_runs(hand, contract, rules, size=size).need``, without building the plan: the same
     choice of windows (:func:`_most_covered`), keeping only the naturals they cover."""
-    size = len(hand) + 1 if size is None else size
+    least, shortest = runs_lengths(contract)
+    return runs_need(hand, len(contract), least, shortest, rules, size)
+
+
+def runs_lengths(contract: Sequence[MeldRule]) -> tuple[int, int]:
+    """The cards an all-runs ``contract`` asks for in all, and its shortest run."""
     if any(rule.kind is not MeldKind.RUN for rule in contract):
         raise ValueError("plan_whole_runs plans contracts of runs only")
     if not contract:
@@ -94,9 +122,15 @@ def whole_runs_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ru
         least += rule.length
         if rule.length < shortest:
             shortest = rule.length
+    return least, shortest
+
+
+def runs_need(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> int:
+    """:func:`whole_runs_need` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
+    size = len(hand) + 1 if size is None else size
     target = size if size > least else least
     held, jokers = _ranks_held(hand)
-    naturals = _most_covered(held, len(contract), shortest, target, rules)
+    naturals = _most_covered(held, slots, shortest, target, rules)
     length = target
     if naturals < 0:  # no windows: nothing covered
         naturals = length = 0
@@ -111,45 +145,72 @@ def _most_covered(present: list[int], slots: int, shortest: int, target: int, ru
         return -1
     first = 1 if rules.aces_low else 2
     last = 14 if rules.aces_high else 13
-    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    longest = min(min(last - first + 1, 13), target - (slots - 1) * shortest)  # (min of two: compiled, not a call)
     width = target + 1
     edge = slots * width  # entries from here on hold every window: not extended
     naturals = [-1] * (edge + width)
     naturals[0] = 0
-    final: tuple[tuple[int, int, int], ...] = ()
+    final: list[int] = []
+    table = _covered_table(shortest, longest, first, last)
     for suit in range(4):
         ranks = present[suit]
         if ranks & 2:
             ranks |= 1 << 14
-        spans = _spans(ranks, shortest, longest, first, last)
+        covered = table[ranks]
+        if covered is None:
+            covered = table[ranks] = [n for _, _, n in _spans(ranks, shortest, longest, first, last)]
         if suit == 3:
-            final = spans
+            final = covered
             break
-        # in place, the fewest windows last: an entry is read before this suit can have written it
-        for index in range(edge - 1, -1, -1):
-            have = naturals[index]
-            if have < 0:
-                continue
-            length = index % width
-            for span, _, covered in spans:
-                if length + span > target:
-                    break
-                key = index + width + span
-                if have + covered > naturals[key]:
-                    naturals[key] = have + covered
+        # the row of ``chosen`` windows writes only the next row, so rows go most windows first (a row is
+        # read before this suit writes it); rows past ``suit`` windows are still empty, and only entries
+        # the suits left can complete (every window, ``target`` cards in all) are written
+        for chosen in range(min(suit, slots - 1), max(0, slots - 4 + suit) - 1, -1):
+            row = chosen * width
+            after = (slots - chosen - 1) * shortest  # the least the windows after this one hold
+            for length in range(width):
+                have = naturals[row + length]
+                if have < 0:
+                    continue
+                key = row + width + length + shortest  # the entry of this suit's shortest window
+                if not after:  # the last window: only the one that closes the target counts
+                    i = target - length - shortest
+                    if 0 <= i < len(covered) and have + covered[i] > naturals[key + i]:
+                        naturals[key + i] = have + covered[i]
+                    continue
+                fits = target - length - after - shortest + 1  # the windows that fit, shortest first
+                if fits > len(covered):
+                    fits = len(covered)
+                for i in range(fits):
+                    value = have + covered[i]
+                    if value > naturals[key + i]:
+                        naturals[key + i] = value
     most = naturals[edge + target]
     base = edge - width  # entries of one window short
-    for length in range(target + 1):
+    for length in range(width):
         have = naturals[base + length]
         if have < 0:
             continue
-        rest = target - length
-        for span, _, covered in final:
-            if span == rest:
-                if have + covered > most:
-                    most = have + covered
-                break
+        i = target - length - shortest  # the last suit's window that closes the target
+        if 0 <= i < len(final) and have + final[i] > most:
+            most = have + final[i]
     return most
+
+
+_COVERED: Final[dict[tuple[int, int, int, int], list[list[int] | None]]] = {}
+
+
+def _covered_table(shortest: int, longest: int, first: int, last: int) -> list[list[int] | None]:
+    """For each set of ranks held in a suit (bit ``r`` for rank ``r``, the ace at 1 and 14), the ranks
+    covered by the window of each length of :func:`_spans`, shortest first, found when first asked
+    (``None`` until then; callers must not change them): one table per arguments, indexed without hashing."""
+    key = (shortest, longest, first, last)
+    table = _COVERED.get(key)
+    if table is None:
+        if len(_COVERED) >= 64:
+            _COVERED.clear()
+        table = _COVERED[key] = [None] * (1 << 15)
+    return table
 
 
 def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int) -> list[Window]:
@@ -190,7 +251,7 @@ def _best_windows(present: list[int], slots: int, shortest: int, target: int, ru
     low, length, naturals covered)``."""
     first = 1 if rules.aces_low else 2
     last = 14 if rules.aces_high else 13
-    longest = min(last - first + 1, 13, target - (slots - 1) * shortest)
+    longest = min(min(last - first + 1, 13), target - (slots - 1) * shortest)
     per_suit: list[dict[int, Window]] = []
     for suit, ranks in enumerate(present):
         if ranks & 2:
@@ -275,7 +336,7 @@ def _find_spans(present: int, shortest: int, longest: int, first: int, last: int
         mask = (1 << span) - 1
         best_low, best = first, -1
         for low in range(first, last - span + 2):
-            covered = (present & (mask << low)).bit_count()
+            covered = BITS[present & (mask << low)]
             if covered > best:
                 best_low, best = low, covered
         out.append((span, best_low, best))

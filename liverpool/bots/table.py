@@ -15,9 +15,9 @@ from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
-from .plan import FACES, Plan, need_memos, plan_hand, plan_need
+from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
-from .plan_whole import plan_whole_runs, whole_runs_need
+from .plan_whole import plan_whole_runs, runs_lengths, runs_need
 
 
 def me(observation: Observation) -> int:
@@ -87,6 +87,12 @@ def whole_hand(observation: Observation) -> bool:
     return _DEAL.of(observation).whole
 
 
+def whole_runs(observation: Observation) -> bool:
+    """This deal's contract is of runs only and must use the whole hand (see :mod:`.plan_whole`)."""
+    at = _DEAL.of(observation)
+    return at.whole and at.runs
+
+
 def _whole_hand(observation: Observation) -> bool:
     return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
 
@@ -96,9 +102,11 @@ class _Deal:
     is whole-hand, and the memos of its contract), kept for the last contract, ruleset and deal asked
     about: a decision asks several times, and so do the seats after it, about the same deal."""
 
-    __slots__ = ("contract", "deal", "needs", "plans", "rules", "whole")
+    __slots__ = ("contract", "deal", "least", "needs", "plans", "rules", "runs", "shortest", "whole")
 
     def __init__(self) -> None:
+        self.runs = False  # a contract of runs only, asking for ``least`` cards in all, ``shortest`` at least per run
+        self.least = self.shortest = 0
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
@@ -112,6 +120,9 @@ class _Deal:
         if contract is not self.contract or rules is not self.rules or deal != self.deal:
             self.plans, self.needs = need_memos(contract, rules)
             self.whole = _whole_hand(observation)
+            self.runs = bool(contract) and all(rule.kind is MeldKind.RUN for rule in contract)
+            if self.runs:
+                self.least, self.shortest = runs_lengths(contract)
             # kept only for a contract tuple: a set-up (and so its memos) is kept only for those
             self.contract = contract if type(contract) is tuple else None
             self.rules, self.deal = rules, deal
@@ -161,9 +172,15 @@ def _key(whole: bool, size: int | None, faces: list[int]) -> Hashable:
 
 def need_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> int:
     """``plan_of(observation, hand, size=size).need``, without building the plan when it is not kept."""
+    return _need(observation, sorted_faces(hand), size)
+
+
+def sorted_faces(hand: Sequence[int]) -> list[int]:
+    """The faces of ``hand``, sorted. (Its cards are read as ints: compiled, ``card & 63`` of a
+    :class:`~liverpool.engine.cards.Card` is a generic operation.)"""
     faces = [c & 63 for c in hand]
     faces.sort()
-    return _need(observation, faces, size)
+    return faces
 
 
 def _need(observation: Observation, faces: list[int], size: int | None, below: int = UNSET) -> int:
@@ -185,8 +202,8 @@ def _need(observation: Observation, faces: list[int], size: int | None, below: i
             found = plan_need(faces, contract, rules, below=below)
             if found >= below:  # a bound, not the need
                 return found
-        elif all(rule.kind is MeldKind.RUN for rule in contract):
-            found = whole_runs_need(faces, contract, rules, size)
+        elif at.runs:
+            found = runs_need(faces, len(contract), at.least, at.shortest, rules, size)
         else:
             found = plan_hand(faces, contract, rules, whole_hand=True).need
         memo[key] = found
@@ -198,10 +215,11 @@ class HandNeeds:
     of its turns a seat is asked at every buy window how the card offered would change its need, with
     the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
 
-    __slots__ = ("contract", "deal", "faces", "hand", "now", "rules")
+    __slots__ = ("contract", "deal", "faces", "hand", "held", "now", "rules")
 
     def __init__(self) -> None:
         self.hand: tuple[Card, ...] = ()
+        self.held: HeldNeed | None = None  # outside whole-hand deals, the hand's candidates
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
@@ -217,9 +235,13 @@ class HandNeeds:
             or observation.deal != self.deal
             or hand != self.hand
         ):
-            faces = [c & 63 for c in hand]
-            faces.sort()
-            self.now = _need(observation, faces, None)
+            faces = sorted_faces(hand)
+            if _DEAL.of(observation).whole:
+                self.held = None
+                self.now = _need(observation, faces, None)
+            else:
+                held = self.held = HeldNeed(faces, observation.contract, observation.rules)
+                self.now = held.need
             self.faces = faces
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
@@ -228,6 +250,9 @@ class HandNeeds:
         """``need_of(observation, [*observation.hand, card], size)`` (``below``: see :func:`_need`)."""
         self.need(observation)
         face = card & 63
+        held = self.held
+        if held is not None and size is None:
+            return held.need_with(face, below)
         faces = self.faces[:]
         i = len(faces)
         faces.append(face)
