@@ -22,6 +22,7 @@ from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need, whole_ru
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
 from liverpool.engine.actions import Action, DrawStock, Pass
+from liverpool.engine.bits import BITS
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
 from liverpool.engine.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
@@ -402,8 +403,10 @@ def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
 
 
 def test_bit_counts_table_is_bit_count() -> None:
-    assert len(plan_setup_module.BITS) == 1 << 15
-    assert all(n == x.bit_count() for x, n in enumerate(plan_setup_module.BITS))
+    # (the bots read engine.bits.BITS directly; tests/test_bits.py checks bit_count, which reads it too)
+    assert plan_setup_module.BITS is BITS
+    assert len(BITS) == 1 << 16
+    assert all(n == x.bit_count() for x, n in enumerate(BITS))
 
 
 @pytest.mark.parametrize("name", sorted(_variants()))

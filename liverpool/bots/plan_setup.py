@@ -11,22 +11,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from liverpool.engine.bits import BITS
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 
 FACES: Final = JOKER_FACE + 1
-
-
-def _bit_counts(bits: int) -> list[int]:
-    counts = [0]
-    for _ in range(bits):
-        counts += [n + 1 for n in counts]
-    return counts
-
-
-# ``BITS[x]`` is ``x.bit_count()`` for ``x`` below ``2**15`` (ranks held in a suit, the ace high too; suits
-# held by rank): compiled, a list item is read where ``bit_count`` is a method looked up and called
-BITS: Final = _bit_counts(15)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from liverpool.engine.bits import BITS
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
 
 from .plan import Partial, Plan, face_counts
-from .plan_setup import BITS
 
 Window = tuple[int, int, int, int]
 

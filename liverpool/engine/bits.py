@@ -1,24 +1,32 @@
 """Set bits counted by a table, for the compiled hot core: compiled with mypyc, ``int.bit_count()`` is a
-Python method call (looked up by name on each use), where indexing a ``bytes`` is native.
+Python method call (looked up by name on each use), where reading a list item is native.
 
->>> bit_count(0b1011_0000_0000_0001_0111), bit_count(-7), bit_count(1 << 200)
-(7, 3, 1)
+>>> bit_count(0b1011_0000_0000_0001_0111), bit_count(-7), bit_count(1 << 200), BITS[0b1011]
+(7, 3, 1, 3)
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-# The set bits of every 16-bit value.
-_COUNTS: Final = bytes(bin(value).count("1") for value in range(1 << 16))
+
+def _counts(bits: int) -> list[int]:
+    counts = [0]
+    for _ in range(bits):
+        counts += [n + 1 for n in counts]
+    return counts
+
+
+# ``BITS[x]`` is ``x.bit_count()`` for ``0 <= x < 2**16`` (the ranks held in a suit, the suits of a rank...).
+BITS: Final = _counts(16)
 
 
 def bit_count(value: int) -> int:
-    """``value.bit_count()``: the set bits of ``abs(value)``."""
+    """``value.bit_count()``: the set bits of ``abs(value)``, of any size."""
     if value < 0:
         value = -value
     count = 0
     while value:
-        count += _COUNTS[value & 0xFFFF]
+        count += BITS[value & 0xFFFF]
         value >>= 16
     return count
