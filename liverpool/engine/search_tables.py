@@ -22,7 +22,7 @@ from itertools import accumulate
 from typing import cast
 
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, Packing, run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -50,11 +50,17 @@ class RunRules:
 
     def book(self, suit: int, jokers: int) -> RunBook:
         """The tables of one run of ``suit`` with at most ``jokers`` jokers under these rules, by the ranks
-        present, as met so far in any hand."""
+        present, as met so far in any hand. A book tables at least :data:`SHARED_JOKERS` jokers: a table's
+        pair for ``j`` jokers does not depend on how many more the hand holds, and every reader skips the
+        pairs of more jokers than it holds, so hands with fewer jokers share one book (and its hits)."""
         return _run_book(
-            self.weights[suit * 13 : suit * 13 + 13], jokers, self.weights[JOKER_FACE], self.lengths,
-            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
+            self.weights[suit * 13 : suit * 13 + 13], max(jokers, SHARED_JOKERS), self.weights[JOKER_FACE],
+            self.lengths, self.min_naturals, self.spacing, self.aces_low, self.aces_high,
         )  # fmt: skip
+
+
+SHARED_JOKERS = 4
+"""The fewest jokers a :class:`RunBook` tables (see :meth:`RunRules.book`)."""
 
 
 class RunBook:
@@ -105,8 +111,8 @@ class SetRules:
     distinct_suits: bool
     joker_weight: int
 
-    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
-        """:func:`.set_shapes` under these rules."""
+    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[int, ...]:
+        """:func:`.set_shapes` under these rules (:data:`.SET_SHAPE` fields a set)."""
         return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
 
     def count(self, have: tuple[int, ...], jokers: int) -> int:
@@ -115,7 +121,7 @@ class SetRules:
         length these rules take, for each ``n`` a set may hold.
 
         >>> rules = set_rules(1 << 3, 2, 99, False, 20)
-        >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3))
+        >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
         """
         ways = [1]
@@ -147,7 +153,7 @@ def run_steps(
 ) -> tuple[tuple[int, int], ...]:  # fmt: skip
     """The table of one run whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and 14):
     ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
-    of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
+    of :func:`.list_run_shapes`; without joker spacing, the best run of a place and joker count is read off
     directly: its jokers stand for the holes and then for the lightest naturals."""
     return _run_table(
         present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
@@ -162,7 +168,9 @@ def _run_table(
     lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
-        shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+        shapes, _ = list_run_shapes(
+            present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
+        )
         for i in range(0, len(shapes), RUN_SHAPE):
             count = shapes[i + 3]
             best[count] = max(best[count], shapes[i] + count * joker_weight)
@@ -252,8 +260,11 @@ def set_steps(
     packing = Packing.for_largest(max(have))
     width = packing.width
     shapes = rules.shapes(have, jokers, width)
-    members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
-                     reverse=True)  # fmt: skip
+    members = sorted(
+        [(shapes[i] * weight + shapes[i + 2] * rules.joker_weight, shapes[i + 1], shapes[i + 2], 0, 0)
+         for i in range(0, len(shapes), SET_SHAPE)],
+        reverse=True,
+    )  # fmt: skip
     left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
     steps = candidate_steps(members, left, packing.guard, most, jokers)
     return tuple([_shared(row) for row in steps])
