@@ -159,7 +159,7 @@ class TableKind:
         self.highs: dict[int, list[int]] = {}
 
 
-def naturals_left(left: int, rank: int, width: int) -> tuple[int, ...]:
+def naturals_left(left: int, rank: int, width: int) -> tuple[int, int, int, int]:
     """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
     mask = (1 << (width - 1)) - 1
     shift = (rank - 1) * width

@@ -4,8 +4,8 @@ family has left.
 
 A table is :data:`Steps`, kept only where it grows: ``steps[m - 1]`` lists ``(j, most)``. One run of a
 suit is read off its ranks (:func:`run_steps`), sets whose suits may repeat off the count of their
-rank's naturals (:func:`set_steps`), both cached across hands; the others come from the family's
-candidates (:func:`candidate_steps`), by a depth-first search over them.
+rank's naturals (:func:`set_steps`), both cached across hands (:class:`RunBook`, :meth:`SetRules.steps`);
+the others come from the family's candidates (:func:`candidate_steps`), by a depth-first search over them.
 
 With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker and cannot be laid without:
 
@@ -16,7 +16,7 @@ With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from typing import cast
@@ -110,6 +110,27 @@ class SetRules:
     longest: int
     distinct_suits: bool
     joker_weight: int
+    tables: dict[int, Steps] = field(default_factory=dict, repr=False)  # (see :meth:`steps`)
+
+    def steps(self, have: tuple[int, int, int, int], jokers: int, weight: int, most: int) -> Steps:
+        """:func:`set_steps` under these rules, cached across hands by one int made of the arguments (the
+        naturals' count alone when suits may repeat in a set): an int key is no object the garbage
+        collector tracks, where an ``lru_cache`` keeps a tuple of them (and ``have``) for each."""
+        if self.distinct_suits:
+            if max(have) >= 16:
+                return set_steps(have, jokers, weight, self, most)
+            naturals = ((have[0] << 4 | have[1]) << 4 | have[2]) << 4 | have[3]
+        else:
+            naturals = have[0] + have[1] + have[2] + have[3]
+        if naturals >= 1 << 16 or jokers >= 1 << 8 or not 0 <= weight < 1 << 16 or most >= 1 << 4:
+            return set_steps(have, jokers, weight, self, most)
+        key = ((naturals << 8 | jokers) << 16 | weight) << 4 | most
+        steps = self.tables.get(key)
+        if steps is None:
+            if len(self.tables) >= _SET_TABLES:
+                self.tables.clear()
+            steps = self.tables[key] = set_steps(have, jokers, weight, self, most)
+        return steps
 
     def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[int, ...]:
         """:func:`.set_shapes` under these rules (:data:`.SET_SHAPE` fields a set)."""
@@ -226,35 +247,55 @@ def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
 
 
 _PAIRS: dict[int, tuple[int, ...]] = {}
+_ROWS: dict[int, tuple[tuple[int, int], ...]] = {}
+_SHARED_AT_MOST = 1 << 16
 
 
 def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """``row`` of a table kept across hands, its ``(j, most)`` pairs shared with every other such table
-    (one tuple for each pair met): the tables cached keep fewer objects that the garbage collector tracks,
-    and so it runs less often. (The pairs are typed loosely here: a ``tuple[int, int]`` variable would have
-    the compiled build take the shared tuple apart and build a new one to store it.)"""
+    """``row`` of a table kept across hands, itself and its ``(j, most)`` pairs shared with every other such
+    table (one tuple for each row and each pair met: on the corpus of ``benchmarks/contracts.py``, the
+    6,538 one-run tables kept hold 2,630 rows): the tables cached keep fewer objects that the garbage
+    collector tracks, and so it runs less often. (The pairs are typed loosely here: a ``tuple[int, int]``
+    variable would have the compiled build take the shared tuple apart and build a new one to store it.)"""
+    key = 0  # the row's pairs, 32 bits each, then its length; -1 when a pair does not fit
+    for j, value in row:
+        if key >= 0:
+            key = key << 32 | value << 8 | j if 0 <= j < 1 << 8 and 0 <= value < 1 << 24 else -1
+    if key >= 0 and len(row) < 1 << 8:
+        key = key << 8 | len(row)
+        found = _ROWS.get(key)
+        if found is not None:
+            return found
+    else:
+        key = -1
     out: list[tuple[int, ...]] = []
     for j, value in row:
         if 0 <= j < 1 << 8 and value >= 0:
-            key = value << 8 | j
-            pair = _PAIRS.get(key)
+            pair_key = value << 8 | j
+            pair = _PAIRS.get(pair_key)
             if pair is None:
                 pair = (j, value)
-                if len(_PAIRS) < 1 << 16:
-                    _PAIRS[key] = pair
+                if len(_PAIRS) < _SHARED_AT_MOST:
+                    _PAIRS[pair_key] = pair
             out.append(pair)
         else:
             out.append((j, value))
-    return cast(tuple[tuple[int, int], ...], tuple(out))
+    shared = cast(tuple[tuple[int, int], ...], tuple(out))
+    if key >= 0 and len(_ROWS) < _SHARED_AT_MOST:
+        _ROWS[key] = shared
+    return shared
 
 
-@lru_cache(maxsize=8192)
+_SET_TABLES = 1 << 13
+
+
 def set_steps(
     have: tuple[int, ...], jokers: int, weight: int, rules: SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
     of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
-    :func:`.set_shapes`, or straight from counts when suits may repeat in a set."""
+    :func:`.set_shapes`, or straight from counts when suits may repeat in a set. Not cached
+    (:meth:`SetRules.steps` is)."""
     if not rules.distinct_suits:
         return _pooled_set_steps(sum(have), jokers, weight, rules, most)
     packing = Packing.for_largest(max(have))
@@ -270,7 +311,6 @@ def set_steps(
     return tuple([_shared(row) for row in steps])
 
 
-@lru_cache(maxsize=4096)
 def _pooled_set_steps(
     naturals: int, jokers: int, weight: int, rules: SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
