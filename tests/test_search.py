@@ -40,7 +40,7 @@ from liverpool.engine.search_candidates import (
 )
 from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_members import run_members, set_members
-from liverpool.engine.search_tables import _growth, _run_table, _shared, set_steps
+from liverpool.engine.search_tables import _growth, _run_table, set_steps
 from liverpool.engine.search_tables import set_rules as make_set_rules
 from liverpool.engine.search_value import most_shed
 from liverpool.engine.search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
@@ -473,13 +473,15 @@ def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: i
 
 def test_the_sets_of_a_rank_are_counted_as_many_as_listed() -> None:
     # search_value chooses which kind to search first from SetRules.count, which counts the sets of a rank
-    # without listing them: it must be exactly how many set_shapes lists, whatever the rules.
+    # without listing them (kept by one int made of the naturals and jokers): it must be exactly how many
+    # set_shapes lists, whatever the rules and whatever was counted before.
     for have in itertools.product(range(4), repeat=4):
         for lengths in (1 << 3, 1 << 4, 1 << 3 | 1 << 5, ((1 << 64) - 1) ^ 7):
             for min_naturals, longest, distinct in itertools.product((1, 2, 3), (3, 4, 6, 224), (False, True)):
                 rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
                 for jokers in range(5):
-                    assert rules.count(have, jokers) == len(rules.shapes(have, jokers, 3)) // SET_SHAPE, (have, jokers, rules)
+                    listed = len(rules.shapes(have, jokers, 3)) // SET_SHAPE
+                    assert rules.count(have, jokers) == rules.count(have, jokers) == listed, (have, jokers, rules)
 
 
 def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> None:
@@ -506,9 +508,9 @@ def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> No
 
 
 def test_the_tables_kept_across_hands_are_the_tables_made_anew() -> None:
-    # SetRules.steps keeps the set tables by one int made of the arguments, and _shared keeps one tuple for
-    # each row met: what they give must be what set_steps makes now, whatever was asked before (the same
-    # naturals in another order, the same count of naturals, weights and joker counts that pack alike).
+    # SetRules.steps keeps the set tables by one int made of the arguments: what it gives must be what
+    # set_steps makes now, whatever was asked before (the same naturals in another order, the same count of
+    # naturals, weights and joker counts that pack alike).
     rng = random.Random(11)
     asks: list[tuple[tuple[int, int, int, int], int, int, int]] = [
         ((rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)), rng.randint(0, 4),
@@ -524,11 +526,6 @@ def test_the_tables_kept_across_hands_are_the_tables_made_anew() -> None:
             for have, jokers, weight, most in asks:
                 kept = rules.steps(have, jokers, weight, most)
                 assert kept == set_steps(have, jokers, weight, rules, most), (have, jokers, weight, most, rules)
-    rows = [tuple(sorted({(rng.randint(0, 5), rng.randint(0, 60)) for _ in range(3)})) for _ in range(200)]
-    for row in rows:
-        assert _shared(row) == row and _shared(list(row)) is _shared(row)
-    heavy = ((0, 1 << 30), (1, 1 << 31))  # (too heavy to be keyed: made anew)
-    assert _shared(heavy) == heavy
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)

@@ -111,6 +111,7 @@ class SetRules:
     distinct_suits: bool
     joker_weight: int
     tables: dict[int, Steps] = field(default_factory=dict, repr=False)  # (see :meth:`steps`)
+    counts: dict[int, int] = field(default_factory=dict, repr=False)  # (see :meth:`count`: an int for each)
 
     def steps(self, have: tuple[int, int, int, int], jokers: int, weight: int, most: int) -> Steps:
         """:func:`set_steps` under these rules, cached across hands by one int made of the arguments (the
@@ -145,6 +146,18 @@ class SetRules:
         >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
         """
+        if jokers < 1 << 8 and max(have) < 1 << 8:
+            key = (((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers
+            total = self.counts.get(key)
+            if total is None:
+                if len(self.counts) >= _SET_TABLES:
+                    self.counts.clear()
+                total = self.counts[key] = self._count(have, jokers)
+            return total
+        return self._count(have, jokers)
+
+    def _count(self, have: tuple[int, ...], jokers: int) -> int:
+        """:meth:`count`, not cached."""
         ways = [1]
         for held in have:
             cap = min(held, 1) if self.distinct_suits else held
@@ -232,7 +245,28 @@ def _run_table(
                     score += joker_weight - held[extra]
                     if score > best[forced + extra + 1]:
                         best[forced + extra + 1] = score
-    return _shared(_growth(best))
+    return _shared_growth(best)
+
+
+def _shared_growth(best: list[int]) -> tuple[tuple[int, int], ...]:
+    """``_shared(_growth(best))``, without the pairs made in between."""
+    out: list[tuple[int, ...]] = []
+    top = -1
+    for j in range(len(best)):
+        value = best[j]
+        if value > top:
+            top = value
+            if j < 1 << 8:
+                key = value << 8 | j
+                pair = _PAIRS.get(key)
+                if pair is None:
+                    pair = (j, value)
+                    if len(_PAIRS) < 1 << 16:
+                        _PAIRS[key] = pair
+            else:
+                pair = (j, value)
+            out.append(pair)
+    return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
 def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
@@ -247,43 +281,26 @@ def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
 
 
 _PAIRS: dict[int, tuple[int, ...]] = {}
-_ROWS: dict[int, tuple[tuple[int, int], ...]] = {}
-_SHARED_AT_MOST = 1 << 16
 
 
 def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """``row`` of a table kept across hands, itself and its ``(j, most)`` pairs shared with every other such
-    table (one tuple for each row and each pair met: on the corpus of ``benchmarks/contracts.py``, the
-    6,538 one-run tables kept hold 2,630 rows): the tables cached keep fewer objects that the garbage
-    collector tracks, and so it runs less often. (The pairs are typed loosely here: a ``tuple[int, int]``
-    variable would have the compiled build take the shared tuple apart and build a new one to store it.)"""
-    key = 0  # the row's pairs, 32 bits each, then its length; -1 when a pair does not fit
-    for j, value in row:
-        if key >= 0:
-            key = key << 32 | value << 8 | j if 0 <= j < 1 << 8 and 0 <= value < 1 << 24 else -1
-    if key >= 0 and len(row) < 1 << 8:
-        key = key << 8 | len(row)
-        found = _ROWS.get(key)
-        if found is not None:
-            return found
-    else:
-        key = -1
+    """``row`` of a table kept across hands, its ``(j, most)`` pairs shared with every other such table
+    (one tuple for each pair met): the tables cached keep fewer objects that the garbage collector tracks,
+    and so it runs less often. (The pairs are typed loosely here: a ``tuple[int, int]`` variable would have
+    the compiled build take the shared tuple apart and build a new one to store it.)"""
     out: list[tuple[int, ...]] = []
     for j, value in row:
         if 0 <= j < 1 << 8 and value >= 0:
-            pair_key = value << 8 | j
-            pair = _PAIRS.get(pair_key)
+            key = value << 8 | j
+            pair = _PAIRS.get(key)
             if pair is None:
                 pair = (j, value)
-                if len(_PAIRS) < _SHARED_AT_MOST:
-                    _PAIRS[pair_key] = pair
+                if len(_PAIRS) < 1 << 16:
+                    _PAIRS[key] = pair
             out.append(pair)
         else:
             out.append((j, value))
-    shared = cast(tuple[tuple[int, int], ...], tuple(out))
-    if key >= 0 and len(_ROWS) < _SHARED_AT_MOST:
-        _ROWS[key] = shared
-    return shared
+    return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
 _SET_TABLES = 1 << 13
