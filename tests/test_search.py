@@ -28,9 +28,19 @@ from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends
 from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.rules import DealRule, FinalDeal, MeldKind, MeldRule, Ruleset, RulesetError
 from liverpool.engine.search import _Search, best_leftover, can_meet, find_arrangements
-from liverpool.engine.search_candidates import SCAN, CandidatePool, decode, face_weights, lengths_allowed
+from liverpool.engine.search_candidates import (
+    RUN_SHAPE,
+    SCAN,
+    SET_SHAPE,
+    CandidatePool,
+    decode,
+    face_weights,
+    lengths_allowed,
+    list_run_shapes,
+)
 from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_members import run_members, set_members
+from liverpool.engine.search_tables import _growth, _run_table, set_steps
 from liverpool.engine.search_tables import set_rules as make_set_rules
 from liverpool.engine.search_value import most_shed
 from liverpool.engine.search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
@@ -463,13 +473,59 @@ def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: i
 
 def test_the_sets_of_a_rank_are_counted_as_many_as_listed() -> None:
     # search_value chooses which kind to search first from SetRules.count, which counts the sets of a rank
-    # without listing them: it must be exactly how many set_shapes lists, whatever the rules.
+    # without listing them (kept by one int made of the naturals and jokers): it must be exactly how many
+    # set_shapes lists, whatever the rules and whatever was counted before.
     for have in itertools.product(range(4), repeat=4):
         for lengths in (1 << 3, 1 << 4, 1 << 3 | 1 << 5, ((1 << 64) - 1) ^ 7):
             for min_naturals, longest, distinct in itertools.product((1, 2, 3), (3, 4, 6, 224), (False, True)):
                 rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
                 for jokers in range(5):
-                    assert rules.count(have, jokers) == len(rules.shapes(have, jokers, 3)), (have, jokers, rules)
+                    listed = len(rules.shapes(have, jokers, 3)) // SET_SHAPE
+                    assert rules.count(have, jokers) == rules.count(have, jokers) == listed, (have, jokers, rules)
+
+
+def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> None:
+    # run_steps reads the best run of each joker count straight off the ranks (only the longest run of a
+    # place and holes, when any length from the shortest up goes): it must be the best run list_run_shapes
+    # lists, whatever the ranks, weights, lengths and rules.
+    rng = random.Random(7)
+    weight_sets = [(5,) * 8 + (10,) * 4 + (15,), (1,) * 13, tuple(rng.randint(0, 20) for _ in range(13))]
+    any_length = ((1 << 15) - 1) & ~7
+    for lengths in (any_length, any_length & ~15, 1 << 4, 1 << 3 | 1 << 7, any_length & ~(1 << 9)):
+        for weights, min_naturals, aces_low, aces_high in itertools.product(weight_sets, (2, 3), (True, False), (True, False)):
+            for _ in range(300):
+                present = rng.getrandbits(13) << 1
+                present |= (present & 2) << 13
+                jokers = rng.randint(0, 5)
+                shapes, _ = list_run_shapes(present, jokers, 2, weights, lengths, min_naturals, 0, aces_low, aces_high)
+                best = [-1] * (jokers + 1)
+                for i in range(0, len(shapes), RUN_SHAPE):
+                    count = shapes[i + 3]
+                    best[count] = max(best[count], shapes[i] + count * 20)
+                expected = tuple(_growth(best)) if any(b >= 0 for b in best) else ()
+                args = (present, jokers, weights, 20, lengths, min_naturals, 0, aces_low, aces_high)
+                assert _run_table(*args) == expected, args
+
+
+def test_the_tables_kept_across_hands_are_the_tables_made_anew() -> None:
+    # SetRules.steps keeps the set tables by one int made of the arguments: what it gives must be what
+    # set_steps makes now, whatever was asked before (the same naturals in another order, the same count of
+    # naturals, weights and joker counts that pack alike).
+    rng = random.Random(11)
+    asks: list[tuple[tuple[int, int, int, int], int, int, int]] = [
+        ((rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3), rng.randint(0, 3)), rng.randint(0, 4),
+         rng.choice((1, 5, 10, 15, 50)), rng.randint(1, 3))
+        for _ in range(400)
+    ]  # fmt: skip
+    asks += [((0, 1, 2, 16), 2, 5, 2), ((16, 0, 0, 0), 1, 5, 1), ((1, 2, 3, 3), 300, 5, 1), ((1, 2, 3, 3), 1, 1 << 16, 1)]
+    for lengths, min_naturals, longest, distinct in itertools.product(
+        (1 << 3, ((1 << 64) - 1) ^ 7), (1, 2), (4, 224), (False, True)
+    ):
+        rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
+        for _ in range(2):
+            for have, jokers, weight, most in asks:
+                kept = rules.steps(have, jokers, weight, most)
+                assert kept == set_steps(have, jokers, weight, rules, most), (have, jokers, weight, most, rules)
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)

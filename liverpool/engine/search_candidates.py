@@ -330,12 +330,7 @@ def run_shapes(
     present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
     min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
 ) -> tuple[tuple[int, ...], tuple[int, int, int]]:  # fmt: skip
-    """Every valid run of one suit whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and
-    14), with at most ``jokers`` jokers and a length in ``lengths`` (a bit mask), each as :data:`RUN_SHAPE`
-    fields in one flat tuple: points of the naturals, size, natural use in the clubs' fields, jokers, low,
-    joker mask; with the fewest and most jokers and the most natural points of any of them. (One flat tuple
-    rather than a tuple a run: the cache keeps them, and the garbage collector runs as often as the objects
-    it tracks grow in number.)
+    """:func:`list_run_shapes` as a tuple, cached across hands for the candidates of :class:`CandidatePool`.
 
     With 4, 5 and 6 of a suit and one joker, runs of exactly 4 with 3 naturals: ``JK 4 5 6``, ``4 5 6 JK``.
 
@@ -343,10 +338,29 @@ def run_shapes(
     >>> [(shapes[i + 4], shapes[i + 1], bin(shapes[i + 5])) for i in range(0, len(shapes), RUN_SHAPE)], stats
     ([(3, 4, '0b1000'), (4, 4, '0b10000000')], (1, 1, 3))
     """
+    shapes, stats = list_run_shapes(
+        present, jokers, width, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
+    )
+    return tuple(shapes), stats
+
+
+def list_run_shapes(
+    present: int, jokers: int, width: int, rank_weights: Sequence[int], lengths: int,
+    min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
+) -> tuple[list[int], tuple[int, int, int]]:  # fmt: skip
+    """Every valid run of one suit whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and
+    14), with at most ``jokers`` jokers and a length in ``lengths`` (a bit mask), each as :data:`RUN_SHAPE`
+    fields in one flat list: points of the naturals, size, natural use in the clubs' fields, jokers, low,
+    joker mask; with the fewest and most jokers and the most natural points of any of them. (One flat list
+    rather than a tuple a run: the garbage collector runs as often as the objects it tracks grow in
+    number.) Not cached: the value search (:mod:`.search_members`, :mod:`.search_tables`) met the same
+    ranks again in about one call in ten on the corpus of ``benchmarks/contracts.py``, and a cache of them
+    kept several objects for the collector to track for each.
+    """
     first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
     usable = present & ((1 << (last + 1)) - (1 << first))
     if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
-        return (), (0, 0, 0)
+        return [], (0, 0, 0)
     lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
     out: list[int] = []
@@ -376,7 +390,7 @@ def run_shapes(
                     forced_count + extra, low,
                 )  # fmt: skip
     if not out:
-        return (), (0, 0, 0)
+        return out, (0, 0, 0)
     fewest = most = out[3]
     best = out[0]
     for i in range(0, len(out), RUN_SHAPE):
@@ -387,11 +401,11 @@ def run_shapes(
             most = count
         if out[i] > best:
             best = out[i]
-    return tuple(out), (fewest, most, best)
+    return out, (fewest, most, best)
 
 
 def _substitute(
-    out: list[int], ranks: list[int], rank_weights: tuple[int, ...], width: int,
+    out: list[int], ranks: list[int], rank_weights: Sequence[int], width: int,
     spacing: int, begin: int, extra: int, mask: int, points: int, use: int, size: int, jokers: int, low: int,
 ) -> None:  # fmt: skip
     """Adds to ``out`` the run of ``size`` cards from ``low`` whose jokers stand at ``mask`` and for ``extra``
@@ -414,21 +428,6 @@ def _substitute(
 
 def _spaced(mask: int, spacing: int) -> bool:
     return all(mask & (mask >> gap) == 0 for gap in range(1, spacing))
-
-
-def _stats(shapes: Sequence[tuple[int, ...]], jokers: int, points: int) -> tuple[int, int, int]:
-    """The fewest and most jokers (field ``jokers``) and the most points (field ``points``) of ``shapes``."""
-    fewest = most = shapes[0][jokers]
-    best = shapes[0][points]
-    for shape in shapes:
-        count = shape[jokers]
-        if count < fewest:
-            fewest = count
-        if count > most:
-            most = count
-        if shape[points] > best:
-            best = shape[points]
-    return fewest, most, best
 
 
 def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:
@@ -454,7 +453,8 @@ def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
         shift = (rank - 1) * width
         rank_weight = weights[rank - 1]
         members = []
-        for naturals, natural_use, joker_count, shape in shapes:
+        for i in range(0, len(shapes), SET_SHAPE):
+            naturals, natural_use, joker_count, shape = shapes[i], shapes[i + 1], shapes[i + 2], shapes[i + 3]
             score = naturals * rank_weight + joker_count * joker_weight
             size = naturals + joker_count
             use = (natural_use << shift) + joker_count * joker_unit
@@ -467,22 +467,27 @@ def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
     return out
 
 
+# The fields of one set in the flat tuple of :func:`set_shapes`.
+SET_SHAPE: Final = 4
+
+
 @lru_cache(maxsize=8192)
 def set_shapes(
     have: tuple[int, ...], jokers: int, width: int, lengths: int, min_naturals: int, longest: int, distinct_suits: bool
-) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, int, int]]:
+) -> tuple[tuple[int, ...], tuple[int, int, int]]:
     """Every valid set from ``have[suit]`` naturals of one rank and at most ``jokers`` jokers, with a length
-    in ``lengths`` (a bit mask), as ``(naturals, natural use in the aces' fields, jokers, naturals per suit
-    in 8-bit fields)``; with the fewest and most jokers and the most naturals of any of them.
+    in ``lengths`` (a bit mask), each as :data:`SET_SHAPE` fields in one flat tuple (as :func:`run_shapes`,
+    for the garbage collector): naturals, natural use in the aces' fields, jokers, naturals per suit in
+    8-bit fields; with the fewest and most jokers and the most naturals of any of them.
 
     >>> shapes, stats = set_shapes((1, 0, 2, 0), 1, 2, 1 << 3, 2, 99, False)
-    >>> [(naturals, jokers, hex(per_suit)) for naturals, _, jokers, per_suit in shapes], stats
+    >>> [(shapes[i], shapes[i + 2], hex(shapes[i + 3])) for i in range(0, len(shapes), SET_SHAPE)], stats
     ([(2, 1, '0x20000'), (2, 1, '0x10001'), (3, 0, '0x20001')], (0, 1, 3))
     """
     caps = [min(n, 1) if distinct_suits else n for n in have]
     clubs, diamonds, hearts, spades = caps  # (loops, not itertools.product: a tuple a choice, and slower sums)
     suit_shift = 13 * width
-    out = []
+    out: list[int] = []
     for a in range(clubs + 1):
         for b in range(diamonds + 1):
             for c in range(hearts + 1):
@@ -494,7 +499,17 @@ def set_shapes(
                     shape = a + (b << _SUIT_BITS) + (c << 2 * _SUIT_BITS) + (d << 3 * _SUIT_BITS)
                     for joker_count in range(min(jokers, longest - laid) + 1):
                         if lengths >> (laid + joker_count) & 1:
-                            out.append((laid, natural_use, joker_count, shape))
+                            out += (laid, natural_use, joker_count, shape)
     if not out:
         return (), (0, 0, 0)
-    return tuple(out), _stats(out, 2, 0)
+    fewest = most = out[2]
+    best = out[0]
+    for i in range(0, len(out), SET_SHAPE):
+        count = out[i + 2]
+        if count < fewest:
+            fewest = count
+        if count > most:
+            most = count
+        if out[i] > best:
+            best = out[i]
+    return tuple(out), (fewest, most, best)

@@ -11,7 +11,15 @@ from operator import itemgetter
 
 from .cards import JOKER_FACE
 from .rules import Ruleset
-from .search_candidates import _RUN_SUIT_BIT, _SET_RANK_BIT, ACE_HIGH, RUN_SHAPE, run_shapes, set_shapes
+from .search_candidates import (
+    _RUN_SUIT_BIT,
+    _SET_RANK_BIT,
+    ACE_HIGH,
+    RUN_SHAPE,
+    SET_SHAPE,
+    list_run_shapes,
+    set_shapes,
+)
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps
 
 _score = itemgetter(0)
@@ -40,7 +48,7 @@ def run_members(
     if present & 2:
         present |= 1 << ACE_HIGH
     base = suit * 13
-    shapes, _ = run_shapes(
+    shapes, _ = list_run_shapes(
         present, jokers, width, weights[base : base + 13], lengths,
         rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
     )  # fmt: skip
@@ -89,10 +97,11 @@ def set_members(
     shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
     rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
     shift = (rank - 1) * width
-    out = [
-        (naturals * rank_weight + joker_count * joker_weight, natural_use << shift, joker_count, rank_tag, rank_tag)
-        for naturals, natural_use, joker_count, _ in shapes
-    ]
+    out = []
+    for i in range(0, len(shapes), SET_SHAPE):
+        joker_count = shapes[i + 2]
+        out.append((shapes[i] * rank_weight + joker_count * joker_weight, shapes[i + 1] << shift, joker_count,
+                    rank_tag, rank_tag))  # fmt: skip
     out.sort(key=_score, reverse=True)
     return out
 
@@ -150,7 +159,7 @@ class TableKind:
         self.highs: dict[int, list[int]] = {}
 
 
-def naturals_left(left: int, rank: int, width: int) -> tuple[int, ...]:
+def naturals_left(left: int, rank: int, width: int) -> tuple[int, int, int, int]:
     """How many naturals of ``rank`` are left, by suit, fewest first (the suits of a set are alike)."""
     mask = (1 << (width - 1)) - 1
     shift = (rank - 1) * width
@@ -188,7 +197,8 @@ def run_families(
         if local:
             # (its runs are listed only once its own table is needed: often its bounds do)
             single = run_rules.book(suit, jokers)
-            if single.steps(present | (present & 2) << 13):
+            row = single.steps(present | (present & 2) << 13)
+            if row and row[0][0] <= jokers:  # (the book's table may list only runs of more jokers)
                 family = TableFamily(
                     fields, [], most, {}, suit, shift=shift, single=single, present=present, source=rules
                 )

@@ -4,8 +4,8 @@ family has left.
 
 A table is :data:`Steps`, kept only where it grows: ``steps[m - 1]`` lists ``(j, most)``. One run of a
 suit is read off its ranks (:func:`run_steps`), sets whose suits may repeat off the count of their
-rank's naturals (:func:`set_steps`), both cached across hands; the others come from the family's
-candidates (:func:`candidate_steps`), by a depth-first search over them.
+rank's naturals (:func:`set_steps`), both cached across hands (:class:`RunBook`, :meth:`SetRules.steps`);
+the others come from the family's candidates (:func:`candidate_steps`), by a depth-first search over them.
 
 With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker and cannot be laid without:
 
@@ -16,13 +16,13 @@ With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from typing import cast
 
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, Packing, run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -50,11 +50,17 @@ class RunRules:
 
     def book(self, suit: int, jokers: int) -> RunBook:
         """The tables of one run of ``suit`` with at most ``jokers`` jokers under these rules, by the ranks
-        present, as met so far in any hand."""
+        present, as met so far in any hand. A book tables at least :data:`SHARED_JOKERS` jokers: a table's
+        pair for ``j`` jokers does not depend on how many more the hand holds, and every reader skips the
+        pairs of more jokers than it holds, so hands with fewer jokers share one book (and its hits)."""
         return _run_book(
-            self.weights[suit * 13 : suit * 13 + 13], jokers, self.weights[JOKER_FACE], self.lengths,
-            self.min_naturals, self.spacing, self.aces_low, self.aces_high,
+            self.weights[suit * 13 : suit * 13 + 13], max(jokers, SHARED_JOKERS), self.weights[JOKER_FACE],
+            self.lengths, self.min_naturals, self.spacing, self.aces_low, self.aces_high,
         )  # fmt: skip
+
+
+SHARED_JOKERS = 4
+"""The fewest jokers a :class:`RunBook` tables (see :meth:`RunRules.book`)."""
 
 
 class RunBook:
@@ -104,9 +110,31 @@ class SetRules:
     longest: int
     distinct_suits: bool
     joker_weight: int
+    tables: dict[int, Steps] = field(default_factory=dict, repr=False)  # (see :meth:`steps`)
+    counts: dict[int, int] = field(default_factory=dict, repr=False)  # (see :meth:`count`: an int for each)
 
-    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
-        """:func:`.set_shapes` under these rules."""
+    def steps(self, have: tuple[int, int, int, int], jokers: int, weight: int, most: int) -> Steps:
+        """:func:`set_steps` under these rules, cached across hands by one int made of the arguments (the
+        naturals' count alone when suits may repeat in a set): an int key is no object the garbage
+        collector tracks, where an ``lru_cache`` keeps a tuple of them (and ``have``) for each."""
+        if self.distinct_suits:
+            if max(have) >= 16:
+                return set_steps(have, jokers, weight, self, most)
+            naturals = ((have[0] << 4 | have[1]) << 4 | have[2]) << 4 | have[3]
+        else:
+            naturals = have[0] + have[1] + have[2] + have[3]
+        if naturals >= 1 << 16 or jokers >= 1 << 8 or not 0 <= weight < 1 << 16 or most >= 1 << 4:
+            return set_steps(have, jokers, weight, self, most)
+        key = ((naturals << 8 | jokers) << 16 | weight) << 4 | most
+        steps = self.tables.get(key)
+        if steps is None:
+            if len(self.tables) >= _SET_TABLES:
+                self.tables.clear()
+            steps = self.tables[key] = set_steps(have, jokers, weight, self, most)
+        return steps
+
+    def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[int, ...]:
+        """:func:`.set_shapes` under these rules (:data:`.SET_SHAPE` fields a set)."""
         return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
 
     def count(self, have: tuple[int, ...], jokers: int) -> int:
@@ -115,9 +143,21 @@ class SetRules:
         length these rules take, for each ``n`` a set may hold.
 
         >>> rules = set_rules(1 << 3, 2, 99, False, 20)
-        >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3))
+        >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
         """
+        if jokers < 1 << 8 and max(have) < 1 << 8:
+            key = (((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers
+            total = self.counts.get(key)
+            if total is None:
+                if len(self.counts) >= _SET_TABLES:
+                    self.counts.clear()
+                total = self.counts[key] = self._count(have, jokers)
+            return total
+        return self._count(have, jokers)
+
+    def _count(self, have: tuple[int, ...], jokers: int) -> int:
+        """:meth:`count`, not cached."""
         ways = [1]
         for held in have:
             cap = min(held, 1) if self.distinct_suits else held
@@ -147,7 +187,7 @@ def run_steps(
 ) -> tuple[tuple[int, int], ...]:  # fmt: skip
     """The table of one run whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and 14):
     ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
-    of :func:`.run_shapes`; without joker spacing, the best run of a place and joker count is read off
+    of :func:`.list_run_shapes`; without joker spacing, the best run of a place and joker count is read off
     directly: its jokers stand for the holes and then for the lightest naturals."""
     return _run_table(
         present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
@@ -162,7 +202,9 @@ def _run_table(
     lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
-        shapes, _ = run_shapes(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+        shapes, _ = list_run_shapes(
+            present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
+        )
         for i in range(0, len(shapes), RUN_SHAPE):
             count = shapes[i + 3]
             best[count] = max(best[count], shapes[i] + count * joker_weight)
@@ -203,7 +245,28 @@ def _run_table(
                     score += joker_weight - held[extra]
                     if score > best[forced + extra + 1]:
                         best[forced + extra + 1] = score
-    return _shared(_growth(best))
+    return _shared_growth(best)
+
+
+def _shared_growth(best: list[int]) -> tuple[tuple[int, int], ...]:
+    """``_shared(_growth(best))``, without the pairs made in between."""
+    out: list[tuple[int, ...]] = []
+    top = -1
+    for j in range(len(best)):
+        value = best[j]
+        if value > top:
+            top = value
+            if j < 1 << 8:
+                key = value << 8 | j
+                pair = _PAIRS.get(key)
+                if pair is None:
+                    pair = (j, value)
+                    if len(_PAIRS) < 1 << 16:
+                        _PAIRS[key] = pair
+            else:
+                pair = (j, value)
+            out.append(pair)
+    return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
 def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
@@ -240,26 +303,31 @@ def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
-@lru_cache(maxsize=8192)
+_SET_TABLES = 1 << 13
+
+
 def set_steps(
     have: tuple[int, ...], jokers: int, weight: int, rules: SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
     of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
-    :func:`.set_shapes`, or straight from counts when suits may repeat in a set."""
+    :func:`.set_shapes`, or straight from counts when suits may repeat in a set. Not cached
+    (:meth:`SetRules.steps` is)."""
     if not rules.distinct_suits:
         return _pooled_set_steps(sum(have), jokers, weight, rules, most)
     packing = Packing.for_largest(max(have))
     width = packing.width
     shapes = rules.shapes(have, jokers, width)
-    members = sorted(((laid * weight + count * rules.joker_weight, use, count, 0, 0) for laid, use, count, _ in shapes),
-                     reverse=True)  # fmt: skip
+    members = sorted(
+        [(shapes[i] * weight + shapes[i + 2] * rules.joker_weight, shapes[i + 1], shapes[i + 2], 0, 0)
+         for i in range(0, len(shapes), SET_SHAPE)],
+        reverse=True,
+    )  # fmt: skip
     left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
     steps = candidate_steps(members, left, packing.guard, most, jokers)
     return tuple([_shared(row) for row in steps])
 
 
-@lru_cache(maxsize=4096)
 def _pooled_set_steps(
     naturals: int, jokers: int, weight: int, rules: SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:

@@ -47,7 +47,7 @@ from .search_members import (
     run_members,
     set_families,
 )
-from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps, set_steps
+from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
 from .search_tables import set_rules as make_set_rules
 
 _score = itemgetter(0)
@@ -290,7 +290,7 @@ def _family_steps(
             steps = (book.steps(ranks_left(left, family.suit, run_rules.width)),)
         elif family.rank:
             have = naturals_left(left, family.rank, run_rules.width)
-            steps = set_steps(have, jokers, run_rules.weights[family.rank - 1], set_rules, most)
+            steps = set_rules.steps(have, jokers, run_rules.weights[family.rank - 1], most)
         elif family.shift >= 0:
             if family.source is not None and not family.members:
                 family.members = run_members(
