@@ -34,6 +34,7 @@ COMPILED = (
     "liverpool/engine/search.py",
     "liverpool/engine/search_candidates.py",
     "liverpool/engine/search_feasible.py",
+    "liverpool/engine/search_kit.py",
     "liverpool/engine/search_layout.py",
     "liverpool/engine/search_tables.py",
     "liverpool/engine/search_members.py",

@@ -22,7 +22,7 @@ import compile as mypyc_build  # noqa: E402
 CHECKED = (
     "test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py",
     "test_observe_values.py", "test_pickle.py", "test_made_values.py", "test_lay_off_index.py", "test_chance.py",
-    "test_bits.py",
+    "test_bits.py", "test_search_kit.py",
 )
 
 RUN = """

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import Meld, new_meld
@@ -44,6 +45,8 @@ from .search_feasible import surely_unmet
 from .search_layout import Layout, Slot, contract_layout
 from .search_value import most_shed
 from .search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Group, Walk
+
+_RUN: Final = MeldKind.RUN
 
 Arrangement = tuple[Meld, ...]
 
@@ -253,7 +256,7 @@ class _Search:
         fewest_first = mode == FEASIBLE and not self.base_need
         by_order = mode != FEASIBLE or bool(self.base_need)  # (as the walk reads the orders: see run)
         slots = self.slots
-        keys = [slot.length << 1 | (slot.kind is MeldKind.RUN) for slot in slots]
+        keys = [slot.length << 1 | (slot.kind is _RUN) for slot in slots]
         ordered = 0  # the keys of the lists the walk bisects by order (bit key)
         if by_order:
             for depth in range(len(slots)):
@@ -265,7 +268,7 @@ class _Search:
             key = keys[depth]
             families = made.get(key)
             if families is None:
-                is_run = slot.kind is MeldKind.RUN
+                is_run = slot.kind is _RUN
                 families = made[key] = self._slot_list(
                     slot, distinct and is_run, fewest_first, joker_shift, bool(ordered >> key & 1)
                 )

@@ -38,14 +38,15 @@ from .cards import JOKER_FACE, face_text
 from .rules import MeldKind, MeldRule, Ruleset
 
 Entry = tuple[int, int, int, int, int, int]
-SCAN = 6
-ACE_HIGH = 14
-_ANY_LENGTH = (1 << 256) - 1
-_RUN_SUIT_BIT = 128
-_SET_RANK_BIT = 132
-_SUIT_BITS = 8
-_SHAPE_BITS = 40
-_by_order = itemgetter(5)
+SCAN: Final = 6
+ACE_HIGH: Final = 14
+_ANY_LENGTH: Final = (1 << 256) - 1
+_RUN_SUIT_BIT: Final = 128
+_SET_RANK_BIT: Final = 132
+_SUIT_BITS: Final = 8
+_SHAPE_BITS: Final = 40
+_by_order: Final = itemgetter(5)
+_RUN: Final = MeldKind.RUN
 
 
 def _order(score: int, size: int, family: int, low: int, shape: int) -> int:
@@ -58,7 +59,7 @@ def decode(kind: MeldKind, order: int) -> tuple[int, tuple[int, ...]]:
     low = order >> _SHAPE_BITS & 15
     family = order >> (_SHAPE_BITS + 4) & 15
     size = 255 - (order >> (_SHAPE_BITS + 8) & 255)
-    if kind is MeldKind.RUN:
+    if kind is _RUN:
         base = family * 13
         return low, tuple(JOKER_FACE if shape >> r & 1 else base + (r - 1) % 13 for r in range(low, low + size))
     per_suit = shape >> 8
@@ -75,7 +76,7 @@ def family_fields(kind: MeldKind, order: int, width: int) -> int:
     """The packed fields of every face of the family (suit or rank) of the candidate ``order`` of ``kind``."""
     family = family_of(order)
     field = (1 << width) - 1
-    if kind is MeldKind.RUN:
+    if kind is _RUN:
         return ((1 << (13 * width)) - 1) << (family * 13 * width)
     return sum(field << ((suit * 13 + family - 1) * width) for suit in range(4))
 
@@ -224,7 +225,7 @@ class CandidatePool:
 
     def of_kind(self, kind: MeldKind) -> list[Family]:
         """The families of ``kind`` (not by a dict: an enum member hashes in Python)."""
-        return self.runs if kind is MeldKind.RUN else self.sets
+        return self.runs if kind is _RUN else self.sets
 
     @property
     def families(self) -> dict[MeldKind, list[Family]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
+from typing import Final
 
 from .cards import JOKER_FACE
 from .rules import Ruleset
@@ -22,9 +23,9 @@ from .search_candidates import (
 )
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps
 
-_score = itemgetter(0)
+_score: Final = itemgetter(0)
 # The bit a suit's own runs are tagged with, when the suit is tabled in its own fields (``local``).
-LOCAL_SUIT_BIT = 1 << 48
+LOCAL_SUIT_BIT: Final = 1 << 48
 
 
 def run_members(

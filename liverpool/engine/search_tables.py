@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
-from typing import cast
+from typing import Final, cast
 
 from .cards import JOKER_FACE
 from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
@@ -59,7 +59,7 @@ class RunRules:
         )  # fmt: skip
 
 
-SHARED_JOKERS = 4
+SHARED_JOKERS: Final = 4
 """The fewest jokers a :class:`RunBook` tables (see :meth:`RunRules.book`)."""
 
 
@@ -88,7 +88,7 @@ class RunBook:
         return steps
 
 
-_BOOK_SIZE = 1 << 15
+_BOOK_SIZE: Final = 1 << 15
 
 
 @lru_cache(maxsize=256)
@@ -303,7 +303,7 @@ def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
-_SET_TABLES = 1 << 13
+_SET_TABLES: Final = 1 << 13
 
 
 def set_steps(

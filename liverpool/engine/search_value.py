@@ -34,68 +34,48 @@ from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import (
     count_hand,
-    face_weights,
-    lengths_allowed,
 )
+from .search_kit import value_shape
 from .search_members import (
     TableFamily,
     TableKind,
     naturals_left,
-    rank_fields,
     ranks_left,
     run_families,
     run_members,
     set_families,
 )
 from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
-from .search_tables import set_rules as make_set_rules
 
-_score = itemgetter(0)
+_score: Final = itemgetter(0)
+_RUN: Final = MeldKind.RUN
+_SET: Final = MeldKind.SET
 
 
 def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
     from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
-    # (no dict keyed by MeldKind here: an enum's hash is a Python function, run at every look-up)
-    run_slots = set_slots = 0
-    run_length = set_length = -1
-    uneven = False
-    for rule in contract:
-        if rule.kind is MeldKind.RUN:
-            uneven = uneven or (run_slots > 0 and rule.length != run_length)
-            run_slots += 1
-            run_length = rule.length
-        elif rule.kind is MeldKind.SET:
-            uneven = uneven or (set_slots > 0 and rule.length != set_length)
-            set_slots += 1
-            set_length = rule.length
-    if uneven:
+    shape = value_shape(contract, rules)
+    if shape.uneven:
         return None
+    run_slots, set_slots = shape.run_slots, shape.set_slots
     if not run_slots and not set_slots:
         return 0
     counts, packing, start = count_hand(hand)
-    weights = face_weights(rules.card_values, whole_hand)
     width, guard = packing.width, packing.guard
     start |= guard
-    run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
-    run_rules = RunRules(
-        width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high
-    )
-    longest = rules.set_max_length if rules.set_max_length is not None else 13 * 16
-    set_rules = make_set_rules(
-        lengths_allowed(contract, MeldKind.SET, rules), rules.set_min_naturals,
-        min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
-    )  # fmt: skip
+    kit = shape.kit(width, whole_hand)
+    weights, run_lengths, run_rules, set_rules = kit.weights, kit.run_lengths, kit.run_rules, kit.set_rules
     jokers = counts[JOKER_FACE]
-    runs_tabled = run_slots == 1 or rules.run_distinct_suits
+    runs_tabled = kit.runs_tabled
     outer: MeldKind | None = None
     if run_slots and set_slots:
         outer = _first_kind(counts, run_slots, set_slots, rules, set_rules)
     runs = sets = None
     if run_slots:
-        if outer is MeldKind.RUN or not runs_tabled:
+        if outer is _RUN or not runs_tabled:
             families = run_families(
-                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not MeldKind.RUN, run_rules
+                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not _RUN, run_rules
             )
         else:
             # (only the suits whose ranks could hold a run's naturals: the others' tables are empty, and
@@ -106,28 +86,26 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
                 for face in range(suit * 13, suit * 13 + 13):
                     if counts[face]:
                         ranks += 1
-                if ranks >= rules.run_min_naturals:
-                    book = run_rules.book(suit, jokers)
-                    fields = ((1 << (13 * width)) - 1) << (suit * 13 * width)
-                    families.append(TableFamily(fields, [], 1, {}, suit, 0, book))
+                if ranks >= kit.run_min_naturals:
+                    families.append(TableFamily(kit.suit_fields[suit], [], 1, {}, suit, 0, kit.book(suit, jokers)))
         runs = TableKind(run_slots, jokers, families)
         # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost
         # more than the tables they spared)
         runs.bounded = runs.bounded and not set_slots
     if set_slots:
-        if outer is MeldKind.SET:
+        if outer is _SET:
             families = set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
         else:
-            most = 1 if rules.set_distinct_ranks else set_slots
-            fewest = max(1, rules.set_min_naturals)  # (as for the suits: no rank with too few naturals for a set)
-            families = [TableFamily(rank_fields(rank, width), [], most, {}, rank=rank) for rank in range(1, 14)
+            most, fewest = kit.set_most, kit.set_fewest  # (fewest: as for the suits, no rank short of a set)
+            fields = kit.rank_fields
+            families = [TableFamily(fields[rank], [], most, {}, rank=rank) for rank in range(1, 14)
                         if counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38] >= fewest]  # fmt: skip
         sets = TableKind(set_slots, jokers, families)
     if runs is None or sets is None:
         only = runs if sets is None else sets
         assert only is not None
         return _most(only, start, guard, run_rules, set_rules, jokers)
-    first, inner = (runs, sets) if outer is MeldKind.RUN else (sets, runs)
+    first, inner = (runs, sets) if outer is _RUN else (sets, runs)
     members: list[Member] = []
     for family in first.families:
         members += family.members  # (not a generator: the compiled build would build each member anew)
@@ -146,7 +124,7 @@ def _first_kind(
     costs several times a plain one (on the corpus of ``benchmarks/contracts.py``, runs first took about a
     fifth less time in all on the contracts of sets and runs of the presets that space jokers)."""
     if rules.run_joker_spacing > 1:
-        return MeldKind.RUN
+        return _RUN
     jokers = counts[JOKER_FACE]
     runs = 0
     for suit in range(4):
@@ -165,7 +143,7 @@ def _first_kind(
             sets += set_rules.count((counts[rank], counts[rank + 13], counts[rank + 26], counts[rank + 39]), jokers)
     by_runs = float(runs) ** run_slots * ranks * set_slots**2
     by_sets = float(sets) ** set_slots * 4 * run_slots**2
-    return MeldKind.RUN if by_runs < by_sets else MeldKind.SET
+    return _RUN if by_runs < by_sets else _SET
 
 
 def _choose(
