@@ -34,6 +34,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
+from .bits import bit_count
 from .cards import JOKER_FACE, face_text
 from .rules import MeldKind, MeldRule, Ruleset
 
@@ -291,7 +292,7 @@ def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
             if n:
                 present |= 2 << rank
                 naturals += n * weights[base + rank]
-        if present.bit_count() < min_naturals:
+        if bit_count(present) < min_naturals:
             continue
         if present & 2:
             present |= 1 << ACE_HIGH
@@ -346,7 +347,7 @@ def run_shapes(
 
 
 def list_run_shapes(
-    present: int, jokers: int, width: int, rank_weights: Sequence[int], lengths: int,
+    present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
     min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
 ) -> tuple[list[int], tuple[int, int, int]]:  # fmt: skip
     """Every valid run of one suit whose naturals are ranks of ``present`` (bits 1..14, the ace in both 1 and
@@ -360,13 +361,13 @@ def list_run_shapes(
     """
     first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
     usable = present & ((1 << (last + 1)) - (1 << first))
-    if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
+    if bit_count(usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)) < min_naturals:
         return [], (0, 0, 0)
     lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
     out: list[int] = []
     for low in range(max(first, lowest - jokers), last + 1):
-        if (usable >> low).bit_count() < min_naturals:
+        if bit_count(usable >> low) < min_naturals:
             break
         forced = forced_count = natural_score = natural_use = 0
         ranks: list[int] = []
@@ -406,7 +407,7 @@ def list_run_shapes(
 
 
 def _substitute(
-    out: list[int], ranks: list[int], rank_weights: Sequence[int], width: int,
+    out: list[int], ranks: list[int], rank_weights: tuple[int, ...], width: int,
     spacing: int, begin: int, extra: int, mask: int, points: int, use: int, size: int, jokers: int, low: int,
 ) -> None:  # fmt: skip
     """Adds to ``out`` the run of ``size`` cards from ``low`` whose jokers stand at ``mask`` and for ``extra``

@@ -10,6 +10,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
+from .bits import bit_count
 from .cards import JOKER_FACE
 from .rules import Ruleset
 from .search_candidates import (
@@ -190,7 +191,7 @@ def run_families(
         for rank in range(1, 14):
             if counts[base + rank - 1]:
                 present |= 1 << rank
-        if present.bit_count() < rules.run_min_naturals:
+        if bit_count(present) < rules.run_min_naturals:
             continue
         most = 1 if rules.run_distinct_suits else slots
         shift = base * width

@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Final, cast
 
+from .bits import bit_count
 from .cards import JOKER_FACE
 from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
 
@@ -211,11 +212,11 @@ def _run_table(
     else:
         first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
         usable = present & ((1 << (last + 1)) - (1 << first))
-        if (usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)).bit_count() < min_naturals:
+        if bit_count(usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)) < min_naturals:
             return ()
         lowest = (usable & -usable).bit_length() - 1
         for low in range(max(first, lowest - jokers), last + 1):
-            if (usable >> low).bit_count() < min_naturals:
+            if bit_count(usable >> low) < min_naturals:
                 break
             forced = natural_score = 0
             held: list[int] = []  # the weights of the naturals so far, lightest first
