@@ -429,7 +429,12 @@ def _substitute(
 
 
 def _spaced(mask: int, spacing: int) -> bool:
-    return all(mask & (mask >> gap) == 0 for gap in range(1, spacing))
+    """No two bits of ``mask`` are closer than ``spacing``. (A loop: compiled, all() of a generator makes a
+    generator object at each call.)"""
+    for gap in range(1, spacing):  # noqa: SIM110
+        if mask & (mask >> gap):
+            return False
+    return True
 
 
 def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:

@@ -281,7 +281,7 @@ def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
     return steps
 
 
-_PAIRS: dict[int, tuple[int, ...]] = {}
+_PAIRS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
