@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.presets import PRESETS
 from liverpool.engine.rules import MeldKind
+from liverpool.engine.search import _holds_a_card_twice
 from liverpool.engine.search_candidates import count_hand, lengths_allowed
+from liverpool.engine.search_feasible import cards_needed
 from liverpool.engine.search_layout import contract_layout
 
 # Faces with their deck bits (a card is face | copy << 6); up to 40 copies of one face, past any
@@ -43,3 +45,16 @@ def test_layouts_hold_the_lengths_each_contract_allows() -> None:
             layout = contract_layout(contract, rules)
             assert layout.run_lengths == lengths_allowed(contract, MeldKind.RUN, rules)
             assert layout.set_lengths == lengths_allowed(contract, MeldKind.SET, rules)
+
+
+@given(st.lists(st.integers(0, 4095), max_size=40))
+def test_a_card_twice_is_told_as_a_set_tells_it(cards_held: list[int]) -> None:
+    # search._holds_a_card_twice (a bit per copy of each face) against a set of the cards
+    assert _holds_a_card_twice(tuple(cards_held)) == (len(set(cards_held)) != len(cards_held))
+
+
+def test_cards_needed_is_the_sum_of_the_lengths() -> None:
+    for rules in PRESETS.values():
+        for deal in range(len(rules.deals)):
+            contract = rules.contract(deal)
+            assert cards_needed(contract) == cards_needed(list(contract)) == sum(r.length for r in contract)

@@ -41,7 +41,7 @@ from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import Meld, new_meld
 from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import CandidatePool, Entry, decode, face_weights
-from .search_feasible import surely_unmet
+from .search_feasible import cards_needed, surely_unmet
 from .search_layout import Layout, Slot, contract_layout
 from .search_value import most_shed
 from .search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Group, Walk
@@ -354,17 +354,31 @@ def _plainly_impossible(
 ) -> bool:
     """Whether the question cannot be met whatever the cards (too few of them, or ``must_include`` is not in
     hand); a ``ValueError`` when it is malformed."""
-    if len(set(cards)) != len(cards):
+    if _holds_a_card_twice(cards):
         raise ValueError(f"the hand holds a card twice: {' '.join(map(str, cards))}")
     if keep < 0:
         raise ValueError(f"keep must not be negative, not {keep}")
     n = len(cards)
-    needed = 0
-    for rule in contract:
-        needed += rule.length
+    needed = cards_needed(contract)
     if n - keep < needed or (whole_hand and keep and n):
         return True
     return must_include is not None and must_include not in cards
+
+
+def _holds_a_card_twice(cards: tuple[int, ...]) -> bool:
+    """Whether a card comes twice in ``cards``: by a bit for each copy of each face (compiled, building a set
+    of Cards hashes each in a generic call)."""
+    copies = [0] * 64
+    for card in cards:
+        if card < 0:
+            return len(set(cards)) != len(cards)
+        face, copy = card & 63, card >> 6
+        held = copies[face]
+        bit = 1 << copy
+        if held & bit:
+            return True
+        copies[face] = held | bit
+    return False
 
 
 def _unanswerable(

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .bits import bit_count
+from .bits import BITS, bit_count
 from .cards import JOKER_FACE
 from .rules import MeldKind, MeldRule, Ruleset
 
@@ -140,6 +140,25 @@ def _shape_of(contract: Sequence[MeldRule], rules: Ruleset) -> _Shape:
     return shape
 
 
+def cards_needed(contract: Sequence[MeldRule]) -> int:
+    """The cards ``contract`` asks for at least (the sum of its lengths), kept for contracts given as tuples."""
+    if type(contract) is not tuple:
+        return sum(rule.length for rule in contract)
+    key = id(contract)
+    held = _needed.get(key)
+    if held is not None and held[0] is contract:
+        return held[1]
+    if len(_needed) >= _SHAPES_AT_MOST:
+        _needed.clear()
+    total: int = sum(rule.length for rule in contract)
+    _needed[key] = (contract, total)
+    return total
+
+
+# The cards each contract asks for, by its identity (the contract held in the value, as in ``_shapes``).
+_needed: Final[dict[int, tuple[tuple[MeldRule, ...], int]]] = {}
+
+
 def _fewest(marginal: list[int], wanted: int) -> int:
     """The sum of the ``wanted`` least of ``marginal``, or more jokers than any hand holds if too few."""
     if len(marginal) < wanted:
@@ -196,7 +215,7 @@ def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, 
         window = (1 << size) - 1
         best = 0
         for low in range(first, last - size + 2):
-            held = bit_count(present >> low & window)
+            held = BITS[present >> low & window]  # (present: bits 1..14)
             if held > best:
                 best = held
         if best >= min_naturals and (spacing <= 1 or size - best <= -(-size // spacing)):
