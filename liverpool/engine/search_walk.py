@@ -9,7 +9,7 @@ scope, a reference cycle that only the garbage collector frees, left behind by e
 
 from __future__ import annotations
 
-import bisect
+from bisect import bisect_left
 from typing import Final
 
 from .search_candidates import Entry, Family
@@ -22,6 +22,8 @@ TOP: Final = 2
 FREE: Final = 0
 BY_ORDER: Final = 1
 BY_SIZE: Final = 2
+# (a C static when compiled: bisect.bisect_left looked the module up, then its function, at each use)
+_BISECT_LEFT: Final = bisect_left
 
 
 class Group:
@@ -223,7 +225,7 @@ class Walk:
         for bit, entries, orders in self.lists[depth]:
             if bit & blocked:
                 continue
-            begin = bisect.bisect_left(orders, order_before) if chain == BY_ORDER and self.by_order else 0
+            begin = _BISECT_LEFT(orders, order_before) if chain == BY_ORDER and self.by_order else 0
             for i in range(begin, len(entries)):  # (not islice: compiled, a range loop indexes the list)
                 c_score, size, use, tag, block, order = entries[i]
                 reach = score + c_score + rest
