@@ -393,17 +393,23 @@ def list_run_shapes(
                 )  # fmt: skip
     if not out:
         return out, (0, 0, 0)
-    fewest = most = out[3]
+    return out, _shape_stats(out, RUN_SHAPE, 3)
+
+
+def _shape_stats(out: list[int], fields: int, jokers: int) -> tuple[int, int, int]:
+    """The fewest and most jokers (field ``jokers``) and the most natural points (field 0) of the shapes laid
+    out flat in ``out``, ``fields`` a shape (not empty)."""
+    fewest = most = out[jokers]
     best = out[0]
-    for i in range(0, len(out), RUN_SHAPE):
-        count = out[i + 3]
+    for i in range(0, len(out), fields):
+        count = out[i + jokers]
         if count < fewest:
             fewest = count
         if count > most:
             most = count
         if out[i] > best:
             best = out[i]
-    return out, (fewest, most, best)
+    return fewest, most, best
 
 
 def _substitute(
@@ -509,14 +515,4 @@ def set_shapes(
                             out += (laid, natural_use, joker_count, shape)
     if not out:
         return (), (0, 0, 0)
-    fewest = most = out[2]
-    best = out[0]
-    for i in range(0, len(out), SET_SHAPE):
-        count = out[i + 2]
-        if count < fewest:
-            fewest = count
-        if count > most:
-            most = count
-        if out[i] > best:
-            best = out[i]
-    return tuple(out), (fewest, most, best)
+    return tuple(out), _shape_stats(out, SET_SHAPE, 2)

@@ -257,16 +257,7 @@ def _shared_growth(best: list[int]) -> tuple[tuple[int, int], ...]:
         value = best[j]
         if value > top:
             top = value
-            if j < 1 << 8:
-                key = value << 8 | j
-                pair = _PAIRS.get(key)
-                if pair is None:
-                    pair = (j, value)
-                    if len(_PAIRS) < 1 << 16:
-                        _PAIRS[key] = pair
-            else:
-                pair = (j, value)
-            out.append(pair)
+            out.append(_pair(j, value))
     return cast(tuple[tuple[int, int], ...], tuple(out))
 
 
@@ -291,17 +282,21 @@ def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     the compiled build take the shared tuple apart and build a new one to store it.)"""
     out: list[tuple[int, ...]] = []
     for j, value in row:
-        if 0 <= j < 1 << 8 and value >= 0:
-            key = value << 8 | j
-            pair = _PAIRS.get(key)
-            if pair is None:
-                pair = (j, value)
-                if len(_PAIRS) < 1 << 16:
-                    _PAIRS[key] = pair
-            out.append(pair)
-        else:
-            out.append((j, value))
+        out.append(_pair(j, value))
     return cast(tuple[tuple[int, int], ...], tuple(out))
+
+
+def _pair(j: int, value: int) -> tuple[int, ...]:
+    """The pair ``(j, value)``, one tuple for each pair met (see :func:`_shared`)."""
+    if not (0 <= j < 1 << 8 and value >= 0):
+        return (j, value)
+    key = value << 8 | j
+    pair = _PAIRS.get(key)
+    if pair is None:
+        pair = (j, value)
+        if len(_PAIRS) < 1 << 16:
+            _PAIRS[key] = pair
+    return pair
 
 
 _SET_TABLES: Final = 1 << 13
