@@ -45,6 +45,7 @@ from .errors import (
 )
 from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
 from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
+from .search_candidates import face_weights
 from .state import DealResult, GameState, Phase, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
@@ -86,9 +87,34 @@ def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
 
 
 def shoe(state: GameState) -> tuple[Card, ...]:
-    """Every physical card this table plays with."""
-    deck = state.rules.deck_for(state.seats)
-    return make_shoe(deck.decks, deck.jokers)
+    """Every physical card this table plays with (kept by ruleset and seats: compiled, ``deck_for`` is a
+    Python call, made for each deal's shuffle and its check)."""
+    rules, seats = state.rules, state.seats
+    key = id(rules) * 64 + seats if 0 <= seats < 64 else -1
+    held = _shoes.get(key)
+    if held is not None and held[0] is rules:
+        return held[1]
+    deck = rules.deck_for(seats)
+    cards = make_shoe(deck.decks, deck.jokers)
+    if key >= 0:
+        if len(_shoes) >= 64:
+            _shoes.clear()
+        _shoes[key] = (rules, cards)
+    return cards
+
+
+# The shoe of each ruleset and table size met, by the ruleset's identity and the seats (the ruleset held in
+# the value, so that its identity is never reused while the entry lives).
+_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...]]]] = {}
+
+
+def _penalty(hand: Sequence[int], values: tuple[int, ...]) -> int:
+    """The penalty points of ``hand`` (``values`` by face): cards read as ints, as ``rules.value`` reads them
+    but without a Python call each."""
+    total = 0
+    for card in hand:
+        total += values[card & FACE_MASK]
+    return total
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -718,7 +744,8 @@ def _call(state: GameState, action: Call) -> None:
 
 def _end_deal(state: GameState, went_out: int | None) -> None:
     rules = state.rules
-    scores = [0 if seat == went_out else sum(rules.value(c) for c in hand) for seat, hand in enumerate(state.hands)]
+    values = face_weights(rules.card_values, False)
+    scores = [0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)]
     if state.cutter_bonus is not None:
         scores[state.cutter_bonus] += rules.cut_bonus
     state.results.append(DealResult(state.deal, went_out, tuple(scores), state.cutter_bonus))
