@@ -346,8 +346,9 @@ def _same_cards(held: tuple[Card, ...], cards: list[Card]) -> bool:
     """``held == tuple(cards)``, without making the tuple (a seat's known cards are mostly none)."""
     if len(held) != len(cards):
         return False
-    for i in range(len(held)):  # noqa: SIM110 -- compiled, all() of a generator makes a generator object
-        if held[i] != cards[i]:
+    for i in range(len(held)):  # (a loop: compiled, all() of a generator makes a generator object)
+        card = held[i]
+        if card is not cards[i] and card != cards[i]:  # (mostly the very same card: no generic comparison)
             return False
     return True
 
