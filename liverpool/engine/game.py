@@ -62,7 +62,6 @@ _NO_CALLS: Final = DiscardCall.NONE
 
 
 ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
-# Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
 # Phases as Final names (compiled, ``Phase.DRAW`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
 _PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
@@ -70,7 +69,9 @@ _PHASE_DRAW: Final = Phase.DRAW
 _PHASE_BUY: Final = Phase.BUY
 _PHASE_PLAY: Final = Phase.PLAY
 _PHASE_GAME_OVER: Final = Phase.GAME_OVER
+# Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
 _PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
+# The most frequent actions' types, which _perform tells apart before its match.
 _PASS_TYPE: Final = Pass
 _DISCARD_TYPE: Final = Discard
 _DRAW_STOCK_TYPE: Final = DrawStock
