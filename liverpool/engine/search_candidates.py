@@ -148,7 +148,8 @@ class Packing:
     @classmethod
     def for_largest(cls, largest: int) -> Packing:
         """The packing for counts up to ``largest`` (one instance per width)."""
-        return _packing(max(1, largest).bit_length() + 1)
+        width = max(1, largest).bit_length() + 1
+        return _PACKINGS[width] if width < len(_PACKINGS) else _packing(width)
 
 
 @lru_cache(maxsize=16)
@@ -161,7 +162,8 @@ def _packing(width: int) -> Packing:
     return Packing(width, _guard(width))
 
 
-# The packings of the narrow widths, by width (a list read, where ``_packing`` is a call through lru_cache).
+# The packings of the narrow widths, by width (a list read, where ``_packing`` is a call through lru_cache;
+# see Packing.for_largest).
 _PACKINGS: Final = [_packing(max(2, width)) for width in range(8)]
 
 
@@ -175,8 +177,8 @@ def count_hand(hand: Sequence[int]) -> tuple[list[int], Packing, int]:
         counts[face] = copies
         if copies > largest:
             largest = copies
-    width = largest.bit_length() + 1
-    packing = _PACKINGS[width] if width < len(_PACKINGS) else _packing(width)
+    packing = Packing.for_largest(largest)
+    width = packing.width
     start = 0
     for card in hand:
         start += 1 << ((card & 63) * width)

@@ -64,7 +64,6 @@ class Kit:
         contract, rules = shape.contract, shape.rules
         self.weights = weights = face_weights(rules.card_values, whole_hand)
         self.run_lengths = run_lengths = lengths_allowed(contract, _RUN, rules)
-        self.run_min_naturals: int = rules.run_min_naturals
         self.run_rules = RunRules(
             width, weights, run_lengths, rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low,
             rules.aces_high,

@@ -86,7 +86,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
                 for face in range(suit * 13, suit * 13 + 13):
                     if counts[face]:
                         ranks += 1
-                if ranks >= kit.run_min_naturals:
+                if ranks >= run_rules.min_naturals:
                     families.append(TableFamily(kit.suit_fields[suit], [], 1, {}, suit, 0, kit.book(suit, jokers)))
         runs = TableKind(run_slots, jokers, families)
         # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost
