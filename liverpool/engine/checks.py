@@ -6,7 +6,7 @@ Each returns ``None`` when the thing is allowed, or a sentence saying why not.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from .cards import Card
 from .melds import End, Meld, accepted_faces
@@ -224,32 +224,45 @@ def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[
     return index
 
 
-def _without(entries: list[tuple[int, End | None]] | None, gone: int) -> list[tuple[int, End | None]]:
+# Index entries moved as they are: compiled, an item read from a list typed ``list[tuple[int, End | None]]``
+# is unboxed, and boxed again (a new tuple) when stored in another list; read through a list typed
+# ``list[object]`` (the same list), it is moved as the very object. Positions are read through the typed list.
+_Entries = list[tuple[int, End | None]]
+
+
+def _without(entries: _Entries | None, gone: int) -> _Entries:
     """``entries`` but those at the positions of the bits of ``gone``: the very list when none is (lists are
-    shared, never modified; compiled, copying one unboxes and boxes each entry again)."""
+    shared, never modified)."""
     if not entries:
         return []
-    for entry in entries:
-        if gone >> entry[0] & 1:
-            return [entry for entry in entries if not gone >> entry[0] & 1]
+    same = cast("list[object]", entries)
+    for i in range(len(entries)):
+        if gone >> entries[i][0] & 1:
+            kept = same[:i]
+            for j in range(i + 1, len(entries)):
+                if not gone >> entries[j][0] & 1:
+                    kept.append(same[j])
+            return cast(_Entries, kept)
     return entries
 
 
-def _merged(old: list[tuple[int, End | None]], added: list[tuple[int, End | None]]) -> list[tuple[int, End | None]]:
+def _merged(old: _Entries, added: _Entries) -> _Entries:
     """Two lists of entries, each in position order and with no position in both, merged in position order."""
     if not added:
         return old
     if not old or old[-1][0] < added[0][0]:
         return old + added
-    out: list[tuple[int, End | None]] = []
+    olds, adds = cast("list[object]", old), cast("list[object]", added)
+    out: list[object] = []
     i = 0
-    for entry in old:
-        while i < len(added) and added[i][0] < entry[0]:
-            out.append(added[i])
+    for j in range(len(old)):
+        position = old[j][0]
+        while i < len(added) and added[i][0] < position:
+            out.append(adds[i])
             i += 1
-        out.append(entry)
-    out += added[i:]
-    return out
+        out.append(olds[j])
+    out += adds[i:]
+    return cast(_Entries, out)
 
 
 class _BuyRules:
