@@ -17,6 +17,7 @@ from liverpool.engine import checks
 from liverpool.engine.actions import Discard, DrawDiscard, DrawStock, SwapJoker
 from liverpool.engine.game import is_legal, new_game
 from liverpool.engine.legal import legal_actions
+from liverpool.engine.melds import Meld
 from liverpool.engine.play import step
 from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.state import GameState, Phase
@@ -95,3 +96,51 @@ def test_can_go_down_keeps_the_taken_card_rule() -> None:
     with_joker = [*cards, card("JK#1")]  # a card besides the KS can stay: now it may
     assert checks.can_go_down(state, 2, with_joker, None) == bool(checks.go_down_options(state, 2, with_joker, None, 1))
     assert checks.can_go_down(state, 2, with_joker, None)
+
+
+@pytest.mark.parametrize("preset", ["may-i", "british", "liverpool"])
+def test_joker_goes_down_only_when_the_search_agrees(preset: str) -> None:
+    """RULES.md §3 rule options: joker swap (before going down, the joker must go down at once). The listing
+    learns that from its own going-down arrangements where it can (the joker in the natural's place, or
+    laid off onto a meld): each time it says so, ``can_go_down`` must too, and it must say so often."""
+    asked = shown = 0
+    for state in _moments(preset, 4):
+        me = state.current
+        if state.phase is not Phase.PLAY or state.down[me] or state.must_place is not None:
+            continue
+        jokers = [c for tm in state.melds for c in tm.meld.cards if c.is_joker]
+        if not jokers:
+            continue
+        hand = list(state.hands[me])
+        going_down = checks.go_down_options(state, me, hand, None, 8)
+        if not going_down:
+            continue
+        for natural in dict.fromkeys(c for c in hand if not c.is_joker):
+            after = [c for c in hand if c != natural] + [jokers[0]]
+            asked += 1
+            if checks.joker_goes_down(state, after, natural, jokers[0], going_down):
+                shown += 1
+                assert checks.can_go_down(state, me, after, jokers[0]), (state.situation(), natural)
+    assert asked > 100 and shown > 20, (asked, shown)
+
+
+def test_a_swap_shown_by_the_going_down_is_listed() -> None:
+    """RULES.md §3 rule options: joker swap (may-i: before going down, the joker must go down at once). A seat
+    that can go down with 7H 7S 7D and 4C 5C 6C 7C gives its 5H for the joker of the table run JK 6H 7H 8H:
+    the joker then goes down with it (laid off onto the run or the set), so the swap is listed, and its
+    own going-down arrangements show it without a search."""
+    state = deal(MAY_I, 3, deal_no=1, hands=[None, "JK 6H 7H 8H 9S 9D 9C 2D 3D KS", "7H#1 7S 7D 4C 5C 6C 7C QD KC 5H"],
+                 stock_top=["3S", "QH"])  # fmt: skip
+    play(state, DrawStock(1), go_down(1, "run: JK 6H 7H 8H", "set: 9S 9D 9C"), Discard(1, card("KS")), DrawStock(2))
+    joker, natural = card("JK"), card("5H")
+    swap = SwapJoker(2, natural, 0, joker)
+    assert swap in legal_actions(state) and is_legal(state, swap)
+    going_down = checks.go_down_options(state, 2, state.hands[2], None, 8)
+    after = [c for c in state.hands[2] if c != natural] + [joker]
+    assert checks.joker_goes_down(state, after, natural, joker, going_down)
+    assert not checks.joker_goes_down(state, after, natural, joker, [])  # nothing shown: the search must answer
+    # A hand of just those melds and the joker: laying the joker off leaves no card to discard (may-i keeps one).
+    melds = (Meld.parse("set: 7H#1 7S 7D"), Meld.parse("run: 4C 5C 6C 7C"))
+    bare = [c for m in melds for c in m.cards] + [joker]
+    assert not checks.joker_goes_down(state, bare, card("QD"), joker, [melds])
+    assert checks.joker_goes_down(state, [*bare, card("QD")], card("KC"), joker, [melds])

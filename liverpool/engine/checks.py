@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
-from .cards import Card
-from .melds import End, Meld, accepted_faces
+from .cards import JOKER_FACE, Card
+from .melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
 from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, Ruleset
 from .search import can_meet, find_arrangements
 from .state import GameState, TableMeld
@@ -112,6 +112,47 @@ def can_go_down(state: GameState, seat: int, hand: Sequence[Card], must_include:
     return can_meet(hand, contract, rules, keep=keep, must_include=taken) or can_meet(
         others, contract, rules, keep=1, must_include=must_include
     )
+
+
+def joker_goes_down(
+    state: GameState, hand: Sequence[Card], natural: Card, joker: Card, going_down: Sequence[tuple[Meld, ...]]
+) -> bool:
+    """Whether ``going_down`` (ways to go down with a seat's hand before it swapped ``natural`` for ``joker``
+    from the table) shows that ``hand``, the hand after the swap, can go down with the joker: the joker in the
+    natural's place, or laid off onto one of the melds, makes an arrangement of ``hand`` that the contract
+    accepts and that leaves what must stay. Then :func:`can_go_down` of ``hand`` and ``joker`` holds (the
+    search finds every arrangement there is); False says nothing, and the search must answer."""
+    whole, keep, taken = go_down_question(state, hand)
+    if taken is not None:  # (the search's answers are filtered then: ask it)
+        return False
+    rules = state.rules
+    contract = state.deal_rule.contract
+    for arrangement in going_down:
+        for melds in _with_joker(arrangement, natural, joker, rules):
+            if contract_problem(melds, contract, rules) is not None:
+                continue
+            used = 0
+            for meld in melds:
+                used += len(meld.cards)
+            left = len(hand) - used  # (the melds hold distinct cards of ``hand``)
+            if left >= keep and not (whole and left):
+                return True
+    return False
+
+
+def _with_joker(arrangement: tuple[Meld, ...], natural: Card, joker: Card, rules: Ruleset) -> list[tuple[Meld, ...]]:
+    """``arrangement`` with ``joker`` in the place of ``natural`` when it holds that card, else each way to lay
+    the joker off onto one of its melds."""
+    for i, meld in enumerate(arrangement):
+        if natural in meld.cards:
+            cards = tuple([joker if card == natural else card for card in meld.cards])
+            return [(*arrangement[:i], new_meld(meld.kind, cards, meld.low), *arrangement[i + 1 :])]
+    out = []
+    for i, meld in enumerate(arrangement):
+        for face, end in accepted_faces(meld, rules):
+            if face == JOKER_FACE:
+                out.append((*arrangement[:i], lay_off(meld, joker, end, rules), *arrangement[i + 1 :]))
+    return out
 
 
 def _left(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:

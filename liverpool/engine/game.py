@@ -181,7 +181,6 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _turn(state, action.seat, _PHASE_DRAW, name, where)
             _verify_draw_discard(state, action, name, where)
         case SwapJoker():
-            _play_turn(state, action.seat, name, where)
             _verify_swap(state, action, name, where)
         case Shuffle():
             _verify_shuffle(state, action, name, where)
@@ -425,6 +424,14 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
 
 
 def _verify_swap(state: GameState, action: SwapJoker, name: object, where: object) -> None:
+    swapped = _checked_swap(state, action, name, where)
+    if not _swapped_is_playable(state, action, swapped):
+        raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
+
+
+def _checked_swap(state: GameState, action: SwapJoker, name: object, where: object) -> Meld:
+    """The meld as the swap leaves it, once every check but the joker's playing on at once has passed."""
+    _play_turn(state, action.seat, name, where)
     problem = checks.swap_allowed(state, action.seat)
     if problem is not None:
         raise CannotSwap(name, problem, where)
@@ -436,11 +443,26 @@ def _verify_swap(state: GameState, action: SwapJoker, name: object, where: objec
     if meld.kind is _SET and not state.rules.joker_swap_from_sets:
         raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
     try:
-        swapped = swap_joker(meld, action.joker, action.card, state.rules)
+        return swap_joker(meld, action.joker, action.card, state.rules)
     except ValueError as exc:
         raise CannotSwap(name, str(exc), where) from exc
-    if not _swapped_is_playable(state, action, swapped):
-        raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
+
+
+def is_legal_swap_listed(state: GameState, action: SwapJoker, going_down: Sequence[tuple[Meld, ...]]) -> bool:
+    """:func:`is_legal_made` of a joker swap the listing made in the play phase, given ``going_down``: the
+    arrangements it lists for the seat to go down with its hand as it is (none once down). A swap that one of
+    them shows playable (:func:`.checks.joker_goes_down`) needs no search; the answer is the same."""
+    try:
+        swapped = _checked_swap(state, action, _UNSAID, _UNSAID)
+    except IllegalAction:
+        return False
+    if going_down and not state.down[action.seat]:
+        hand = list(state.hands[action.seat])
+        hand.remove(action.card)
+        hand.append(action.joker)
+        if checks.joker_goes_down(state, hand, action.card, action.joker, going_down):
+            return True
+    return _swapped_is_playable(state, action, swapped)
 
 
 def swap_is_playable(state: GameState, action: SwapJoker) -> bool:

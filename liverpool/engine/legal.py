@@ -25,8 +25,8 @@ from .actions import (
     SwapJoker,
 )
 from .cards import FACE_MASK, JOKER_FACE, Card
-from .game import dig_is_playable, is_legal_made
-from .melds import faces_standing_for
+from .game import dig_is_playable, is_legal_made, is_legal_swap_listed
+from .melds import Meld, faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .search import can_meet
 from .state import GameState, Phase
@@ -156,12 +156,14 @@ def _play_phase(state: GameState) -> list[Action]:
     if not hand:
         return [_END_TURNS[me]]
     actions: list[Action] = []
+    going_down: list[tuple[Meld, ...]] = []
     if not down:
-        actions += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)]
+        going_down = checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)
+        actions += [GoDown(me, a) for a in going_down]
     else:
         actions += lay_off_actions(state, hand)
     if checks.swap_allowed(state, me) is None:
-        actions += _swaps(state, hand)
+        actions += _swaps(state, hand, going_down)
     rules = state.rules
     barred = state.taken if rules.no_discard_taken_card else None  # the one card that may not be discarded
     if barred is None:
@@ -237,7 +239,9 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
     return out
 
 
-def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
+def _swaps(state: GameState, hand: list[Card], going_down: list[tuple[Meld, ...]]) -> list[Action]:
+    """The legal joker swaps of the current player, whose going-down arrangements just listed are ``going_down``
+    (none once down): a swap they show playable is known legal without a search."""
     me = state.current
     out: list[Action] = []
     naturals = [c for c in hand if not _is_joker(c)]
@@ -259,7 +263,7 @@ def _swaps(state: GameState, hand: list[Card]) -> list[Action]:
                 if natural_faces[i] not in wanted:
                     continue
                 action = SwapJoker(me, naturals[i], index, joker)
-                if is_legal_made(state, action):
+                if is_legal_swap_listed(state, action, going_down):
                     out.append(action)
     return out
 
