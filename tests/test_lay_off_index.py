@@ -9,14 +9,16 @@ import random
 import pytest
 
 from liverpool.bots.registry import make_bot
+from liverpool.engine.actions import LayOff
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import LayOffIndex, table_lay_off_index
-from liverpool.engine.game import new_game
+from liverpool.engine.checks import LayOffIndex, remaining_problem, table_accepted, table_fits, table_lay_off_index
+from liverpool.engine.game import is_legal, new_game
+from liverpool.engine.legal import lay_off_actions, legal_actions
 from liverpool.engine.melds import End, Meld, accepted_faces, lay_off
 from liverpool.engine.play import step
 from liverpool.engine.presets import PRESETS
 from liverpool.engine.rules import MeldKind, Ruleset
-from liverpool.engine.state import TableMeld
+from liverpool.engine.state import Phase, TableMeld
 
 
 def _fresh(melds: tuple[TableMeld, ...], rules: Ruleset) -> LayOffIndex:
@@ -41,7 +43,10 @@ def test_the_index_equals_a_fresh_one_at_every_step(preset: str, seats: int) -> 
             if melds != before:
                 changes += 1
                 before = melds
-                assert table_lay_off_index(melds, rules) == _fresh(melds, rules)
+                fresh = _fresh(melds, rules)
+                assert table_lay_off_index(melds, rules) == fresh
+                assert table_accepted(melds, rules) == [accepted_faces(tm.meld, rules) for tm in melds]
+                assert table_fits(melds, rules) == sum(1 << face for face in fresh)
                 tables += len(melds) > 3
             step(state, agents, rng)
     assert changes > 50 and tables > 20, (changes, tables)
@@ -82,3 +87,35 @@ def test_what_a_meld_accepts_is_what_lay_off_accepts_under_each_ruleset() -> Non
             assert set(answers[name]) == _fits_by_trying(meld, rules), (name, str(meld))
         differ += answers["contract"] != answers["british"]
     assert differ > 0  # the rulesets disagree on some melds, so an answer kept for the wrong one would fail
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("liverpool", 4), ("british", 6), ("may-i", 4)])
+def test_the_lay_offs_listed_are_the_index_s_places_for_each_card(preset: str, seats: int) -> None:
+    """RULES.md §1: once down, a player lays off cards on any meld on the table. The listing reads what each
+    meld accepts; it must list, card by card in hand order, every place the index gives, where the cards left
+    allow it, and apply must accept each."""
+    rules = PRESETS[preset]
+    compared = listed = 0
+    for seed in range(1, 3):
+        rng = random.Random(seed)
+        agents = [make_bot("easy") for _ in range(seats)]
+        state = new_game(rules, seats)
+        while not state.is_over:
+            me = state.current
+            if state.phase is Phase.PLAY and state.down[me] and state.hands[me]:
+                hand = state.hands[me]
+                index = _fresh(tuple(state.melds), rules)
+                expected = [
+                    LayOff(me, card, position, end)
+                    for card in dict.fromkeys(hand)
+                    if remaining_problem(state, [c for c in hand if c != card]) is None
+                    for position, end in index.get(card.face, [])
+                ]
+                found = lay_off_actions(state, hand)
+                assert found == expected, state.situation()
+                assert all(is_legal(state, a) for a in found)
+                assert [a for a in legal_actions(state) if isinstance(a, LayOff)] == found or state.must_place
+                compared += 1
+                listed += len(found)
+            step(state, agents, rng)
+    assert compared > 30 and listed > 30, (compared, listed)

@@ -171,9 +171,11 @@ def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]
 
 LayOffIndex = dict[int, list[tuple[int, End | None]]]
 Accepted = tuple[tuple[int, End | None], ...]
-# The last table indexed, as its rules, its melds (held, so that identity stays meaningful), what each of
-# its melds accepts, and the index.
-_last_index: Final[list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted], LayOffIndex]]] = []
+# The last table asked about, as its rules, its melds (held, so that identity stays meaningful) and what each
+# of its melds accepts; and the last table indexed, as its rules, what its melds accept (that very list) and
+# the index.
+_last_accepted: Final[list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted]]]] = []
+_last_index: Final[list[tuple[Ruleset, list[Accepted], LayOffIndex]]] = []
 
 
 def lay_off_index(state: GameState) -> LayOffIndex:
@@ -182,38 +184,77 @@ def lay_off_index(state: GameState) -> LayOffIndex:
     return table_lay_off_index(state.melds, state.rules)
 
 
-def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffIndex:
-    """:func:`lay_off_index` of these table melds (as a state or an observation holds them). Melds on the
-    table are immutable and replaced when they change, so the index of the last table asked about is
-    reused while the table holds the very same melds, and what each meld accepts while it holds that
-    meld at the same place. When a few melds changed or were added, the last index is patched: only
-    the faces those melds accepted, or accept now, get new lists."""
+def table_accepted(melds: Sequence[TableMeld], rules: Ruleset) -> list[Accepted]:
+    """What each of these table melds accepts (:func:`.melds.accepted_faces`), by position (shared: do not
+    modify it). Melds on the table are immutable and replaced when they change, so the list of the last
+    table asked about is reused while the table holds the very same melds, and each meld's entry while
+    the table holds that meld at the same place."""
     previous: tuple[TableMeld, ...] = ()
     accepted_before: list[Accepted] = []
-    last: LayOffIndex = {}
-    if _last_index:
-        last_rules, last_melds, last_accepted, last = _last_index[0]
+    if _last_accepted:
+        last_rules, last_melds, last_accepted = _last_accepted[0]
         if last_rules is rules:
             if _same_objects(last_melds, melds):
-                return last
+                return last_accepted
             previous, accepted_before = last_melds, last_accepted
     accepted: list[Accepted] = []
-    changed: list[int] = []
     for position, table_meld in enumerate(melds):
         meld = table_meld.meld
         if position < len(previous) and previous[position].meld is meld:
             accepted.append(accepted_before[position])
         else:
             accepted.append(accepted_faces(meld, rules))
+    _last_accepted[:] = [(rules, tuple(melds), accepted)]
+    return accepted
+
+
+# The faces that fit the last table asked about: what its melds accept (that very list) and the mask.
+_last_fits: Final[list[tuple[list[Accepted], int]]] = []
+
+
+def table_fits(melds: Sequence[TableMeld], rules: Ruleset) -> int:
+    """The faces that fit somewhere on these table melds, as a mask (bit ``f`` for face ``f``): the keys of
+    :func:`table_lay_off_index`, without the places (kept while what the melds accept is the same list)."""
+    accepted = table_accepted(melds, rules)
+    if _last_fits:
+        held, fits = _last_fits[0]
+        if held is accepted:
+            return fits
+    fits = 0
+    for takes in accepted:
+        for face, _ in takes:
+            fits |= 1 << face
+    _last_fits[:] = [(accepted, fits)]
+    return fits
+
+
+def table_lay_off_index(melds: Sequence[TableMeld], rules: Ruleset) -> LayOffIndex:
+    """:func:`lay_off_index` of these table melds (as a state or an observation holds them), made from
+    :func:`table_accepted`. The index of the last table indexed is reused while what its melds accept is
+    the very same list; when the entries of a few places changed or were added, the last index is patched:
+    only the faces those places accepted, or accept now, get new lists. (An entry is a shared tuple per
+    accepted faces: the very same entry at a place accepts the same.)"""
+    accepted = table_accepted(melds, rules)
+    accepted_before: list[Accepted] = []
+    last: LayOffIndex = {}
+    if _last_index:
+        last_rules, last_accepted, last = _last_index[0]
+        if last_rules is rules:
+            if last_accepted is accepted:
+                return last
+            accepted_before = last_accepted
+    changed: list[int] = []
+    for position in range(len(accepted)):
+        if position >= len(accepted_before) or accepted[position] is not accepted_before[position]:
             changed.append(position)
-    if previous and len(melds) >= len(previous) and len(changed) <= _PATCH_AT_MOST:
-        index = _patched(last, accepted_before, accepted, changed)
+    if accepted_before and len(accepted) >= len(accepted_before) and len(changed) <= _PATCH_AT_MOST:
+        index = _patched(last, accepted_before, accepted, changed) if changed else last
     else:
         index = {}
         for position, takes in enumerate(accepted):
             for face, end in takes:
                 index.setdefault(face, []).append((position, end))
-    _last_index[:] = [(rules, tuple(melds), accepted, index)]
+    _last_index[:] = [(rules, accepted, index)]
     return index
 
 

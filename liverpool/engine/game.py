@@ -719,7 +719,7 @@ def _discard(state: GameState, action: Discard) -> None:
     state.call_open = (
         state.rules.discard_call is not _NO_CALLS
         and state.down[seat]
-        and bool(checks.lay_off_targets(state, card))
+        and bool(checks.table_fits(state.melds, state.rules) >> (card & FACE_MASK) & 1)  # it fits the table
     )
     _next_turn(state, keep_discard_state=True)
 

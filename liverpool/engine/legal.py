@@ -26,7 +26,7 @@ from .actions import (
 )
 from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal_made, is_legal_swap_listed
-from .melds import Meld, faces_standing_for
+from .melds import End, Meld, faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
 from .search import can_meet
 from .state import GameState, Phase
@@ -223,10 +223,25 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
     """Every legal lay-off of ``cards`` (cards of the current player's hand) onto the table."""
     me = state.current
     hand = state.hands[me]
-    index = checks.lay_off_index(state)
+    # The table's places that take each face of ``cards``, in place order, read off what each meld accepts
+    # (kept while the table holds the same melds): the index of every face (:func:`.checks.lay_off_index`)
+    # would be patched after every meld laid off on, for the few faces of one hand.
+    wanted = 0
+    for card in cards:
+        wanted |= 1 << (card & FACE_MASK)
+    places: list[list[tuple[int, End | None]] | None] = [None] * (FACE_MASK + 1)
+    accepted = checks.table_accepted(state.melds, state.rules)
+    for position in range(len(accepted)):
+        for face, end in accepted[position]:
+            if wanted >> face & 1:
+                held = places[face]
+                if held is None:
+                    places[face] = [(position, end)]
+                else:
+                    held.append((position, end))
     out: list[Action] = []
     for card in dict.fromkeys(cards):
-        targets = index.get(card & FACE_MASK)
+        targets = places[card & FACE_MASK]
         if not targets:
             continue
         # Two cards or more stay in hand: nothing to check (remaining_problem looks at one or none).

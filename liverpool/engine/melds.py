@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final, Literal
 
 from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
@@ -172,12 +171,16 @@ def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
 
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
+    return _meld_problem(meld, _meld_rules_of(rules))
+
+
+def _meld_problem(meld: Meld, rules: _MeldRules) -> str | None:
     cards = meld.cards
     if len(cards) < 3:
         return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
     if meld.kind is _SET:
-        return _set_problem(meld, _meld_rules_of(rules), cards)
-    return _run_problem(meld, _meld_rules_of(rules), cards)
+        return _set_problem(meld, rules, cards)
+    return _run_problem(meld, rules, cards)
 
 
 class _MeldRules:
@@ -345,10 +348,8 @@ def lay_off_ends(meld: Meld, card: Card, rules: Ruleset) -> list[End | None]:
 _A_JOKER: Final = Card.joker()
 
 
-@lru_cache(maxsize=64)
-def _trial_natural(rank: int, suit: str) -> Card:
-    """``Card.natural(rank, suit)``, one per face: a Python call (cards.py is not compiled) made once."""
-    return Card.natural(rank, suit)
+# One card of each natural face, tried on melds (a Card is made by a Python call: cards.py is not compiled).
+_TRIALS: Final[tuple[Card, ...]] = tuple(Card.make(face) for face in range(JOKER_FACE))
 
 
 Accepted = tuple[tuple[int, End | None], ...]
@@ -385,20 +386,32 @@ def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
 def _accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
     """:func:`accepted_faces`, worked out: each card that could extend ``meld`` tried in turn."""
     if meld.kind is _SET:
-        tries: list[tuple[Card, End | None]] = [(_trial_natural(meld.low, suit), None) for suit in SUITS]
+        offset = (meld.low - 1) % 13
+        tries: list[tuple[Card, End | None]] = [(_TRIALS[suit * 13 + offset], None) for suit in range(4)]
         tries.append((_A_JOKER, None))
     else:
         tries = [(_A_JOKER, "low"), (_A_JOKER, "high")]
+        suit = _run_suit(meld)
         if meld.low > 1:
-            tries.append((_trial_natural(meld.low - 1, meld.suit), "low"))
+            tries.append((_TRIALS[suit * 13 + (meld.low - 2) % 13], "low"))
         if meld.high < 14:
-            tries.append((_trial_natural(meld.high + 1, meld.suit), "high"))
+            tries.append((_TRIALS[suit * 13 + meld.high % 13], "high"))
+    held = _meld_rules_of(rules)
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
         # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.
-        if meld_problem(_grown(meld, card, end), rules) is None:
+        if _meld_problem(_grown(meld, card, end), held) is None:
             out.append((card & FACE_MASK, end))
     return tuple(out)
+
+
+def _run_suit(meld: Meld) -> int:
+    """The suit number of a run's naturals (``ValueError`` for a run of jokers only, which has no suit)."""
+    for card in meld.cards:
+        face = card & FACE_MASK
+        if face != JOKER_FACE:
+            return face // 13
+    raise ValueError(f"the run {meld} has no natural card, so no suit")
 
 
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
