@@ -24,7 +24,7 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import table_lay_off_index
+from liverpool.engine.checks import table_fits
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 
@@ -325,10 +325,10 @@ class EasyBot:
         hand = observation.hand
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
         if self.is_down(observation):
-            fits = table_lay_off_index(observation.melds, rules)
-            keys = [_shed_key((c & 63) in fits, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            fits = table_fits(observation.melds, rules)  # bit f: face f fits somewhere on the table
+            keys = [_shed_key(bool(fits >> (c & 63) & 1), c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
             if -1 in keys:
-                return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
+                return sorted(cards, key=lambda c: (bool(fits >> (c & 63) & 1), c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
         size = len(hand)
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it

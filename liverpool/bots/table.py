@@ -10,7 +10,7 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import table_lay_off_index
+from liverpool.engine.checks import table_fits
 from liverpool.engine.observe import Observation
 from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
@@ -29,7 +29,7 @@ def me(observation: Observation) -> int:
 
 def fits_table(melds: Sequence[TableMeld], card: Card, rules: Ruleset) -> bool:
     """Whether ``card`` can be laid off somewhere on the table."""
-    return card.face in table_lay_off_index(melds, rules)
+    return bool(table_fits(melds, rules) >> (card & 63) & 1)
 
 
 _VALUES: Final[dict[int, tuple[Ruleset, list[int]]]] = {}
