@@ -16,6 +16,7 @@ from liverpool.engine.melds import Meld, accepted_faces, faces_standing_for, lay
 from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
+from liverpool.engine.state import TableMeld
 
 
 def _table_melds() -> list[Meld]:
@@ -62,13 +63,20 @@ def test_grown_and_swapped_melds_equal_those_built_by_meld() -> None:
 
 
 def test_written_inits_take_the_dataclass_arguments() -> None:
-    """Meld, SeatView and Observation have written ``__init__`` methods (native when compiled): they take the
+    """Meld, TableMeld, SeatView and Observation have written ``__init__`` methods (native when compiled): they take the
     fields by position or by name, refuse a missing one, and make frozen values equal to copies."""
     meld = _table_melds()[0]
     by_name = Meld(kind=meld.kind, cards=meld.cards, low=meld.low)
     assert by_name == meld and hash(by_name) == hash(meld)
     with pytest.raises(TypeError):
         Meld(meld.kind, meld.cards)  # type: ignore[call-arg]
+    placed = TableMeld(owner=2, meld=meld)
+    assert placed == TableMeld(2, meld) and hash(placed) == hash(TableMeld(2, meld))
+    assert dataclasses.astuple(placed) == (2, dataclasses.astuple(meld))
+    with pytest.raises(TypeError):
+        TableMeld(2)  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        placed.owner = 0  # type: ignore[misc]
     view = SeatView(seat=1, hand_count=5, down=True, buys=2, known=(Card(3),), announced=False)
     assert view == SeatView(1, 5, True, 2, (Card(3),), False)
     assert dataclasses.astuple(view) == (1, 5, True, 2, (Card(3),), False)

@@ -243,11 +243,10 @@ class Observer:
             raise ValueError(f"there is no seat {viewer} at this {state.seats}-seat table")
         if not self.shared:
             self.shared = _shared(state, self.in_deal)
-        values = list(self.shared)
-        values[0] = viewer
+        hand: tuple[Card, ...] = ()
         if viewer is not None and self.in_deal:
-            values[8] = tuple(state.hands[viewer])
-        return _made(values)
+            hand = tuple(state.hands[viewer])
+        return _made(self.shared, viewer, hand)
 
 
 def _shared(state: GameState, in_deal: bool) -> list[Any]:
@@ -366,12 +365,13 @@ _FIELDS: Final = len(fields(Observation))
 _WINDOW_ANSWERS: Final = [f.name for f in fields(Observation)].index("window_answers")
 
 
-def _made(values: list[Any]) -> Observation:
-    """``Observation(*values)`` (the values in field order)."""
+def _made(values: list[Any], viewer: int | None, hand: tuple[Card, ...]) -> Observation:
+    """``Observation(*values)`` with the viewer and the hand given (the values in field order; theirs are
+    ignored): a seat's observation made from the shared values without copying them."""
     if len(values) != _FIELDS:
         raise ValueError(f"an Observation has {_FIELDS} fields, not {len(values)}")
     return Observation(
-        values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7], values[8],
+        viewer, values[1], values[2], values[3], values[4], values[5], values[6], values[7], hand,
         values[9], values[10], values[11], values[12], values[13], values[14], values[15], values[16],
         values[17], values[18], values[19], values[20], values[21], values[22], values[23], values[24],
         values[25],

@@ -14,7 +14,7 @@ from .actions import Action
 from .cards import Card
 from .melds import Meld
 from .rules import DealRule, Ruleset
-from .values import by_fields
+from .values import by_fields, native
 
 
 class Phase(StrEnum):
@@ -29,15 +29,27 @@ class Phase(StrEnum):
 _GAME_OVER: Final = Phase.GAME_OVER  # (a C static when compiled, where Phase.GAME_OVER is two look-ups)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TableMeld:
     """A meld on the table and the seat that laid it (lay-offs do not change the owner)."""
 
     owner: int
     meld: Meld
 
+    def __init__(self, owner: int, meld: Meld) -> None:
+        # Written, as Meld's (see there): compiled, the dataclass's generated __init__ would stay Python.
+        if _NATIVE_TABLE_MELD:
+            self.owner = owner  # type: ignore[misc]
+            self.meld = meld  # type: ignore[misc]
+        else:
+            object.__setattr__(self, "owner", owner)
+            object.__setattr__(self, "meld", meld)
+
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
+
+
+_NATIVE_TABLE_MELD: Final = native(TableMeld)  # see values.native
 
 
 @dataclass(frozen=True, slots=True)
