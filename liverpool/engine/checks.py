@@ -367,14 +367,19 @@ class _BuyRules:
 # The buy rules of each ruleset asked about, by identity (held in the value, so that an identity is never
 # reused while its entry lives).
 _buy_rules: Final[dict[int, _BuyRules]] = {}
+_last_buy_rules: Final[list[_BuyRules]] = []  # the one asked about last
 
 
 def _buy_rules_of(rules: Ruleset) -> _BuyRules:
+    last = _last_buy_rules
+    if last and last[0].rules is rules:  # (mostly the very ruleset asked about last: no hashing)
+        return last[0]
     held = _buy_rules.get(id(rules))
     if held is None or held.rules is not rules:
         if len(_buy_rules) >= 64:
             _buy_rules.clear()
         held = _buy_rules[id(rules)] = _BuyRules(rules)
+    last[:] = [held]
     return held
 
 

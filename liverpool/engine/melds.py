@@ -202,14 +202,19 @@ class _MeldRules:
 # The meld rules of each ruleset asked about, by identity (held in the value, so that an identity is never
 # reused while its entry lives).
 _meld_rules: Final[dict[int, _MeldRules]] = {}
+_last_meld_rules: Final[list[_MeldRules]] = []  # the one asked about last
 
 
 def _meld_rules_of(rules: Ruleset) -> _MeldRules:
+    last = _last_meld_rules
+    if last and last[0].rules is rules:  # (mostly the very ruleset asked about last: no hashing)
+        return last[0]
     held = _meld_rules.get(id(rules))
     if held is None or held.rules is not rules:
         if len(_meld_rules) >= 64:
             _meld_rules.clear()
         held = _meld_rules[id(rules)] = _MeldRules(rules)
+    last[:] = [held]
     return held
 
 
@@ -359,6 +364,7 @@ Accepted = tuple[tuple[int, End | None], ...]
 # key made of ints is hashed without a Python call (a Meld's hash would hash its kind, an enum, in Python).
 _accepted: Final[dict[int, tuple[Ruleset, dict[int, Accepted]]]] = {}
 _ACCEPTED_AT_MOST: Final = 1 << 16
+_last_accepted: Final[list[tuple[Ruleset, dict[int, Accepted]]]] = []  # the ruleset's entry asked about last
 
 
 def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
@@ -366,11 +372,17 @@ def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
     low = meld.low
     if not 0 <= low < 16:  # no valid meld; the key below holds a low rank in 4 bits
         return _accepted_faces(meld, rules)
-    held = _accepted.get(id(rules))
-    if held is None or held[0] is not rules:
-        if len(_accepted) >= 16:
-            _accepted.clear()
-        held = _accepted[id(rules)] = (rules, {})
+    last = _last_accepted
+    if last and last[0][0] is rules:  # (mostly the very ruleset asked about last: no hashing)
+        held = last[0]
+    else:
+        entry = _accepted.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            if len(_accepted) >= 16:
+                _accepted.clear()
+            entry = _accepted[id(rules)] = (rules, {})
+        held = entry
+        last[:] = [held]
     known = held[1]
     key = 32 | low << 1 | (meld.kind is _SET)  # the leading bit keeps melds of different lengths apart
     for card in meld.cards:
