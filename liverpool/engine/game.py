@@ -90,23 +90,29 @@ def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
 def shoe(state: GameState) -> tuple[Card, ...]:
     """Every physical card this table plays with (kept by ruleset and seats: compiled, ``deck_for`` is a
     Python call, made for each deal's shuffle and its check)."""
+    return _shoe_of(state)[1]
+
+
+def _shoe_of(state: GameState) -> tuple[Ruleset, tuple[Card, ...], frozenset[Card]]:
+    """The ruleset, the shoe and its cards as a set (which each deal's shuffle is checked against)."""
     rules, seats = state.rules, state.seats
     key = id(rules) * 64 + seats if 0 <= seats < 64 else -1
     held = _shoes.get(key)
     if held is not None and held[0] is rules:
-        return held[1]
+        return held
     deck = rules.deck_for(seats)
     cards = make_shoe(deck.decks, deck.jokers)
+    made = (rules, cards, frozenset(cards))
     if key >= 0:
         if len(_shoes) >= 64:
             _shoes.clear()
-        _shoes[key] = (rules, cards)
-    return cards
+        _shoes[key] = made
+    return made
 
 
 # The shoe of each ruleset and table size met, by the ruleset's identity and the seats (the ruleset held in
 # the value, so that its identity is never reused while the entry lives).
-_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...]]]] = {}
+_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = {}
 
 
 def _penalty(hand: Sequence[int], values: tuple[int, ...]) -> int:
@@ -316,9 +322,9 @@ def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: obje
         raise WrongPhase(name, "no deal is waiting to be dealt", where)
     # Every card of a shoe is a distinct value, so "each card exactly once" is: as many cards, none twice,
     # and the same set (sets, not sorts: this is checked at every deal).
-    deck, cards = action.deck, shoe(state)
+    deck, (_, cards, every) = action.deck, _shoe_of(state)
     dealt = set(deck)
-    if len(deck) != len(cards) or len(dealt) != len(deck) or dealt != set(cards):
+    if len(deck) != len(cards) or len(dealt) != len(deck) or dealt != every:
         raise BadChance(name, "the deck must hold every card of the shoe exactly once", where)
     if not 0 <= action.cut <= len(action.deck):
         raise BadChance(name, f"the cut must lift 0..{len(action.deck)} cards, not {action.cut}", where)
