@@ -361,13 +361,25 @@ def list_run_shapes(
     ranks again in about one call in ten on the corpus of ``benchmarks/contracts.py``, and a cache of them
     kept several objects for the collector to track for each.
     """
+    out = run_shape_list(present, jokers, width, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+    if not out:
+        return out, (0, 0, 0)
+    return out, _shape_stats(out, RUN_SHAPE, 3)
+
+
+def run_shape_list(
+    present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
+    min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
+) -> list[int]:  # fmt: skip
+    """The flat list of :func:`list_run_shapes` alone, without its joker counts and points (the value
+    search, which lists runs for each hand, reads none of them)."""
     first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
     usable = present & ((1 << (last + 1)) - (1 << first))
+    out: list[int] = []
     if bit_count(usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)) < min_naturals:
-        return [], (0, 0, 0)
+        return out
     lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
-    out: list[int] = []
     for low in range(max(first, lowest - jokers), last + 1):
         if bit_count(usable >> low) < min_naturals:
             break
@@ -393,9 +405,7 @@ def list_run_shapes(
                     out, ranks, rank_weights, width, spacing, 0, extra, forced, natural_score, natural_use, size,
                     forced_count + extra, low,
                 )  # fmt: skip
-    if not out:
-        return out, (0, 0, 0)
-    return out, _shape_stats(out, RUN_SHAPE, 3)
+    return out
 
 
 def _shape_stats(out: list[int], fields: int, jokers: int) -> tuple[int, int, int]:

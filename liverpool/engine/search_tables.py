@@ -23,7 +23,7 @@ from typing import Final, cast
 
 from .bits import bit_count
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, run_shape_list, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -203,7 +203,7 @@ def _run_table(
     lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
-        shapes, _ = list_run_shapes(
+        shapes = run_shape_list(
             present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
         )
         for i in range(0, len(shapes), RUN_SHAPE):

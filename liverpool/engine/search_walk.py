@@ -9,7 +9,6 @@ scope, a reference cycle that only the garbage collector frees, left behind by e
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Final
 
 from .search_candidates import Entry, Family
@@ -22,8 +21,6 @@ TOP: Final = 2
 FREE: Final = 0
 BY_ORDER: Final = 1
 BY_SIZE: Final = 2
-# (a C static when compiled: bisect.bisect_left looked the module up, then its function, at each use)
-_BISECT_LEFT: Final = bisect_left
 
 
 class Group:
@@ -225,7 +222,17 @@ class Walk:
         for bit, entries, orders in self.lists[depth]:
             if bit & blocked:
                 continue
-            begin = _BISECT_LEFT(orders, order_before) if chain == BY_ORDER and self.by_order else 0
+            begin = 0
+            if chain == BY_ORDER and self.by_order:
+                # bisect_left(orders, order_before), written out: compiled, the call to the C function
+                # cost more than its few comparisons
+                end = len(orders)
+                while begin < end:
+                    middle = (begin + end) >> 1
+                    if orders[middle] < order_before:
+                        begin = middle + 1
+                    else:
+                        end = middle
             for i in range(begin, len(entries)):  # (not islice: compiled, a range loop indexes the list)
                 c_score, size, use, tag, block, order = entries[i]
                 reach = score + c_score + rest
