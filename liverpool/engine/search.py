@@ -240,7 +240,25 @@ class _Search:
             mode,
             limit,
             self.base_need,
+            self._most_shed(),
         )
+
+    def _most_shed(self) -> int:
+        """At most what an arrangement sheds, whatever the cards: all but the ``n - max_used`` lightest cards
+        that must stay. (The walk's own bound counts every card, and so could not tell that an arrangement
+        leaving only the lightest card is the best: it searched on through every other arrangement.)"""
+        stay = len(self.hand) - self.max_used
+        if stay <= 0:
+            return self.total
+        weights = self.pool.weights
+        if stay == 1:
+            lightest = weights[self.hand[0] & FACE_MASK]
+            for card in self.hand:
+                weight = weights[card & FACE_MASK]
+                if weight < lightest:
+                    lightest = weight
+            return self.total - lightest
+        return self.total - sum(sorted([weights[card & FACE_MASK] for card in self.hand])[:stay])
 
     def _chain(self, depth: int) -> int:
         """How the candidate at ``depth`` must follow the one before (see :class:`.search_layout.Layout`)."""

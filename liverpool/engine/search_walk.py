@@ -35,7 +35,8 @@ class Group:
 
 class Walk:
     """One walk: the packed-count layout, each depth's open groups and candidate lists, and the kept
-    arrangements as ``(-score, order met, path)``."""
+    arrangements as ``(-score, order met, path)``; ``most`` caps what any arrangement can shed (the cards
+    that must stay), under the bound of the slots."""
 
     def __init__(
         self,
@@ -53,6 +54,7 @@ class Walk:
         mode: int,
         limit: int,
         need: int,
+        most: int,
     ) -> None:
         self.open_below = open_below
         self.single = [len(groups) == 1 and groups[0].slots == 1 for groups in open_below]
@@ -70,6 +72,7 @@ class Walk:
         self.mode = mode
         self.limit = limit
         self.need = need
+        self.most = most
         self.met = 0
         self.ceiling = 0
         self.found: list[tuple[int, int, tuple[int, ...]]] = []
@@ -79,7 +82,7 @@ class Walk:
 
     def run(self, start: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the arrangements kept, best first, walking from the packed counts ``start``."""
-        self.ceiling = self.bound(0, start, 0)
+        self.ceiling = min(self.bound(0, start, 0), self.most)
         if self.ceiling < self.need:
             return []
         if self.lists:
