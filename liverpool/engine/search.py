@@ -384,8 +384,36 @@ def _plainly_impossible(
 
 
 def _holds_a_card_twice(cards: tuple[int, ...]) -> bool:
-    """Whether a card comes twice in ``cards``: by a bit for each copy of each face (compiled, building a set
-    of Cards hashes each in a generic call)."""
+    """Whether a card comes twice in ``cards``: by a bit for each face of each of the first four copies, in
+    four ints (compiled, building a set of Cards hashes each in a generic call, and a list of bits boxes at
+    each write); :func:`_holds_a_copy_twice` past them."""
+    seen0 = seen1 = seen2 = seen3 = 0
+    for card in cards:
+        if card < 0 or card >= 256 or card & 63 > 61:  # (a bit for each face fits a native int: up to 62)
+            return _holds_a_copy_twice(cards)
+        bit = 1 << (card & 63)
+        copy = card >> 6
+        if copy == 0:
+            if seen0 & bit:
+                return True
+            seen0 |= bit
+        elif copy == 1:
+            if seen1 & bit:
+                return True
+            seen1 |= bit
+        elif copy == 2:
+            if seen2 & bit:
+                return True
+            seen2 |= bit
+        else:
+            if seen3 & bit:
+                return True
+            seen3 |= bit
+    return False
+
+
+def _holds_a_copy_twice(cards: tuple[int, ...]) -> bool:
+    """:func:`_holds_a_card_twice` for any cards: by a bit for each copy of each face."""
     copies = [0] * 64
     for card in cards:
         if card < 0:

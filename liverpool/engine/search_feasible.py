@@ -55,7 +55,8 @@ def surely_unmet(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rules
     suit_ranks = rank_suits = 0
     suit_cards = [0, 0, 0, 0]
     rank_cards = [0] * 13
-    for card in hand:
+    cards = tuple(hand)  # (the very tuple when given one: compiled, a tuple is walked natively, a Sequence not)
+    for card in cards:
         face = card & 63
         if face == JOKER_FACE:
             jokers += 1
@@ -71,7 +72,7 @@ def surely_unmet(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rules
     if (
         whole_hand
         and not (runs and sets)
-        and _whole_hand_unmet(hand, runs + sets, rules, ranks, jokers, shape.run_length if runs else 0)
+        and _whole_hand_unmet(cards, runs + sets, rules, ranks, jokers, shape.run_length if runs else 0)
     ):
         return True
     need = 0
@@ -224,7 +225,7 @@ def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, 
 
 
 def _whole_hand_unmet(
-    hand: Sequence[int], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
+    hand: tuple[int, ...], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
 ) -> bool:
     """Whether the naturals of ``hand`` need more melds of one kind (``runs`` or sets) than ``slots``: each
     suit (runs) or rank (sets) with naturals needs a meld, and copies of one card need as many (a run holds
