@@ -61,6 +61,11 @@ class Walk:
         self.guard = guard
         self.field = (1 << (width - 1)) - 1
         self.joker_shift = joker_face * width
+        # What a family with local uses (:class:`.Family`) reads of ``left``: its suit's 13 fields, then the
+        # jokers' at ``joker_at``, and their guard bits.
+        self.suit_fields = (1 << (13 * width)) - 1
+        self.joker_at = 13 * width
+        self.local_guard = guard & ((1 << (14 * width)) - 1)
         self.joker_weight = joker_weight
         self.max_used = max_used
         self.must_shift, self.must_have = must
@@ -96,6 +101,10 @@ class Walk:
         head; past the head, the score that bounds the rest (``beyond``)."""
         head = family.head
         guard = self.guard
+        if family.shift >= 0:
+            # (the same test on the fields the family's candidates touch, in a native int)
+            left = (left >> family.shift) & self.suit_fields | (left >> self.joker_shift) << self.joker_at
+            guard = self.local_guard
         if family.tagged:
             for j in range(0, len(head), 3):
                 if not head[j + 2] & blocked and (left - head[j + 1]) & guard == guard:
