@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
 from typing import Final, cast
 
 from .bits import bit_count
@@ -460,7 +459,14 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
         if not row:
             break
         steps.append(tuple(row))
-        fewer.append(list(accumulate(exact, max)))  # the most with j jokers or fewer
+        # the most with j jokers or fewer (a loop: compiled, list(accumulate(exact, max)) calls max an item)
+        running = []
+        top = -1
+        for value in exact:
+            if value > top:
+                top = value
+            running.append(top)
+        fewer.append(running)
     return tuple(steps)  # (tuples, which the compiled build walks faster than a Sequence)
 
 
