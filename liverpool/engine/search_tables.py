@@ -118,7 +118,7 @@ class SetRules:
         naturals' count alone when suits may repeat in a set): an int key is no object the garbage
         collector tracks, where an ``lru_cache`` keeps a tuple of them (and ``have``) for each."""
         if self.distinct_suits:
-            if max(have) >= 16:
+            if have[0] | have[1] | have[2] | have[3] >= 16:  # (not builtin max: a generic call, compiled)
                 return set_steps(have, jokers, weight, self, most)
             naturals = ((have[0] << 4 | have[1]) << 4 | have[2]) << 4 | have[3]
         else:
@@ -146,7 +146,10 @@ class SetRules:
         >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
         """
-        if jokers < 1 << 8 and max(have) < 1 << 8:
+        largest = 0  # (the bits of every count: below 1 << 8 when each is; not builtin max, a generic call)
+        for held in have:
+            largest |= held
+        if jokers < 1 << 8 and 0 <= largest < 1 << 8:
             key = (((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers
             total = self.counts.get(key)
             if total is None:

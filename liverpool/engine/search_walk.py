@@ -171,22 +171,17 @@ class Walk:
             if count < (wanted if distinct else 1):
                 return -1
             if listed:
-                gains.sort(reverse=True)
-                scores.sort(reverse=True)
-                fewest.sort()
-                mosts.sort(reverse=True)
-                naturals += sum(gains[:wanted])
-                best += sum(scores[:wanted])
-                needed += sum(fewest[:wanted])
-                most += sum(mosts[:wanted])
+                naturals += _top_sum(gains, wanted)
+                best += _top_sum(scores, wanted)
+                needed += _least_sum(fewest, wanted)
+                most += _top_sum(mosts, wanted)
             elif wanted == 1:
                 best += top
                 naturals += top_gain
                 needed += least
                 most += top_most
             else:
-                gains.sort(reverse=True)
-                naturals += sum(gains[:wanted])
+                naturals += _top_sum(gains, wanted)
                 best += wanted * top
                 needed += wanted * least
                 most += wanted * top_most
@@ -271,3 +266,22 @@ class Walk:
                     )
                 if self.stopped:
                     return
+
+
+def _top_sum(values: list[int], count: int) -> int:
+    """The sum of the ``count`` largest of ``values`` (all of them when fewer), sorting them. (Compiled,
+    ``sort(reverse=True)`` is a method call with a keyword and ``sum`` of a slice a generic call.)"""
+    values.sort()
+    total = 0
+    for i in range(len(values) - count if len(values) > count else 0, len(values)):
+        total += values[i]
+    return total
+
+
+def _least_sum(values: list[int], count: int) -> int:
+    """The sum of the ``count`` least of ``values`` (all of them when fewer), sorting them."""
+    values.sort()
+    total = 0
+    for i in range(count if count < len(values) else len(values)):
+        total += values[i]
+    return total
