@@ -299,7 +299,10 @@ class _Search:
         """One slot's list of :meth:`_lists`: ``distinct``, one candidate of each ``(use, tag, block)``;
         ``fewest_first``, by jokers, then cards, then order; the orders listed only ``with_orders`` (the
         walk reads them only to bisect)."""
-        shortest = min(s.length for s in self.slots if s.kind is slot.kind)
+        shortest = slot.length  # (a loop: compiled, min of a generator is a generic call)
+        for other in self.slots:
+            if other.kind is slot.kind and other.length < shortest:
+                shortest = other.length
         families = []
         no_orders: list[int] = []
         for family in self.pool.of_kind(slot.kind):
@@ -318,7 +321,16 @@ class _Search:
                 entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
             if entries:
                 families.append((family.bit, entries, [e[5] for e in entries] if with_orders else no_orders))
-        families.sort(key=lambda f: -f[1][0][0])
+        # By the best candidate of each, the most first, stably: an insertion sort (a family a suit or rank at
+        # most; compiled, sort(key=...) is a method call with a keyword and calls the key an item).
+        for i in range(1, len(families)):
+            moved = families[i]
+            best = moved[1][0][0]
+            j = i
+            while j and families[j - 1][1][0][0] < best:
+                families[j] = families[j - 1]
+                j -= 1
+            families[j] = moved
         return families
 
     def arrangements(self, paths: Sequence[tuple[int, ...]]) -> list[Arrangement]:
