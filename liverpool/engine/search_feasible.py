@@ -121,16 +121,18 @@ class _Shape:
         return cost
 
 
-# The shapes of the contracts asked about, by the identities of the contract and the ruleset (both held in
-# the value, so that an identity is never reused while its entry lives).
-_shapes: Final[dict[tuple[int, int], tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
+# The shapes of the contracts asked about, by the identities of the contract and the ruleset mixed in one int
+# (no tuple to build and hash at each question): both are held in the value and checked, so an entry
+# answers only for its own pair (another pair whose key collides takes its place), and an identity is never
+# reused while its entry lives.
+_shapes: Final[dict[int, tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
 _SHAPES_AT_MOST: Final = 256
 
 
 def _shape_of(contract: Sequence[MeldRule], rules: Ruleset) -> _Shape:
     if type(contract) is not tuple:  # a list could change under the same identity
         return _Shape(contract, rules)
-    key = (id(contract), id(rules))
+    key = id(contract) ^ id(rules) >> 4
     held = _shapes.get(key)
     if held is not None and held[0] is contract and held[1] is rules:
         return held[2]
