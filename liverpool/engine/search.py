@@ -240,7 +240,25 @@ class _Search:
             mode,
             limit,
             self.base_need,
+            self._most_shed(),
         )
+
+    def _most_shed(self) -> int:
+        """At most what an arrangement sheds, whatever the cards: all but the ``n - max_used`` lightest cards
+        that must stay. (The walk's own bound counts every card, and so could not tell that an arrangement
+        leaving only the lightest card is the best: it searched on through every other arrangement.)"""
+        stay = len(self.hand) - self.max_used
+        if stay <= 0:
+            return self.total
+        weights = self.pool.weights
+        if stay == 1:
+            lightest = weights[self.hand[0] & FACE_MASK]
+            for card in self.hand:
+                weight = weights[card & FACE_MASK]
+                if weight < lightest:
+                    lightest = weight
+            return self.total - lightest
+        return self.total - sum(sorted([weights[card & FACE_MASK] for card in self.hand])[:stay])
 
     def _chain(self, depth: int) -> int:
         """How the candidate at ``depth`` must follow the one before (see :class:`.search_layout.Layout`)."""
@@ -281,7 +299,10 @@ class _Search:
         """One slot's list of :meth:`_lists`: ``distinct``, one candidate of each ``(use, tag, block)``;
         ``fewest_first``, by jokers, then cards, then order; the orders listed only ``with_orders`` (the
         walk reads them only to bisect)."""
-        shortest = min(s.length for s in self.slots if s.kind is slot.kind)
+        shortest = slot.length  # (a loop: compiled, min of a generator is a generic call)
+        for other in self.slots:
+            if other.kind is slot.kind and other.length < shortest:
+                shortest = other.length
         families = []
         no_orders: list[int] = []
         for family in self.pool.of_kind(slot.kind):
@@ -300,7 +321,16 @@ class _Search:
                 entries = list({e[2:5]: e for e in reversed(entries)}.values())[::-1]
             if entries:
                 families.append((family.bit, entries, [e[5] for e in entries] if with_orders else no_orders))
-        families.sort(key=lambda f: -f[1][0][0])
+        # By the best candidate of each, the most first, stably: an insertion sort (a family a suit or rank at
+        # most; compiled, sort(key=...) is a method call with a keyword and calls the key an item).
+        for i in range(1, len(families)):
+            moved = families[i]
+            best = moved[1][0][0]
+            j = i
+            while j and families[j - 1][1][0][0] < best:
+                families[j] = families[j - 1]
+                j -= 1
+            families[j] = moved
         return families
 
     def arrangements(self, paths: Sequence[tuple[int, ...]]) -> list[Arrangement]:
@@ -366,8 +396,36 @@ def _plainly_impossible(
 
 
 def _holds_a_card_twice(cards: tuple[int, ...]) -> bool:
-    """Whether a card comes twice in ``cards``: by a bit for each copy of each face (compiled, building a set
-    of Cards hashes each in a generic call)."""
+    """Whether a card comes twice in ``cards``: by a bit for each face of each of the first four copies, in
+    four ints (compiled, building a set of Cards hashes each in a generic call, and a list of bits boxes at
+    each write); :func:`_holds_a_copy_twice` past them."""
+    seen0 = seen1 = seen2 = seen3 = 0
+    for card in cards:
+        if card < 0 or card >= 256 or card & 63 > 61:  # (a bit for each face fits a native int: up to 62)
+            return _holds_a_copy_twice(cards)
+        bit = 1 << (card & 63)
+        copy = card >> 6
+        if copy == 0:
+            if seen0 & bit:
+                return True
+            seen0 |= bit
+        elif copy == 1:
+            if seen1 & bit:
+                return True
+            seen1 |= bit
+        elif copy == 2:
+            if seen2 & bit:
+                return True
+            seen2 |= bit
+        else:
+            if seen3 & bit:
+                return True
+            seen3 |= bit
+    return False
+
+
+def _holds_a_copy_twice(cards: tuple[int, ...]) -> bool:
+    """:func:`_holds_a_card_twice` for any cards: by a bit for each copy of each face."""
     copies = [0] * 64
     for card in cards:
         if card < 0:

@@ -98,7 +98,10 @@ class Family:
     :data:`SCAN` of them, flat (compiled, reading one field of an entry unpacks all six; one list a family,
     as few objects for the garbage collector to count as a slice) and ``beyond`` the score of the next one (-1 if none), which bounds all the others. Unless
     ``tagged`` (joinable runs), every candidate's ``tag`` is ``bit``: the test of the family's bit is
-    the test of each tag. ``bit`` is the family's group bit (0 when the contract
+    the test of each tag. A suit's runs touch only its 13 fields and the jokers' one: when those fit a native
+    int (:data:`LOCAL_WIDTH` bits a field at most), ``shift`` is where the suit's fields start and each use
+    in ``head`` is *local*, the suit's fields then the jokers' (-1 otherwise, and for sets), so that
+    :meth:`.Walk.best_fitting` tests it on a small int. ``bit`` is the family's group bit (0 when the contract
     does not want distinct suits or ranks). The joker counts, ``best_naturals`` (the most points the
     naturals of one candidate hold) and ``naturals`` (the points of all the family's naturals in hand)
     hold for the whole hand, so they stay valid bounds as cards are melded.
@@ -113,10 +116,11 @@ class Family:
     head: list[int]
     beyond: int
     tagged: bool
+    shift: int
 
     def __init__(
         self, bit: int, fewest_jokers: int, most_jokers: int, best_naturals: int, naturals: int,
-        entries: list[Entry], head: list[int], beyond: int, tagged: bool,
+        entries: list[Entry], head: list[int], beyond: int, tagged: bool, shift: int,
     ) -> None:  # fmt: skip
         self.bit = bit
         self.fewest_jokers = fewest_jokers
@@ -127,15 +131,34 @@ class Family:
         self.head = head
         self.beyond = beyond
         self.tagged = tagged
+        self.shift = shift
 
     @classmethod
-    def of(cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry], tagged: bool) -> Family:
+    def of(
+        cls, bit: int, stats: tuple[int, int, int], naturals: int, entries: list[Entry], tagged: bool,
+        shift: int = -1, width: int = 0,
+    ) -> Family:  # fmt: skip
+        """The family of ``entries``; ``shift``: where its suit's fields start in the packing of ``width`` bits
+        a field, when its uses may be made local (see the class)."""
         beyond = entries[SCAN][0] if len(entries) > SCAN else -1
+        scanned = SCAN if len(entries) > SCAN else len(entries)
         head: list[int] = []
-        for i in range(min(SCAN, len(entries))):
-            score, _, use, tag, _, _ = entries[i]
-            head += (score, use, tag)
-        return cls(bit, stats[0], stats[1], stats[2], naturals, entries, head, beyond, tagged)
+        if shift >= 0:
+            suit_fields = (1 << (13 * width)) - 1
+            joker_shift, joker_at = JOKER_FACE * width, 13 * width
+            for i in range(scanned):
+                score, _, use, tag, _, _ = entries[i]
+                head += (score, (use >> shift) & suit_fields | (use >> joker_shift) << joker_at, tag)
+        else:
+            for i in range(scanned):
+                score, _, use, tag, _, _ = entries[i]
+                head += (score, use, tag)
+        # (the class by name: compiled, a call of ``cls`` is a generic call of the type object)
+        return Family(bit, stats[0], stats[1], stats[2], naturals, entries, head, beyond, tagged, shift)
+
+
+# The widest field with which a suit's 13 fields and the jokers' fit a native int (62 bits, compiled).
+LOCAL_WIDTH: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +341,8 @@ def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
             use = (shapes[i + 2] << shift) + joker_count * joker_unit
             members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5])))
         members.sort(key=_by_order)
-        out.append(Family.of(suit_tag, stats, naturals, members, joinable))
+        local = shift if width <= LOCAL_WIDTH else -1
+        out.append(Family.of(suit_tag, stats, naturals, members, joinable, local, width))
     return out
 
 
@@ -361,13 +385,25 @@ def list_run_shapes(
     ranks again in about one call in ten on the corpus of ``benchmarks/contracts.py``, and a cache of them
     kept several objects for the collector to track for each.
     """
+    out = run_shape_list(present, jokers, width, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
+    if not out:
+        return out, (0, 0, 0)
+    return out, _shape_stats(out, RUN_SHAPE, 3)
+
+
+def run_shape_list(
+    present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
+    min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
+) -> list[int]:  # fmt: skip
+    """The flat list of :func:`list_run_shapes` alone, without its joker counts and points (the value
+    search, which lists runs for each hand, reads none of them)."""
     first, last = (1 if aces_low else 2), (ACE_HIGH if aces_high else 13)
     usable = present & ((1 << (last + 1)) - (1 << first))
+    out: list[int] = []
     if bit_count(usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)) < min_naturals:
-        return [], (0, 0, 0)
+        return out
     lengths &= RUN_LENGTHS
     lowest = (usable & -usable).bit_length() - 1
-    out: list[int] = []
     for low in range(max(first, lowest - jokers), last + 1):
         if bit_count(usable >> low) < min_naturals:
             break
@@ -393,9 +429,7 @@ def list_run_shapes(
                     out, ranks, rank_weights, width, spacing, 0, extra, forced, natural_score, natural_use, size,
                     forced_count + extra, low,
                 )  # fmt: skip
-    if not out:
-        return out, (0, 0, 0)
-    return out, _shape_stats(out, RUN_SHAPE, 3)
+    return out
 
 
 def _shape_stats(out: list[int], fields: int, jokers: int) -> tuple[int, int, int]:

@@ -55,7 +55,8 @@ def surely_unmet(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rules
     suit_ranks = rank_suits = 0
     suit_cards = [0, 0, 0, 0]
     rank_cards = [0] * 13
-    for card in hand:
+    cards = tuple(hand)  # (the very tuple when given one: compiled, a tuple is walked natively, a Sequence not)
+    for card in cards:
         face = card & 63
         if face == JOKER_FACE:
             jokers += 1
@@ -71,7 +72,7 @@ def surely_unmet(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rules
     if (
         whole_hand
         and not (runs and sets)
-        and _whole_hand_unmet(hand, runs + sets, rules, ranks, jokers, shape.run_length if runs else 0)
+        and _whole_hand_unmet(cards, runs + sets, rules, ranks, jokers, shape.run_length if runs else 0)
     ):
         return True
     need = 0
@@ -120,16 +121,18 @@ class _Shape:
         return cost
 
 
-# The shapes of the contracts asked about, by the identities of the contract and the ruleset (both held in
-# the value, so that an identity is never reused while its entry lives).
-_shapes: Final[dict[tuple[int, int], tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
+# The shapes of the contracts asked about, by the identities of the contract and the ruleset mixed in one int
+# (no tuple to build and hash at each question): both are held in the value and checked, so an entry
+# answers only for its own pair (another pair whose key collides takes its place), and an identity is never
+# reused while its entry lives.
+_shapes: Final[dict[int, tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
 _SHAPES_AT_MOST: Final = 256
 
 
 def _shape_of(contract: Sequence[MeldRule], rules: Ruleset) -> _Shape:
     if type(contract) is not tuple:  # a list could change under the same identity
         return _Shape(contract, rules)
-    key = (id(contract), id(rules))
+    key = id(contract) ^ id(rules) >> 4
     held = _shapes.get(key)
     if held is not None and held[0] is contract and held[1] is rules:
         return held[2]
@@ -165,7 +168,10 @@ def _fewest(marginal: list[int], wanted: int) -> int:
         return 1 << 30
     if len(marginal) > wanted:
         marginal.sort()
-    return sum(marginal[:wanted])
+    total = 0  # (a loop: compiled, sum of a slice is a generic call)
+    for i in range(wanted):
+        total += marginal[i]
+    return total
 
 
 def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[int]:
@@ -224,7 +230,7 @@ def _count_run_cost(present: int, length: int, aces_low: bool, aces_high: bool, 
 
 
 def _whole_hand_unmet(
-    hand: Sequence[int], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
+    hand: tuple[int, ...], slots: int, rules: Ruleset, ranks: list[int], jokers: int, run_length: int
 ) -> bool:
     """Whether the naturals of ``hand`` need more melds of one kind (``runs`` or sets) than ``slots``: each
     suit (runs) or rank (sets) with naturals needs a meld, and copies of one card need as many (a run holds

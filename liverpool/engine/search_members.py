@@ -19,7 +19,7 @@ from .search_candidates import (
     ACE_HIGH,
     RUN_SHAPE,
     SET_SHAPE,
-    list_run_shapes,
+    run_shape_list,
     set_shapes,
 )
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps
@@ -50,7 +50,7 @@ def run_members(
     if present & 2:
         present |= 1 << ACE_HIGH
     base = suit * 13
-    shapes, _ = list_run_shapes(
+    shapes = run_shape_list(
         present, jokers, width, weights[base : base + 13], lengths,
         rules.run_min_naturals, rules.run_joker_spacing, rules.aces_low, rules.aces_high,
     )  # fmt: skip

@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
 from typing import Final, cast
 
 from .bits import bit_count
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, list_run_shapes, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, run_shape_list, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -119,7 +118,7 @@ class SetRules:
         naturals' count alone when suits may repeat in a set): an int key is no object the garbage
         collector tracks, where an ``lru_cache`` keeps a tuple of them (and ``have``) for each."""
         if self.distinct_suits:
-            if max(have) >= 16:
+            if have[0] | have[1] | have[2] | have[3] >= 16:  # (not builtin max: a generic call, compiled)
                 return set_steps(have, jokers, weight, self, most)
             naturals = ((have[0] << 4 | have[1]) << 4 | have[2]) << 4 | have[3]
         else:
@@ -147,7 +146,10 @@ class SetRules:
         >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
         """
-        if jokers < 1 << 8 and max(have) < 1 << 8:
+        largest = 0  # (the bits of every count: below 1 << 8 when each is; not builtin max, a generic call)
+        for held in have:
+            largest |= held
+        if jokers < 1 << 8 and 0 <= largest < 1 << 8:
             key = (((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers
             total = self.counts.get(key)
             if total is None:
@@ -203,7 +205,7 @@ def _run_table(
     lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
-        shapes, _ = list_run_shapes(
+        shapes = run_shape_list(
             present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
         )
         for i in range(0, len(shapes), RUN_SHAPE):
@@ -215,6 +217,9 @@ def _run_table(
         if bit_count(usable & ~(1 << ACE_HIGH) | (usable >> 13 & 2)) < min_naturals:
             return ()
         lowest = (usable & -usable).bit_length() - 1
+        if jokers <= 4:
+            _lay_runs(best, usable, jokers, rank_weights, joker_weight, lengths, min_naturals, first, last, lowest)
+            return _shared_growth(best)
         for low in range(max(first, lowest - jokers), last + 1):
             if bit_count(usable >> low) < min_naturals:
                 break
@@ -247,6 +252,75 @@ def _run_table(
                     if score > best[forced + extra + 1]:
                         best[forced + extra + 1] = score
     return _shared_growth(best)
+
+
+def _lay_runs(
+    best: list[int], usable: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int,
+    min_naturals: int, first: int, last: int, lowest: int,
+) -> None:  # fmt: skip
+    """The loop of :func:`_run_table` without joker spacing for at most four jokers (every table of a
+    :class:`RunBook` of a hand with four or fewer), with the four lightest naturals of a run kept in
+    locals rather than a list sorted at each rank (in the compiled build, each list operation boxes). Of the
+    runs from one low with as many holes, the longest that may be laid sheds the most with each count of
+    jokers (its naturals hold the shorter ones', and no weight is negative), so only it is laid
+    (:func:`_lay`), once the next hole or the end closes the group; each of them when a weight is negative."""
+    eager = False
+    for weight in rank_weights:
+        if weight < 0:
+            eager = True
+    for low in range(max(first, lowest - jokers), last + 1):
+        if bit_count(usable >> low) < min_naturals:
+            break
+        forced = natural_score = naturals = 0
+        # the four lightest naturals so far, lightest first (read only when there are as many)
+        l1 = l2 = l3 = l4 = 0
+        # the longest run so far with ``forced`` holes that may be laid: its points, naturals, lightest four
+        laid = False
+        laid_score = laid_naturals = s1 = s2 = s3 = s4 = 0
+        for high in range(low, min(last, low + 12) + 1):
+            if usable >> high & 1:
+                weight = rank_weights[(high - 1) % 13]
+                natural_score += weight
+                naturals += 1
+                if naturals == 1 or weight < l1:
+                    l1, l2, l3, l4 = weight, l1, l2, l3
+                elif naturals == 2 or weight < l2:
+                    l2, l3, l4 = weight, l2, l3
+                elif naturals == 3 or weight < l3:
+                    l3, l4 = weight, l3
+                elif naturals == 4 or weight < l4:
+                    l4 = weight
+            else:
+                if laid:
+                    spare = min(jokers - forced, laid_naturals - min_naturals)
+                    _lay(best, joker_weight, forced, laid_score, spare, s1, s2, s3, s4)
+                    laid = False
+                forced += 1
+                if forced > jokers:
+                    break
+            if naturals < min_naturals or not lengths >> (high - low + 1) & 1:
+                continue
+            if eager:
+                _lay(best, joker_weight, forced, natural_score, min(jokers - forced, naturals - min_naturals), l1, l2,
+                     l3, l4)  # fmt: skip
+                continue
+            laid = True
+            laid_score, laid_naturals, s1, s2, s3, s4 = natural_score, naturals, l1, l2, l3, l4
+        if laid:
+            _lay(best, joker_weight, forced, laid_score, min(jokers - forced, laid_naturals - min_naturals), s1, s2, s3,
+                 s4)  # fmt: skip
+
+
+def _lay(best: list[int], joker_weight: int, forced: int, score: int, spare: int, l1: int, l2: int, l3: int, l4: int) -> None:
+    """Raises ``best[j]`` to what a run of naturals weighing ``score`` sheds with ``j`` jokers: ``forced`` of
+    them in its holes, and up to ``spare`` (at most four) more for its lightest naturals ``l1`` to ``l4``."""
+    score += forced * joker_weight
+    if score > best[forced]:
+        best[forced] = score
+    for extra in range(spare):
+        score += joker_weight - (l1 if extra == 0 else l2 if extra == 1 else l3 if extra == 2 else l4)
+        if score > best[forced + extra + 1]:
+            best[forced + extra + 1] = score
 
 
 def _shared_growth(best: list[int]) -> tuple[tuple[int, int], ...]:
@@ -388,7 +462,14 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
         if not row:
             break
         steps.append(tuple(row))
-        fewer.append(list(accumulate(exact, max)))  # the most with j jokers or fewer
+        # the most with j jokers or fewer (a loop: compiled, list(accumulate(exact, max)) calls max an item)
+        running = []
+        top = -1
+        for value in exact:
+            if value > top:
+                top = value
+            running.append(top)
+        fewer.append(running)
     return tuple(steps)  # (tuples, which the compiled build walks faster than a Sequence)
 
 

@@ -9,7 +9,6 @@ scope, a reference cycle that only the garbage collector frees, left behind by e
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Final
 
 from .search_candidates import Entry, Family
@@ -22,8 +21,6 @@ TOP: Final = 2
 FREE: Final = 0
 BY_ORDER: Final = 1
 BY_SIZE: Final = 2
-# (a C static when compiled: bisect.bisect_left looked the module up, then its function, at each use)
-_BISECT_LEFT: Final = bisect_left
 
 
 class Group:
@@ -38,7 +35,8 @@ class Group:
 
 class Walk:
     """One walk: the packed-count layout, each depth's open groups and candidate lists, and the kept
-    arrangements as ``(-score, order met, path)``."""
+    arrangements as ``(-score, order met, path)``; ``most`` caps what any arrangement can shed (the cards
+    that must stay), under the bound of the slots."""
 
     def __init__(
         self,
@@ -56,12 +54,18 @@ class Walk:
         mode: int,
         limit: int,
         need: int,
+        most: int,
     ) -> None:
         self.open_below = open_below
         self.single = [len(groups) == 1 and groups[0].slots == 1 for groups in open_below]
         self.guard = guard
         self.field = (1 << (width - 1)) - 1
         self.joker_shift = joker_face * width
+        # What a family with local uses (:class:`.Family`) reads of ``left``: its suit's 13 fields, then the
+        # jokers' at ``joker_at``, and their guard bits.
+        self.suit_fields = (1 << (13 * width)) - 1
+        self.joker_at = 13 * width
+        self.local_guard = guard & ((1 << (14 * width)) - 1)
         self.joker_weight = joker_weight
         self.max_used = max_used
         self.must_shift, self.must_have = must
@@ -73,6 +77,7 @@ class Walk:
         self.mode = mode
         self.limit = limit
         self.need = need
+        self.most = most
         self.met = 0
         self.ceiling = 0
         self.found: list[tuple[int, int, tuple[int, ...]]] = []
@@ -82,7 +87,7 @@ class Walk:
 
     def run(self, start: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the arrangements kept, best first, walking from the packed counts ``start``."""
-        self.ceiling = self.bound(0, start, 0)
+        self.ceiling = min(self.bound(0, start, 0), self.most)
         if self.ceiling < self.need:
             return []
         if self.lists:
@@ -96,6 +101,10 @@ class Walk:
         head; past the head, the score that bounds the rest (``beyond``)."""
         head = family.head
         guard = self.guard
+        if family.shift >= 0:
+            # (the same test on the fields the family's candidates touch, in a native int)
+            left = (left >> family.shift) & self.suit_fields | (left >> self.joker_shift) << self.joker_at
+            guard = self.local_guard
         if family.tagged:
             for j in range(0, len(head), 3):
                 if not head[j + 2] & blocked and (left - head[j + 1]) & guard == guard:
@@ -162,22 +171,17 @@ class Walk:
             if count < (wanted if distinct else 1):
                 return -1
             if listed:
-                gains.sort(reverse=True)
-                scores.sort(reverse=True)
-                fewest.sort()
-                mosts.sort(reverse=True)
-                naturals += sum(gains[:wanted])
-                best += sum(scores[:wanted])
-                needed += sum(fewest[:wanted])
-                most += sum(mosts[:wanted])
+                naturals += _top_sum(gains, wanted)
+                best += _top_sum(scores, wanted)
+                needed += _least_sum(fewest, wanted)
+                most += _top_sum(mosts, wanted)
             elif wanted == 1:
                 best += top
                 naturals += top_gain
                 needed += least
                 most += top_most
             else:
-                gains.sort(reverse=True)
-                naturals += sum(gains[:wanted])
+                naturals += _top_sum(gains, wanted)
                 best += wanted * top
                 needed += wanted * least
                 most += wanted * top_most
@@ -225,7 +229,17 @@ class Walk:
         for bit, entries, orders in self.lists[depth]:
             if bit & blocked:
                 continue
-            begin = _BISECT_LEFT(orders, order_before) if chain == BY_ORDER and self.by_order else 0
+            begin = 0
+            if chain == BY_ORDER and self.by_order:
+                # bisect_left(orders, order_before), written out: compiled, the call to the C function
+                # cost more than its few comparisons
+                end = len(orders)
+                while begin < end:
+                    middle = (begin + end) >> 1
+                    if orders[middle] < order_before:
+                        begin = middle + 1
+                    else:
+                        end = middle
             for i in range(begin, len(entries)):  # (not islice: compiled, a range loop indexes the list)
                 c_score, size, use, tag, block, order = entries[i]
                 reach = score + c_score + rest
@@ -252,3 +266,22 @@ class Walk:
                     )
                 if self.stopped:
                     return
+
+
+def _top_sum(values: list[int], count: int) -> int:
+    """The sum of the ``count`` largest of ``values`` (all of them when fewer), sorting them. (Compiled,
+    ``sort(reverse=True)`` is a method call with a keyword and ``sum`` of a slice a generic call.)"""
+    values.sort()
+    total = 0
+    for i in range(len(values) - count if len(values) > count else 0, len(values)):
+        total += values[i]
+    return total
+
+
+def _least_sum(values: list[int], count: int) -> int:
+    """The sum of the ``count`` least of ``values`` (all of them when fewer), sorting them."""
+    values.sort()
+    total = 0
+    for i in range(count if count < len(values) else len(values)):
+        total += values[i]
+    return total
