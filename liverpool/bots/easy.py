@@ -124,7 +124,9 @@ class EasyBot:
         must = must_act(observation)
         if len(options) == 1 and must:
             return options[0]
-        for choice in self.prefer(observation, options):  # ``_first([*preferred, *options], must)``
+        # only the first choice is read here, so this class's own hooks may stop at it (see :meth:`_prefer`)
+        preferred = self._prefer(observation, options, False) if type(self) is EasyBot else self.prefer(observation, options)
+        for choice in preferred:  # ``_first([*preferred, *options], must)``
             if choice is not None or not must:
                 return choice
         return _first(list(options), must)
@@ -138,6 +140,12 @@ class EasyBot:
     def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         """The options the bot prefers, best first (maybe with repeats, and not all of them: :meth:`rank`
         completes the list)."""
+        return self._prefer(observation, options, True)
+
+    def _prefer(self, observation: Observation, options: Sequence[Action], complete: bool) -> list[Choice]:
+        """:meth:`prefer`; without ``complete``, once an option the seat must take is found (the seat must act
+        and it is not ``None``), the list may end there: a decision reads only the first option that is
+        not ``None`` (or the first, when the seat may decline), so it is the same decision."""
         if observation.phase is _BUY:
             buys, passes = buys_and_passes(options)
             return [*buys, *passes] if self.wants_buy(observation) else [*passes, *buys]
@@ -147,16 +155,19 @@ class EasyBot:
         call = self.choose_call(observation, g.calls) if g.calls else None
         if call is not None:
             ordered.append(call)
+            if must and not complete:
+                return ordered
         if not must:
             ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
         elif observation.phase is _DRAW:
             ordered += self.rank_draws(observation, g)
         else:
-            ordered += self.rank_play(observation, g)
+            ordered += self.rank_play(observation, g, complete)
         return ordered
 
-    def rank_play(self, observation: Observation, g: Options) -> list[Choice]:
-        """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn."""
+    def rank_play(self, observation: Observation, g: Options, complete: bool = True) -> list[Choice]:
+        """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn
+        (without ``complete``, only up to the first option found: see :meth:`_prefer`)."""
         if observation.must_place is not None:
             return [*self.rank_go_downs(observation, g.go_downs), *g.lay_offs]
         first: list[Choice] = []
@@ -169,12 +180,18 @@ class EasyBot:
                 first += ranked
         elif g.swaps and not self.is_down(observation):
             first.append(self.swap_to_go_down(observation, g) or g.swaps[0])
+        if first and not complete:
+            return first
         lay_off = self.choose_lay_off(observation, g)
         if lay_off is not None:
             first.append(lay_off)
+            if not complete:
+                return first
         swap = self.choose_swap(observation, g)
         if swap is not None:
             first.append(swap)
+            if not complete:
+                return first
         return first + self.rank_discards(observation, g)
 
     # -- hooks ------------------------------------------------------------------------------------
