@@ -78,8 +78,8 @@ def used_counts(plan: Plan) -> list[int]:
     used = [0] * FACES
     for partial in plan.partials:
         for face in partial.faces:
-            used[face] += 1
-    used[JOKER_FACE] += plan.jokers
+            used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
+    used[JOKER_FACE] = used[JOKER_FACE] + plan.jokers
     return used
 
 
@@ -87,13 +87,21 @@ def spare_cards(hand: Sequence[Card], used: list[int]) -> set[Card]:
     """The cards of ``hand`` beyond ``used`` (cards used of each face; counted down here): of two copies
     of a face, the later one."""
     spare: set[Card] = set()
-    for card in hand:
-        face = card & 63
-        if used[face]:
-            used[face] -= 1
+    faces = card_faces(hand)
+    for i, card in enumerate(hand):
+        face = faces[i]
+        have = used[face]
+        if have:
+            used[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
         else:
             spare.add(card)
     return spare
+
+
+def card_faces(cards: Sequence[int]) -> list[int]:
+    """The face of each card. (Its cards are read as ints: compiled, ``card & 63`` of a
+    :class:`~liverpool.engine.cards.Card` is a generic operation.)"""
+    return [c & 63 for c in cards]
 
 
 def _shed_order(cards: list[Card], keys: list[int]) -> list[Card]:
@@ -341,9 +349,11 @@ class EasyBot:
         rules = observation.rules
         hand = observation.hand
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
+        faces = card_faces(cards)
+        n = len(faces)
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
-            keys = [_shed_key((c & 63) in fits, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
+            keys = [_shed_key(f in fits, f == JOKER_FACE, values[f]) for f in faces]
             if -1 in keys:
                 return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
             return _shed_order(cards, keys)
@@ -356,11 +366,13 @@ class EasyBot:
             plan = self.plan(observation, hand, size)
             base, used = plan.need, used_counts(plan)
         unused = spare_cards(hand, used)
-        if any(c in unused and c & 63 != JOKER_FACE for c in cards):
-            keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
-            if -1 in keys:
-                return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
-            return _shed_order(cards, keys)
+        kept = [c not in unused for c in cards]
+        for i in range(n):  # ``any(c in unused and not c.is_joker for c in cards)``
+            if not kept[i] and faces[i] != JOKER_FACE:
+                keys = [_shed_key(kept[k], faces[k] == JOKER_FACE, values[faces[k]]) for k in range(n)]
+                if -1 in keys:
+                    return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
+                return _shed_order(cards, keys)
         return sorted(
             cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
         )

@@ -79,7 +79,7 @@ class Options:
             out.discards,
             out.end_turns,
         )
-        for a in options:
+        for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
             kind = _KINDS.get(type(a), -1)
             if kind >= 0:
                 lists[kind].append(a)
@@ -127,7 +127,7 @@ def buys_and_passes(options: Sequence[Action]) -> tuple[list[Buy], list[Pass]]:
     """``Options.of(options).buys`` and ``.passes`` (a buy window offers nothing else)."""
     buys: list[Buy] = []
     passes: list[Pass] = []
-    for a in options:
+    for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
         kind = _KINDS.get(type(a), -1)
         if kind == _BUY_KIND:
             buys.append(cast(Buy, a))

@@ -148,7 +148,7 @@ class _Search:
             if track:
                 chosen.pop()
             for face in faces:
-                counts[face] += 1
+                counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
 
     def visit_need(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         """:meth:`visit` without unseen counts and not whole-hand: the same search, the faces taken kept on
@@ -190,7 +190,8 @@ class _Search:
             if self.paths:
                 self.path.pop()
             for _ in range(n):
-                counts[taken.pop()] += 1
+                face = taken.pop()
+                counts[face] = counts[face] + 1
 
     def best_chosen(self) -> list[_Chosen]:
         """The partials of the best plan :meth:`visit_need` found with ``paths``, as :meth:`visit` keeps them."""
@@ -334,7 +335,7 @@ def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, 
     search = _search(hand, setup, None, False, keep, True, False)
     used = [0] * FACES
     for face in search.best_taken:
-        used[face] += 1
+        used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
     rooms = 0
     slots = setup.slots
     for depth, packed in enumerate(search.best_path):
@@ -342,7 +343,7 @@ def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, 
         missing = slot.length - (packed >> 20)
         rooms += missing if missing < slot.room else slot.room
     jokers = search.jokers
-    used[JOKER_FACE] += jokers if jokers < rooms else rooms
+    used[JOKER_FACE] = used[JOKER_FACE] + (jokers if jokers < rooms else rooms)
     return search.best_need, used
 
 

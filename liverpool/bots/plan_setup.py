@@ -57,7 +57,8 @@ def face_counts(cards: Sequence[int]) -> list[int]:
     """How many cards of each face (jokers at ``JOKER_FACE``)."""
     counts = [0] * FACES
     for card in cards:
-        counts[card & 63] += 1
+        face = card & 63
+        counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
     return counts
 
 
@@ -175,8 +176,9 @@ class Slot:
         out = 0
         if self.run:
             for face in self.windows[family * 16 + low]:
-                if counts[face]:
-                    counts[face] -= 1
+                have = counts[face]
+                if have:
+                    counts[face] = have - 1
                     taken.append(face)
                 elif live is not None:
                     out += live[face]
@@ -199,8 +201,9 @@ class Slot:
         n = 0
         if self.run:
             for face in self.windows[family * 16 + low]:
-                if counts[face]:
-                    counts[face] -= 1
+                have = counts[face]
+                if have:
+                    counts[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
                     taken.append(face)
                     n += 1
             return n
@@ -278,7 +281,7 @@ class ContractSetup:
         counts = [0] * FACES
         for card in hand:
             face = card & 63
-            counts[face] += 1
+            counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
             if face < JOKER_FACE:
                 suit = face // 13
                 rank = face - 13 * suit
@@ -293,9 +296,9 @@ class ContractSetup:
                         held3 |= 2 << rank
                 if sets:
                     if distinct:
-                        totals[rank] |= 1 << suit
+                        totals[rank] = totals[rank] | 1 << suit
                     else:
-                        totals[rank] += 1
+                        totals[rank] = totals[rank] + 1
         return counts, self.slot_lists(self.group_lists(held0, held1, held2, held3, totals, keep))
 
     def held(self, hand: Sequence[int]) -> Held:
@@ -387,7 +390,8 @@ class Held:
 
     def add(self, face: int, distinct: bool) -> None:
         """Count one more card of ``face``."""
-        self.counts[face] += 1
+        counts = self.counts
+        counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
         if face < JOKER_FACE:
             suit = face // 13
             rank = face - 13 * suit
@@ -399,10 +403,11 @@ class Held:
                 self.held2 |= 2 << rank
             else:
                 self.held3 |= 2 << rank
+            totals = self.totals
             if distinct:
-                self.totals[rank] |= 1 << suit
+                totals[rank] = totals[rank] | 1 << suit
             else:
-                self.totals[rank] += 1
+                totals[rank] = totals[rank] + 1
 
     def grown(self, face: int, distinct: bool) -> Held:
         """This hand plus one card of ``face``."""

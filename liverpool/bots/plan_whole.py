@@ -93,9 +93,9 @@ def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rul
         for rank in range(low, low + span):
             face = suit * 13 + (rank - 1) % 13
             if counts[face]:
-                used[face] += 1
+                used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
     used_jokers = min(jokers, length - naturals)
-    used[JOKER_FACE] += used_jokers
+    used[JOKER_FACE] = used[JOKER_FACE] + used_jokers
     return len(hand) - naturals - used_jokers + 2 * max(0, least - size), used
 
 
