@@ -252,12 +252,13 @@ class EasyBot:
         needs = self.hand_needs
         now = needs.need(observation)
         # (a need is never negative: a hand that needs nothing, or no more than the penalty cards, gains nothing)
+        # (``added`` is ``need_with`` right after ``need``; the card is read as an int, its face taken there)
         if not whole_hand(observation):
-            return now > 0 and needs.need_with(observation, card, None, now) < now
+            return now > 0 and needs.added(observation, card, None, now) < now
         size = len(observation.hand)
         if extra:
-            return now > extra and needs.need_with(observation, card, size + 2 + extra) < now - extra
-        return needs.need_with(observation, card, size + 1) < now + 1
+            return now > extra and needs.added(observation, card, size + 2 + extra) < now - extra
+        return needs.added(observation, card, size + 1) < now + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""

@@ -215,7 +215,7 @@ class HandNeeds:
     of its turns a seat is asked at every buy window how the card offered would change its need, with
     the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
 
-    __slots__ = ("contract", "deal", "faces", "hand", "held", "now", "rules")
+    __slots__ = ("below", "contract", "deal", "faces", "hand", "held", "now", "rules", "withs")
 
     def __init__(self) -> None:
         self.hand: tuple[Card, ...] = ()
@@ -225,6 +225,11 @@ class HandNeeds:
         self.deal = -1
         self.faces: list[int] = []  # the hand's faces, sorted
         self.now = 0
+        # outside whole-hand deals, ``held.need_with(face, below)`` of each face asked about (-1: not yet),
+        # for this hand (emptied with ``held``) and this ``below``: a seat is often asked again about the
+        # same card (a buy window, then its draw), and the answer is a function of the hand, face and bound
+        self.withs: list[int] = []
+        self.below = UNSET
 
     def need(self, observation: Observation) -> int:
         """``need_of(observation, observation.hand)``."""
@@ -242,6 +247,7 @@ class HandNeeds:
             else:
                 held = self.held = HeldNeed(faces, observation.contract, observation.rules)
                 self.now = held.need
+            self.withs = []
             self.faces = faces
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
@@ -249,10 +255,22 @@ class HandNeeds:
     def need_with(self, observation: Observation, card: Card, size: int | None, below: int = UNSET) -> int:
         """``need_of(observation, [*observation.hand, card], size)`` (``below``: see :func:`_need`)."""
         self.need(observation)
-        face = card & 63
+        return self.added(observation, card, size, below)
+
+    def added(self, observation: Observation, face: int, size: int | None, below: int = UNSET) -> int:
+        """:meth:`need_with` of a card of ``face`` (or the card itself, read as an int), right after
+        :meth:`need` of ``observation``."""
+        face &= 63
         held = self.held
         if held is not None and size is None:
-            return held.need_with(face, below)
+            withs = self.withs
+            if not withs or below != self.below:
+                withs = self.withs = [-1] * FACES
+                self.below = below
+            found = withs[face]
+            if found < 0:
+                found = withs[face] = held.need_with(face, below)
+            return found
         faces = self.faces[:]
         i = len(faces)
         faces.append(face)
