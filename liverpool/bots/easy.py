@@ -106,13 +106,17 @@ def card_faces(cards: Sequence[int]) -> list[int]:
 
 def _shed_order(cards: list[Card], keys: list[int]) -> list[Card]:
     """``cards`` sorted by ``keys`` (one each, in ``0 .. 2**20``; ties keep their order)."""
-    n = len(cards)
+    return [cards[i] for i in _key_order(keys)]
+
+
+def _key_order(keys: list[int]) -> list[int]:
+    """The places of ``keys`` (each in ``0 .. 2**20``) in the order that sorts them (ties keep their order)."""
+    n = len(keys)
     if n > 64:
-        order = sorted(range(n), key=lambda i: keys[i])
-        return [cards[i] for i in order]
+        return sorted(range(n), key=lambda i: keys[i])
     packed = [keys[i] << 6 | i for i in range(n)]
     packed.sort()
-    return [cards[k & 63] for k in packed]
+    return [k & 63 for k in packed]
 
 
 def _shed_key(first: bool, joker: bool, value: int) -> int:
@@ -333,13 +337,17 @@ class EasyBot:
 
     def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
         discards = g.discards
+        if type(self) is EasyBot:  # the discards in :meth:`_shed_places` order (the cards of a hand are distinct)
+            out: list[Choice] = [discards[i] for i in self._shed_places(observation, [d.card for d in discards])]
+            out += g.end_turns
+            return out
         cards: list[Card] = []
         by_card: dict[Card, Discard] = {}  # ``{d.card: d for d in discards}``, each card read once
         for d in discards:
             card = d.card
             cards.append(card)
             by_card[card] = d
-        out: list[Choice] = []
+        out = []
         for card in self.rank_cards_to_shed(observation, cards):
             out.append(by_card[card])
         out += g.end_turns
@@ -347,6 +355,10 @@ class EasyBot:
 
     def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
         """Cards to give up, best first: the costliest of those the plan does not use."""
+        return [cards[i] for i in self._shed_places(observation, cards)]
+
+    def _shed_places(self, observation: Observation, cards: list[Card]) -> list[int]:
+        """:meth:`rank_cards_to_shed` as the places of the cards in ``cards``."""
         rules = observation.rules
         hand = observation.hand
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
@@ -356,8 +368,8 @@ class EasyBot:
             fits = table_lay_off_index(observation.melds, rules)
             keys = [_shed_key(f in fits, f == JOKER_FACE, values[f]) for f in faces]
             if -1 in keys:
-                return sorted(cards, key=lambda c: ((c & 63) in fits, c & 63 == JOKER_FACE, -values[c & 63]))
-            return _shed_order(cards, keys)
+                return sorted(range(n), key=lambda i: (faces[i] in fits, faces[i] == JOKER_FACE, -values[faces[i]]))
+            return _key_order(keys)
         size = len(hand)
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
             base, used = plan_use(hand, observation.contract, rules)
@@ -372,8 +384,9 @@ class EasyBot:
             if not kept[i] and faces[i] != JOKER_FACE:
                 keys = [_shed_key(kept[k], faces[k] == JOKER_FACE, values[faces[k]]) for k in range(n)]
                 if -1 in keys:
-                    return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
-                return _shed_order(cards, keys)
+                    return sorted(range(n), key=lambda i: (kept[i], faces[i] == JOKER_FACE, -values[faces[i]]))
+                return _key_order(keys)
         return sorted(
-            cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
+            range(n),
+            key=lambda i: (self.plan_need(observation, without(hand, cards[i]), size) - base, faces[i] == JOKER_FACE, -values[faces[i]]),
         )
