@@ -30,8 +30,18 @@ from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan, plan_use
-from .plan_whole import whole_runs_use
-from .table import HandNeeds, face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand, whole_runs
+from .table import (
+    HandNeeds,
+    face_values,
+    fits_table,
+    keeps_last_card,
+    me,
+    need_of,
+    plan_of,
+    whole_hand,
+    whole_runs,
+    whole_runs_use_of,
+)
 
 Choice = Action | None
 
@@ -374,7 +384,7 @@ class EasyBot:
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
             base, used = plan_use(hand, observation.contract, rules)
         elif type(self) is EasyBot and whole_runs(observation):
-            base, used = whole_runs_use(hand, observation.contract, rules, size)
+            base, used = whole_runs_use_of(observation, hand, size)
         else:
             plan = self.plan(observation, hand, size)
             base, used = plan.need, used_counts(plan)

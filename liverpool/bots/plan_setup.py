@@ -303,12 +303,34 @@ class ContractSetup:
 
     def held(self, hand: Sequence[int]) -> Held:
         """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.grown`)."""
+        # (:meth:`Held.add` of each card, in locals: a call and the fields' reads and writes a card cost more)
+        counts = [0] * FACES
+        totals = [0] * 13
+        held0 = held1 = held2 = held3 = 0
+        distinct = self.distinct_suits
+        for card in hand:
+            face = card & 63
+            counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
+            if face < JOKER_FACE:
+                suit = face // 13
+                rank = face - 13 * suit
+                if suit == 0:
+                    held0 |= 2 << rank
+                elif suit == 1:
+                    held1 |= 2 << rank
+                elif suit == 2:
+                    held2 |= 2 << rank
+                else:
+                    held3 |= 2 << rank
+                if distinct:
+                    totals[rank] = totals[rank] | 1 << suit
+                else:
+                    totals[rank] = totals[rank] + 1
         held = Held()
-        held.counts = [0] * FACES
-        held.totals = [0] * 13
+        held.counts = counts
+        held.totals = totals
+        held.held0, held.held1, held.held2, held.held3 = held0, held1, held2, held3
         held.size = len(hand)
-        for face in hand:
-            held.add(face & 63, self.distinct_suits)
         return held
 
     def group_lists(self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int) -> list[list[int]]:

@@ -80,11 +80,16 @@ def plan_whole_runs(
 def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
     """``plan_whole_runs(hand, contract, rules, size=size)`` as its need and how many cards of each face
     its partials use (its jokers at ``JOKER_FACE``), without building the plan: the same windows."""
+    least, shortest = runs_lengths(contract)
+    return runs_use(hand, len(contract), least, shortest, rules, size)
+
+
+def runs_use(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+    """:func:`whole_runs_use` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
-    least = sum(rule.length for rule in contract)
     size = len(hand) + 1 if size is None else size
-    windows = _windows_of(hand, contract, rules, size)
+    windows = _best_windows(_ranks_held(hand)[0], slots, shortest, size if size > least else least, rules)  # (:func:`_windows_of`)
     naturals = length = 0
     used = [0] * len(counts)
     for suit, low, span, covered in windows:

@@ -17,7 +17,7 @@ from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
-from .plan_whole import plan_whole_runs, runs_lengths, runs_need
+from .plan_whole import plan_whole_runs, runs_lengths, runs_need, runs_use
 
 
 def me(observation: Observation) -> int:
@@ -91,6 +91,13 @@ def whole_runs(observation: Observation) -> bool:
     """This deal's contract is of runs only and must use the whole hand (see :mod:`.plan_whole`)."""
     at = _DEAL.of(observation)
     return at.whole and at.runs
+
+
+def whole_runs_use_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> tuple[int, list[int]]:
+    """``whole_runs_use(hand, observation.contract, observation.rules, size)`` in a deal where
+    :func:`whole_runs` holds (the contract's lengths read once a deal)."""
+    at = _DEAL.of(observation)
+    return runs_use(hand, len(observation.contract), at.least, at.shortest, observation.rules, size)
 
 
 def _whole_hand(observation: Observation) -> bool:
