@@ -323,8 +323,21 @@ class HeldNeed:
         if face != JOKER_FACE and setup.leaves(self.held, self.by_group, face, self.keep):
             need = self.need
             return need if need < below else below
-        grown = self.held.grown(face, setup.distinct_suits)
-        return self.search(grown, self.lists_of(grown), below)
+        # the hand grown by the card in place, then put back (copying the hand's counts cost more)
+        held = self.held
+        held0, held1, held2, held3 = held.held0, held.held1, held.held2, held.held3
+        rank = face % 13
+        total = held.totals[rank]
+        held.add(face, setup.distinct_suits)
+        held.size += 1
+        try:
+            return self.search(held, self.lists_of(held), below)
+        finally:
+            counts = held.counts
+            counts[face] = counts[face] - 1
+            held.held0, held.held1, held.held2, held.held3 = held0, held1, held2, held3
+            held.totals[rank] = total
+            held.size -= 1
 
 
 def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> tuple[int, list[int]]:

@@ -230,7 +230,7 @@ class HandNeeds:
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
-        self.faces: list[int] = []  # the hand's faces, sorted
+        self.faces: list[int] | None = None  # the hand's faces, sorted (found when first needed)
         self.now = 0
         # outside whole-hand deals, ``held.need_with(face, below)`` of each face asked about (-1: not yet),
         # for this hand (emptied with ``held``) and this ``below``: a seat is often asked again about the
@@ -247,15 +247,15 @@ class HandNeeds:
             or observation.deal != self.deal
             or hand != self.hand
         ):
-            faces = sorted_faces(hand)
             if _DEAL.of(observation).whole:
+                faces = self.faces = sorted_faces(hand)
                 self.held = None
                 self.now = _need(observation, faces, None)
-            else:
-                held = self.held = HeldNeed(faces, observation.contract, observation.rules)
+            else:  # (the candidates of a hand do not need its faces sorted)
+                held = self.held = HeldNeed(hand, observation.contract, observation.rules)
                 self.now = held.need
+                self.faces = None
             self.withs = []
-            self.faces = faces
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
 
@@ -278,7 +278,7 @@ class HandNeeds:
             if found < 0:
                 found = withs[face] = held.need_with(face, below)
             return found
-        faces = self.faces[:]
+        faces = sorted_faces(self.hand) if self.faces is None else self.faces[:]
         i = len(faces)
         faces.append(face)
         while i and faces[i - 1] > face:  # one step of an insertion sort
