@@ -299,12 +299,13 @@ class HeldNeed:
     """A hand's candidates (:class:`.plan_setup.Held`) and need, kept to find the need of the hand plus one
     card (:meth:`need_with`) without reading the hand again."""
 
-    __slots__ = ("by_group", "held", "keep", "need", "setup")
+    __slots__ = ("by_group", "held", "keep", "need", "searcher", "setup")
 
     def __init__(self, hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> None:
         setup = self.setup = setup_of(contract, rules)
         held = self.held = setup.held(hand)
         self.keep = keep
+        self.searcher: _Search | None = None  # the search of :meth:`search`, kept for the next one
         self.by_group = self.lists_of(held)
         self.need = self.search(held, self.by_group, _UNSET)
 
@@ -314,7 +315,25 @@ class HeldNeed:
     def search(self, held: Held, by_group: list[list[int]], below: int) -> int:
         setup = self.setup
         lists = setup.slot_lists(by_group)
-        return _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below).best_need  # (it puts back what it takes)
+        search = self.searcher
+        if search is None or not setup.slots:
+            search = _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below)  # (it puts back what it takes)
+            self.searcher = search
+            return search.best_need
+        # :func:`_search_lists` again in the search kept (its stacks are empty again after a search): only the
+        # hand's counts, candidates and their floor change (a search object and its lists cost more to build)
+        counts = held.counts
+        jokers = counts[JOKER_FACE]
+        floor = search.floor
+        for i in range(len(lists) - 1, -1, -1):
+            floor[i] = floor[i + 1] + (lists[i][0] >> 10)
+        search.lists = lists
+        search.counts = counts
+        search.jokers = jokers
+        search.naturals = held.size - jokers
+        search.best_need = below
+        search.visit_need(0, 0, 0, 0, 0)
+        return search.best_need
 
     def need_with(self, face: int, below: int = _UNSET) -> int:
         """``plan_need([*hand, card], contract, rules, keep, below)`` for a card of ``face``: the hand's own
