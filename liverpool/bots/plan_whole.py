@@ -89,7 +89,7 @@ def runs_use(hand: Sequence[int], slots: int, least: int, shortest: int, rules: 
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
     size = len(hand) + 1 if size is None else size
-    windows = _best_windows(_ranks_held(hand)[0], slots, shortest, size if size > least else least, rules)  # (:func:`_windows_of`)
+    windows = _best_windows(ranks_held(hand)[0], slots, shortest, size if size > least else least, rules)  # (:func:`_windows_of`)
     naturals = length = 0
     used = [0] * len(counts)
     for suit, low, span, covered in windows:
@@ -132,15 +132,22 @@ def runs_lengths(contract: Sequence[MeldRule]) -> tuple[int, int]:
 
 def runs_need(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> int:
     """:func:`whole_runs_need` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
-    size = len(hand) + 1 if size is None else size
+    held, jokers = ranks_held(hand)
+    return runs_need_held(held, jokers, len(hand), slots, least, shortest, rules, size)
+
+
+def runs_need_held(
+    held: list[int], jokers: int, cards: int, slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None
+) -> int:
+    """:func:`runs_need` of a hand of ``cards`` cards given by :func:`ranks_held` (``held``, ``jokers``)."""
+    size = cards + 1 if size is None else size
     target = size if size > least else least
-    held, jokers = _ranks_held(hand)
     naturals = _most_covered(held, slots, shortest, target, rules)
     length = target
     if naturals < 0:  # no windows: nothing covered
         naturals = length = 0
     used_jokers = min(jokers, length - naturals)
-    return len(hand) - naturals - used_jokers + 2 * max(0, least - size)
+    return cards - naturals - used_jokers + 2 * max(0, least - size)
 
 
 def _most_covered(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> int:
@@ -224,10 +231,10 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
         raise ValueError("plan_whole_runs plans contracts of runs only")
     shortest = min(rule.length for rule in contract)
     target = max(size, sum(rule.length for rule in contract))
-    return _best_windows(_ranks_held(hand)[0], len(contract), shortest, target, rules)
+    return _best_windows(ranks_held(hand)[0], len(contract), shortest, target, rules)
 
 
-def _ranks_held(hand: Sequence[int]) -> tuple[list[int], int]:
+def ranks_held(hand: Sequence[int]) -> tuple[list[int], int]:
     """The ranks held in each suit of ``hand`` (bit r for rank r) and its jokers."""
     # held0 .. held3: the ranks held in suits 0 .. 3 (locals: list items would be boxed)
     held0 = held1 = held2 = held3 = 0

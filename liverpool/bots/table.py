@@ -17,7 +17,7 @@ from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
-from .plan_whole import plan_whole_runs, runs_lengths, runs_need, runs_use
+from .plan_whole import plan_whole_runs, ranks_held, runs_lengths, runs_need, runs_need_held, runs_use
 
 
 def me(observation: Observation) -> int:
@@ -222,7 +222,7 @@ class HandNeeds:
     of its turns a seat is asked at every buy window how the card offered would change its need, with
     the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
 
-    __slots__ = ("below", "contract", "deal", "faces", "hand", "held", "now", "rules", "withs")
+    __slots__ = ("below", "contract", "deal", "faces", "hand", "held", "jokers", "now", "ranks", "rules", "withs")
 
     def __init__(self) -> None:
         self.hand: tuple[Card, ...] = ()
@@ -237,6 +237,9 @@ class HandNeeds:
         # same card (a buy window, then its draw), and the answer is a function of the hand, face and bound
         self.withs: list[int] = []
         self.below = UNSET
+        # in whole-hand deals of runs, the hand's :func:`.plan_whole.ranks_held` (found when first needed)
+        self.ranks: list[int] | None = None
+        self.jokers = 0
 
     def need(self, observation: Observation) -> int:
         """``need_of(observation, observation.hand)``."""
@@ -256,6 +259,7 @@ class HandNeeds:
                 self.now = held.need
                 self.faces = None
             self.withs = []
+            self.ranks = None
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
 
@@ -278,6 +282,21 @@ class HandNeeds:
             if found < 0:
                 found = withs[face] = held.need_with(face, below)
             return found
+        at = _DEAL.of(observation)
+        if at.whole and at.runs:  # (what :func:`_need` asks: its memo seldom holds a hand grown by a card)
+            ranks = self.ranks
+            if ranks is None:
+                ranks, self.jokers = ranks_held(self.hand)
+                self.ranks = ranks
+            jokers = self.jokers
+            grown = ranks[:]
+            if face < JOKER_FACE:
+                suit = face // 13
+                grown[suit] = grown[suit] | 2 << face - 13 * suit
+            else:
+                jokers += 1
+            contract = observation.contract
+            return runs_need_held(grown, jokers, len(self.hand) + 1, len(contract), at.least, at.shortest, observation.rules, size)
         faces = sorted_faces(self.hand) if self.faces is None else self.faces[:]
         i = len(faces)
         faces.append(face)
