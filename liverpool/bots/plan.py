@@ -193,6 +193,39 @@ class _Search:
                 face = taken.pop()
                 counts[face] = counts[face] + 1
 
+    def visit_count(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
+        """:meth:`visit_need` for the need alone (without ``paths``): a partial's faces are put back from the
+        mask :meth:`.plan_setup.Slot.take_mask` gives, not from a stack of the faces taken."""
+        slot = self.slots[depth]
+        last = depth + 1 == len(self.slots)
+        options = self.lists[depth]
+        bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
+        counts = self.counts
+        jokers = self.jokers
+        for index in range(start if slot.chained else 0, len(options)):
+            entry = options[index]
+            if bound + (entry >> 10) > self.best_need:
+                break
+            family = entry >> 5 & 31
+            bit = 0
+            taken = 0
+            if family != NONE:
+                bit = 1 << family + slot.shift
+                if slot.distinct and used & bit:
+                    continue
+                taken = slot.take_mask(counts, family, entry & 31)
+            missing = slot.length - (taken & 255)
+            room = missing if missing < slot.room else slot.room
+            if last:
+                room += room_so_far
+                need = missing_so_far + missing - (jokers if jokers < room else room)
+                if need < self.best_need:
+                    self.best_need = need
+            else:
+                self.visit_count(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
+            if taken & 255:
+                slot.put_back(counts, family, entry & 31, taken >> 8)
+
     def best_chosen(self) -> list[_Chosen]:
         """The partials of the best plan :meth:`visit_need` found with ``paths``, as :meth:`visit` keeps them."""
         out: list[_Chosen] = []
@@ -332,7 +365,7 @@ class HeldNeed:
         search.jokers = jokers
         search.naturals = held.size - jokers
         search.best_need = below
-        search.visit_need(0, 0, 0, 0, 0)
+        search.visit_count(0, 0, 0, 0, 0)
         return search.best_need
 
     def need_with(self, face: int, below: int = _UNSET) -> int:
@@ -418,7 +451,7 @@ def _search_lists(
         search.leaf(0, 0)
     elif not search.track:
         search.best_need = below  # the search is exact below it: it prunes only what cannot beat it
-        search.visit_need(0, 0, 0, 0, 0)
+        search.visit_count(0, 0, 0, 0, 0)
     elif live is None and not whole_hand:
         search.paths = True
         search.path = []

@@ -196,6 +196,52 @@ class Slot:
             out = sum(live[f] for f in self.wanted(family, low, taken))
         return taken, out
 
+    def take_mask(self, counts: list[int], family: int, low: int) -> int:
+        """:meth:`take_into` without a stack: ``mask << 8 | n``, ``n`` the naturals taken and ``mask`` what
+        :meth:`put_back` reads to put them back (a bit per place of a run's window; for a set, 8 bits per
+        suit holding the copies taken of its face)."""
+        n = 0
+        mask = 0
+        if self.run:
+            bit = 1
+            for face in self.windows[family * 16 + low]:
+                have = counts[face]
+                if have:
+                    counts[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
+                    mask |= bit
+                    n += 1
+                bit <<= 1
+            return mask << 8 | n
+        length, per_suit = self.length, self.per_suit
+        face = family - 1  # the rank in each suit
+        shift = 0
+        while face < JOKER_FACE:
+            have = counts[face]
+            if have:
+                k = min(min(have, per_suit), length - n)
+                counts[face] = have - k
+                mask |= k << shift
+                n += k
+            face += 13
+            shift += 8
+        return mask << 8 | n
+
+    def put_back(self, counts: list[int], family: int, low: int, mask: int) -> None:
+        """Put back into ``counts`` the naturals :meth:`take_mask` took (``mask``: its result ``>> 8``)."""
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if mask & 1:
+                    counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
+                mask >>= 1
+            return
+        face = family - 1
+        while mask:
+            k = mask & 255
+            if k:
+                counts[face] = counts[face] + k
+            mask >>= 8
+            face += 13
+
     def take_into(self, counts: list[int], family: int, low: int, taken: list[int]) -> int:
         """:meth:`take` without unseen counts, pushing the faces taken onto ``taken``: how many."""
         n = 0
