@@ -26,7 +26,8 @@ class Options:
     """The legal options of one seat, by kind (in the order they were listed).
 
     (Its ``__init__`` is written out: mypyc compiles it, where a dataclass's stays Python; one is built
-    per decision.)"""
+    per decision.) The lists of :meth:`of` are read, never changed: the kinds not offered share one empty
+    list there (a decision offers few kinds, and building and freeing ten lists cost more than sorting)."""
 
     draw_stock: list[DrawStock]
     draw_discard: list[DrawDiscard]
@@ -65,7 +66,22 @@ class Options:
 
     @classmethod
     def of(cls, options: Sequence[Action]) -> Options:
-        """Sort ``options`` by kind."""
+        """Sort ``options`` by kind (the lists are not to be changed: see the class docstring)."""
+        if cls is Options:
+            found: list[list[Any]] = [_NONE] * 10  # by kind, :data:`_NONE` until one is found
+            items = options if isinstance(options, list) else list(options)  # (compiled, a list is walked without an iterator)
+            for a in items:
+                kind = _KINDS.get(type(a), -1)
+                if kind < 0:  # a subclass of an action: filed by ``_add``
+                    break
+                got = found[kind]
+                if got is _NONE:
+                    got = found[kind] = []
+                got.append(a)
+            else:
+                return Options(
+                    found[0], found[1], found[2], found[3], found[4], found[5], found[6], found[7], found[8], found[9]
+                )
         out = cls() if cls is not Options else Options()  # (compiled, ``Options()`` is a direct call)
         lists: tuple[list[Any], ...] = (
             out.draw_stock,
@@ -118,6 +134,8 @@ _KINDS: Final[dict[type, int]] = {
     for i, kind in enumerate((DrawStock, DrawDiscard, Buy, Pass, Call, GoDown, LayOff, SwapJoker, Discard, EndTurn))
 }
 
+
+_NONE: Final[list[Any]] = []  # the list of the kinds :meth:`Options.of` found no option of (never changed)
 
 _BUY_KIND: Final = 2  # the place of Buy and Pass in the kinds of :data:`_KINDS`
 _PASS_KIND: Final = 3
