@@ -72,7 +72,6 @@ class _Search:
         "paths",
         "slack",
         "slots",
-        "taken",
         "track",
         "whole_hand",
     )
@@ -106,9 +105,8 @@ class _Search:
         # (lists only read until replaced are the shared empty ones: a search is built per plan)
         self.best: list[_Chosen] = _NO_CHOSEN
         self.chosen: list[_Chosen] = [] if track else _NO_CHOSEN
-        self.taken: list[int] = []
-        self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` and ``best_taken``
-        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, each ``entry | faces taken << 20``
+        self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` (``best_taken``: see :func:`_search_lists`)
+        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, packed (see :meth:`visit_need`)
         self.best_path: list[int] = _NO_INTS
         self.best_taken: list[int] = _NO_INTS
 
@@ -151,15 +149,15 @@ class _Search:
                 counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
 
     def visit_need(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
-        """:meth:`visit` without unseen counts and not whole-hand: the same search, the faces taken kept on
-        one stack rather than in a list per partial (with ``paths``, the best plan's partials are kept as
-        packed entries and the faces they took; :meth:`best_chosen` unpacks them)."""
+        """:meth:`visit` without unseen counts and not whole-hand: the same search, a partial's naturals put
+        back from the mask :meth:`.plan_setup.Slot.take_mask` gives rather than kept in a list per partial
+        (with ``paths``, the best plan's partials are kept as packed entries, ``entry | taken << 20`` with
+        ``taken`` that mask and count; :meth:`taken_of` and :meth:`best_chosen` unpack them)."""
         slot = self.slots[depth]
         last = depth + 1 == len(self.slots)
         options = self.lists[depth]
         bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
         counts = self.counts
-        taken = self.taken
         jokers = self.jokers
         for index in range(start if slot.chained else 0, len(options)):
             entry = options[index]
@@ -167,16 +165,16 @@ class _Search:
                 break
             family = entry >> 5 & 31
             bit = 0
-            n = 0
+            taken = 0
             if family != NONE:
                 bit = 1 << family + slot.shift
                 if slot.distinct and used & bit:
                     continue
-                n = slot.take_into(counts, family, entry & 31, taken)
-            missing = slot.length - n
+                taken = slot.take_mask(counts, family, entry & 31)
+            missing = slot.length - (taken & 255)
             room = missing if missing < slot.room else slot.room
             if self.paths:
-                self.path.append(entry | n << 20)
+                self.path.append(entry | taken << 20)
             if last:
                 room += room_so_far
                 need = missing_so_far + missing - (jokers if jokers < room else room)
@@ -184,14 +182,21 @@ class _Search:
                     self.best_need = need
                     if self.paths:
                         self.best_path = self.path[:]
-                        self.best_taken = taken[:]
             else:
                 self.visit_need(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
             if self.paths:
                 self.path.pop()
-            for _ in range(n):
-                face = taken.pop()
-                counts[face] = counts[face] + 1
+            if taken & 255:
+                slot.put_back(counts, family, entry & 31, taken >> 8)
+
+    def taken_of(self, path: list[int]) -> list[int]:
+        """The faces the partials of ``path`` (packed as :meth:`visit_need` keeps them) took, in the order
+        they were taken."""
+        out: list[int] = []
+        for depth, packed in enumerate(path):
+            if packed >> 20 & 255:
+                self.slots[depth].faces_into(packed >> 5 & 31, packed & 31, packed >> 28, out)
+        return out
 
     def visit_count(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
         """:meth:`visit_need` for the need alone (without ``paths``): a partial's faces are put back from the
@@ -233,7 +238,7 @@ class _Search:
         taken = self.best_taken
         for depth, packed in enumerate(self.best_path):
             slot = self.slots[depth]
-            n = packed >> 20
+            n = packed >> 20 & 255
             family = packed >> 5 & 31
             low = packed & 31
             if family == NONE:
@@ -405,7 +410,7 @@ def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, 
     slots = setup.slots
     for depth, packed in enumerate(search.best_path):
         slot = slots[depth]
-        missing = slot.length - (packed >> 20)
+        missing = slot.length - (packed >> 20 & 255)
         rooms += missing if missing < slot.room else slot.room
     jokers = search.jokers
     used[JOKER_FACE] = used[JOKER_FACE] + (jokers if jokers < rooms else rooms)
@@ -456,6 +461,7 @@ def _search_lists(
         search.paths = True
         search.path = []
         search.visit_need(0, 0, 0, 0, 0)
+        search.best_taken = search.taken_of(search.best_path)
         if unpack:
             search.best = search.best_chosen()
     else:

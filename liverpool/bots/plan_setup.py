@@ -242,6 +242,22 @@ class Slot:
             mask >>= 8
             face += 13
 
+    def faces_into(self, family: int, low: int, mask: int, out: list[int]) -> None:
+        """Append to ``out`` the faces :meth:`take_mask` took (``mask``: its result ``>> 8``), in the order
+        :meth:`take_into` pushes them."""
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if mask & 1:
+                    out.append(face)
+                mask >>= 1
+            return
+        face = family - 1
+        while mask:
+            for _ in range(mask & 255):
+                out.append(face)
+            mask >>= 8
+            face += 13
+
     def take_into(self, counts: list[int], family: int, low: int, taken: list[int]) -> int:
         """:meth:`take` without unseen counts, pushing the faces taken onto ``taken``: how many."""
         n = 0
