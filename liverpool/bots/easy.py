@@ -283,6 +283,8 @@ class EasyBot:
         top = observation.top_discard
         if top is None or self.is_down(observation):
             return False
+        if type(self) is EasyBot and not whole_hand(observation):  # (:meth:`gains` reads no penalty cards there)
+            return self.gains(observation, top)
         return self.gains(observation, top, observation.rules.buy_penalty_cards)
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:

@@ -250,16 +250,23 @@ class HandNeeds:
             or observation.deal != self.deal
             or hand != self.hand
         ):
-            if _DEAL.of(observation).whole:
-                faces = self.faces = sorted_faces(hand)
+            at = _DEAL.of(observation)
+            self.withs = []
+            self.ranks = None
+            self.faces = None
+            if at.whole:
                 self.held = None
-                self.now = _need(observation, faces, None)
+                if at.runs:  # (what :func:`_need` asks: its memo seldom holds a hand at rest either)
+                    ranks, jokers = ranks_held(hand)
+                    self.ranks, self.jokers = ranks, jokers
+                    contract = observation.contract
+                    self.now = runs_need_held(ranks, jokers, len(hand), len(contract), at.least, at.shortest, observation.rules)
+                else:
+                    faces = self.faces = sorted_faces(hand)
+                    self.now = _need(observation, faces, None)
             else:  # (the candidates of a hand do not need its faces sorted)
                 held = self.held = HeldNeed(hand, observation.contract, observation.rules)
                 self.now = held.need
-                self.faces = None
-            self.withs = []
-            self.ranks = None
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
 
