@@ -197,7 +197,7 @@ class Slot:
         return taken, out
 
     def take_mask(self, counts: list[int], family: int, low: int) -> int:
-        """:meth:`take_into` without a stack: ``mask << 8 | n``, ``n`` the naturals taken and ``mask`` what
+        """:meth:`take` without unseen counts, as ``mask << 8 | n``: ``n`` the naturals taken and ``mask`` what
         :meth:`put_back` reads to put them back (a bit per place of a run's window; for a set, 8 bits per
         suit holding the copies taken of its face)."""
         n = 0
@@ -244,7 +244,7 @@ class Slot:
 
     def faces_into(self, family: int, low: int, mask: int, out: list[int]) -> None:
         """Append to ``out`` the faces :meth:`take_mask` took (``mask``: its result ``>> 8``), in the order
-        :meth:`take_into` pushes them."""
+        :meth:`take` lists them."""
         if self.run:
             for face in self.windows[family * 16 + low]:
                 if mask & 1:
@@ -257,30 +257,6 @@ class Slot:
                 out.append(face)
             mask >>= 8
             face += 13
-
-    def take_into(self, counts: list[int], family: int, low: int, taken: list[int]) -> int:
-        """:meth:`take` without unseen counts, pushing the faces taken onto ``taken``: how many."""
-        n = 0
-        if self.run:
-            for face in self.windows[family * 16 + low]:
-                have = counts[face]
-                if have:
-                    counts[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
-                    taken.append(face)
-                    n += 1
-            return n
-        length, per_suit = self.length, self.per_suit
-        face = family - 1  # the rank in each suit
-        while face < JOKER_FACE:
-            have = counts[face]
-            if have:
-                k = min(min(have, per_suit), length - n)
-                counts[face] = have - k
-                for _ in range(k):
-                    taken.append(face)
-                n += k
-            face += 13
-        return n
 
     def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
         """The natural faces that would fill a missing place of the partial."""
@@ -364,7 +340,7 @@ class ContractSetup:
         return counts, self.slot_lists(self.group_lists(held0, held1, held2, held3, totals, keep))
 
     def held(self, hand: Sequence[int]) -> Held:
-        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.grown`)."""
+        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.add`)."""
         # (:meth:`Held.add` of each card, in locals: a call and the fields' reads and writes a card cost more)
         counts = [0] * FACES
         totals = [0] * 13
@@ -492,16 +468,6 @@ class Held:
                 totals[rank] = totals[rank] | 1 << suit
             else:
                 totals[rank] = totals[rank] + 1
-
-    def grown(self, face: int, distinct: bool) -> Held:
-        """This hand plus one card of ``face``."""
-        out = Held()
-        out.counts = self.counts[:]
-        out.held0, out.held1, out.held2, out.held3 = self.held0, self.held1, self.held2, self.held3
-        out.totals = self.totals[:]
-        out.size = self.size + 1
-        out.add(face, distinct)
-        return out
 
 
 CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}
