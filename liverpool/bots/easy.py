@@ -129,6 +129,14 @@ def _key_order(keys: list[int]) -> list[int]:
     return [k & 63 for k in packed]
 
 
+def _out_of_range(keys: list[int]) -> bool:
+    """``-1 in keys`` for keys of :func:`_shed_key` (a loop: compiled, ``in`` on a list is a generic call)."""
+    for key in keys:  # noqa: SIM110 -- compiled, any() of a generator makes a generator object
+        if key < 0:
+            return True
+    return False
+
+
 def _shed_key(first: bool, joker: bool, value: int) -> int:
     """``(first, joker, -value)`` as one int in the same order, or -1 when ``value`` is out of range."""
     if not -(1 << 17) < value < 1 << 17:
@@ -379,7 +387,7 @@ class EasyBot:
         if self.is_down(observation):
             fits = table_lay_off_index(observation.melds, rules)
             keys = [_shed_key(f in fits, f == JOKER_FACE, values[f]) for f in faces]
-            if -1 in keys:
+            if _out_of_range(keys):
                 return sorted(range(n), key=lambda i: (faces[i] in fits, faces[i] == JOKER_FACE, -values[faces[i]]))
             return _key_order(keys)
         size = len(hand)
@@ -395,7 +403,7 @@ class EasyBot:
         for i in range(n):  # ``any(c in unused and not c.is_joker for c in cards)``
             if not kept[i] and faces[i] != JOKER_FACE:
                 keys = [_shed_key(kept[k], faces[k] == JOKER_FACE, values[faces[k]]) for k in range(n)]
-                if -1 in keys:
+                if _out_of_range(keys):
                     return sorted(range(n), key=lambda i: (kept[i], faces[i] == JOKER_FACE, -values[faces[i]]))
                 return _key_order(keys)
         return sorted(
