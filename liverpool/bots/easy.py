@@ -129,6 +129,17 @@ def _key_order(keys: list[int]) -> list[int]:
     return [k & 63 for k in packed]
 
 
+def _least(keys: list[int]) -> int:
+    """``_key_order(keys)[0]``: the first place of the least key (``keys`` not empty)."""
+    best = 0
+    least = keys[0]
+    for i in range(1, len(keys)):
+        key = keys[i]
+        if key < least:
+            best, least = i, key
+    return best
+
+
 def _out_of_range(keys: list[int]) -> bool:
     """``-1 in keys`` for keys of :func:`_shed_key` (a loop: compiled, ``in`` on a list is a generic call)."""
     for key in keys:  # noqa: SIM110 -- compiled, any() of a generator makes a generator object
@@ -222,6 +233,8 @@ class EasyBot:
             first.append(swap)
             if not complete:
                 return first
+        if not complete:  # (only this class: see :meth:`_prefer`) the first discard alone
+            return first + self._first_discard(observation, g)
         return first + self.rank_discards(observation, g)
 
     # -- hooks ------------------------------------------------------------------------------------
@@ -377,8 +390,16 @@ class EasyBot:
         """Cards to give up, best first: the costliest of those the plan does not use."""
         return [cards[i] for i in self._shed_places(observation, cards)]
 
-    def _shed_places(self, observation: Observation, cards: list[Card]) -> list[int]:
-        """:meth:`rank_cards_to_shed` as the places of the cards in ``cards``."""
+    def _first_discard(self, observation: Observation, g: Options) -> list[Choice]:
+        """The first option of :meth:`rank_discards` (none when it has none), for this class."""
+        discards = g.discards
+        if not discards:
+            return list(g.end_turns[:1])
+        return [discards[self._shed_places(observation, [d.card for d in discards], True)[0]]]
+
+    def _shed_places(self, observation: Observation, cards: list[Card], first: bool = False) -> list[int]:
+        """:meth:`rank_cards_to_shed` as the places of the cards in ``cards`` (with ``first``, a list that may
+        hold only the first place)."""
         rules = observation.rules
         hand = observation.hand
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
@@ -389,7 +410,7 @@ class EasyBot:
             keys = [_shed_key(f in fits, f == JOKER_FACE, values[f]) for f in faces]
             if _out_of_range(keys):
                 return sorted(range(n), key=lambda i: (faces[i] in fits, faces[i] == JOKER_FACE, -values[faces[i]]))
-            return _key_order(keys)
+            return [_least(keys)] if first else _key_order(keys)
         size = len(hand)
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
             base, used = plan_use(hand, observation.contract, rules)
@@ -405,7 +426,7 @@ class EasyBot:
                 keys = [_shed_key(kept[k], faces[k] == JOKER_FACE, values[faces[k]]) for k in range(n)]
                 if _out_of_range(keys):
                     return sorted(range(n), key=lambda i: (kept[i], faces[i] == JOKER_FACE, -values[faces[i]]))
-                return _key_order(keys)
+                return [_least(keys)] if first else _key_order(keys)
         return sorted(
             range(n),
             key=lambda i: (self.plan_need(observation, without(hand, cards[i]), size) - base, faces[i] == JOKER_FACE, -values[faces[i]]),
