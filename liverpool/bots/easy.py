@@ -30,8 +30,18 @@ from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan, plan_use
-from .plan_whole import whole_runs_use
-from .table import HandNeeds, face_values, fits_table, keeps_last_card, me, need_of, plan_of, whole_hand, whole_runs
+from .table import (
+    HandNeeds,
+    face_values,
+    fits_table,
+    keeps_last_card,
+    me,
+    need_of,
+    plan_of,
+    whole_hand,
+    whole_runs,
+    whole_runs_use_of,
+)
 
 Choice = Action | None
 
@@ -78,8 +88,8 @@ def used_counts(plan: Plan) -> list[int]:
     used = [0] * FACES
     for partial in plan.partials:
         for face in partial.faces:
-            used[face] += 1
-    used[JOKER_FACE] += plan.jokers
+            used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
+    used[JOKER_FACE] = used[JOKER_FACE] + plan.jokers
     return used
 
 
@@ -87,24 +97,55 @@ def spare_cards(hand: Sequence[Card], used: list[int]) -> set[Card]:
     """The cards of ``hand`` beyond ``used`` (cards used of each face; counted down here): of two copies
     of a face, the later one."""
     spare: set[Card] = set()
-    for card in hand:
-        face = card & 63
-        if used[face]:
-            used[face] -= 1
+    faces = card_faces(hand)
+    for i, card in enumerate(hand):
+        face = faces[i]
+        have = used[face]
+        if have:
+            used[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
         else:
             spare.add(card)
     return spare
 
 
+def card_faces(cards: Sequence[int]) -> list[int]:
+    """The face of each card. (Its cards are read as ints: compiled, ``card & 63`` of a
+    :class:`~liverpool.engine.cards.Card` is a generic operation.)"""
+    return [c & 63 for c in cards]
+
+
 def _shed_order(cards: list[Card], keys: list[int]) -> list[Card]:
     """``cards`` sorted by ``keys`` (one each, in ``0 .. 2**20``; ties keep their order)."""
-    n = len(cards)
+    return [cards[i] for i in _key_order(keys)]
+
+
+def _key_order(keys: list[int]) -> list[int]:
+    """The places of ``keys`` (each in ``0 .. 2**20``) in the order that sorts them (ties keep their order)."""
+    n = len(keys)
     if n > 64:
-        order = sorted(range(n), key=lambda i: keys[i])
-        return [cards[i] for i in order]
+        return sorted(range(n), key=lambda i: keys[i])
     packed = [keys[i] << 6 | i for i in range(n)]
     packed.sort()
-    return [cards[k & 63] for k in packed]
+    return [k & 63 for k in packed]
+
+
+def _least(keys: list[int]) -> int:
+    """``_key_order(keys)[0]``: the first place of the least key (``keys`` not empty)."""
+    best = 0
+    least = keys[0]
+    for i in range(1, len(keys)):
+        key = keys[i]
+        if key < least:
+            best, least = i, key
+    return best
+
+
+def _out_of_range(keys: list[int]) -> bool:
+    """``-1 in keys`` for keys of :func:`_shed_key` (a loop: compiled, ``in`` on a list is a generic call)."""
+    for key in keys:  # noqa: SIM110 -- compiled, any() of a generator makes a generator object
+        if key < 0:
+            return True
+    return False
 
 
 def _shed_key(first: bool, joker: bool, value: int) -> int:
@@ -124,7 +165,9 @@ class EasyBot:
         must = must_act(observation)
         if len(options) == 1 and must:
             return options[0]
-        for choice in self.prefer(observation, options):  # ``_first([*preferred, *options], must)``
+        # only the first choice is read here, so this class's own hooks may stop at it (see :meth:`_prefer`)
+        preferred = self._prefer(observation, options, False) if type(self) is EasyBot else self.prefer(observation, options)
+        for choice in preferred:  # ``_first([*preferred, *options], must)``
             if choice is not None or not must:
                 return choice
         return _first(list(options), must)
@@ -138,6 +181,12 @@ class EasyBot:
     def prefer(self, observation: Observation, options: Sequence[Action]) -> list[Choice]:
         """The options the bot prefers, best first (maybe with repeats, and not all of them: :meth:`rank`
         completes the list)."""
+        return self._prefer(observation, options, True)
+
+    def _prefer(self, observation: Observation, options: Sequence[Action], complete: bool) -> list[Choice]:
+        """:meth:`prefer`; without ``complete``, once an option the seat must take is found (the seat must act
+        and it is not ``None``), the list may end there: a decision reads only the first option that is
+        not ``None`` (or the first, when the seat may decline), so it is the same decision."""
         if observation.phase is _BUY:
             buys, passes = buys_and_passes(options)
             return [*buys, *passes] if self.wants_buy(observation) else [*passes, *buys]
@@ -147,16 +196,19 @@ class EasyBot:
         call = self.choose_call(observation, g.calls) if g.calls else None
         if call is not None:
             ordered.append(call)
+            if must and not complete:
+                return ordered
         if not must:
             ordered += [*g.buys, None] if g.buys and self.wants_buy(observation) else [None, *g.buys]
         elif observation.phase is _DRAW:
             ordered += self.rank_draws(observation, g)
         else:
-            ordered += self.rank_play(observation, g)
+            ordered += self.rank_play(observation, g, complete)
         return ordered
 
-    def rank_play(self, observation: Observation, g: Options) -> list[Choice]:
-        """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn."""
+    def rank_play(self, observation: Observation, g: Options, complete: bool = True) -> list[Choice]:
+        """The play phase: place a pending card, go down, lay off, swap, then discard or end the turn
+        (without ``complete``, only up to the first option found: see :meth:`_prefer`)."""
         if observation.must_place is not None:
             return [*self.rank_go_downs(observation, g.go_downs), *g.lay_offs]
         first: list[Choice] = []
@@ -169,12 +221,20 @@ class EasyBot:
                 first += ranked
         elif g.swaps and not self.is_down(observation):
             first.append(self.swap_to_go_down(observation, g) or g.swaps[0])
+        if first and not complete:
+            return first
         lay_off = self.choose_lay_off(observation, g)
         if lay_off is not None:
             first.append(lay_off)
+            if not complete:
+                return first
         swap = self.choose_swap(observation, g)
         if swap is not None:
             first.append(swap)
+            if not complete:
+                return first
+        if not complete:  # (only this class: see :meth:`_prefer`) the first discard alone
+            return first + self._first_discard(observation, g)
         return first + self.rank_discards(observation, g)
 
     # -- hooks ------------------------------------------------------------------------------------
@@ -227,12 +287,13 @@ class EasyBot:
         needs = self.hand_needs
         now = needs.need(observation)
         # (a need is never negative: a hand that needs nothing, or no more than the penalty cards, gains nothing)
+        # (``added`` is ``need_with`` right after ``need``; the card is read as an int, its face taken there)
         if not whole_hand(observation):
-            return now > 0 and needs.need_with(observation, card, None, now) < now
+            return now > 0 and needs.added(observation, card, None, now) < now
         size = len(observation.hand)
         if extra:
-            return now > extra and needs.need_with(observation, card, size + 2 + extra) < now - extra
-        return needs.need_with(observation, card, size + 1) < now + 1
+            return now > extra and needs.added(observation, card, size + 2 + extra) < now - extra
+        return needs.added(observation, card, size + 1) < now + 1
 
     def helps(self, observation: Observation, card: Card) -> bool:
         """Whether taking ``card`` lowers the cards the contract still needs."""
@@ -243,6 +304,8 @@ class EasyBot:
         top = observation.top_discard
         if top is None or self.is_down(observation):
             return False
+        if type(self) is EasyBot and not whole_hand(observation):  # (:meth:`gains` reads no penalty cards there)
+            return self.gains(observation, top)
         return self.gains(observation, top, observation.rules.buy_penalty_cards)
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
@@ -307,13 +370,17 @@ class EasyBot:
 
     def rank_discards(self, observation: Observation, g: Options) -> list[Choice]:
         discards = g.discards
+        if type(self) is EasyBot:  # the discards in :meth:`_shed_places` order (the cards of a hand are distinct)
+            out: list[Choice] = [discards[i] for i in self._shed_places(observation, [d.card for d in discards])]
+            out += g.end_turns
+            return out
         cards: list[Card] = []
         by_card: dict[Card, Discard] = {}  # ``{d.card: d for d in discards}``, each card read once
         for d in discards:
             card = d.card
             cards.append(card)
             by_card[card] = d
-        out: list[Choice] = []
+        out = []
         for card in self.rank_cards_to_shed(observation, cards):
             out.append(by_card[card])
         out += g.end_turns
@@ -321,29 +388,46 @@ class EasyBot:
 
     def rank_cards_to_shed(self, observation: Observation, cards: list[Card]) -> list[Card]:
         """Cards to give up, best first: the costliest of those the plan does not use."""
+        return [cards[i] for i in self._shed_places(observation, cards)]
+
+    def _first_discard(self, observation: Observation, g: Options) -> list[Choice]:
+        """The first option of :meth:`rank_discards` (none when it has none), for this class."""
+        discards = g.discards
+        if not discards:
+            return list(g.end_turns[:1])
+        return [discards[self._shed_places(observation, [d.card for d in discards], True)[0]]]
+
+    def _shed_places(self, observation: Observation, cards: list[Card], first: bool = False) -> list[int]:
+        """:meth:`rank_cards_to_shed` as the places of the cards in ``cards`` (with ``first``, a list that may
+        hold only the first place)."""
         rules = observation.rules
         hand = observation.hand
         values = face_values(rules)  # ``c & 63 == JOKER_FACE`` is ``c.is_joker``, ``values[c & 63]`` ``rules.value(c)``
+        faces = card_faces(cards)
+        n = len(faces)
         if self.is_down(observation):
             fits = table_fits(observation.melds, rules)  # bit f: face f fits somewhere on the table
-            keys = [_shed_key(bool(fits >> (c & 63) & 1), c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
-            if -1 in keys:
-                return sorted(cards, key=lambda c: (bool(fits >> (c & 63) & 1), c & 63 == JOKER_FACE, -values[c & 63]))
-            return _shed_order(cards, keys)
+            keys = [_shed_key(bool(fits >> f & 1), f == JOKER_FACE, values[f]) for f in faces]
+            if _out_of_range(keys):
+                return sorted(range(n), key=lambda i: (bool(fits >> faces[i] & 1), faces[i] == JOKER_FACE, -values[faces[i]]))
+            return [_least(keys)] if first else _key_order(keys)
         size = len(hand)
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
             base, used = plan_use(hand, observation.contract, rules)
         elif type(self) is EasyBot and whole_runs(observation):
-            base, used = whole_runs_use(hand, observation.contract, rules, size)
+            base, used = whole_runs_use_of(observation, hand, size)
         else:
             plan = self.plan(observation, hand, size)
             base, used = plan.need, used_counts(plan)
         unused = spare_cards(hand, used)
-        if any(c in unused and c & 63 != JOKER_FACE for c in cards):
-            keys = [_shed_key(c not in unused, c & 63 == JOKER_FACE, values[c & 63]) for c in cards]
-            if -1 in keys:
-                return sorted(cards, key=lambda c: (c not in unused, c & 63 == JOKER_FACE, -values[c & 63]))
-            return _shed_order(cards, keys)
+        kept = [c not in unused for c in cards]
+        for i in range(n):  # ``any(c in unused and not c.is_joker for c in cards)``
+            if not kept[i] and faces[i] != JOKER_FACE:
+                keys = [_shed_key(kept[k], faces[k] == JOKER_FACE, values[faces[k]]) for k in range(n)]
+                if _out_of_range(keys):
+                    return sorted(range(n), key=lambda i: (kept[i], faces[i] == JOKER_FACE, -values[faces[i]]))
+                return [_least(keys)] if first else _key_order(keys)
         return sorted(
-            cards, key=lambda c: (self.plan_need(observation, without(hand, c), size) - base, c & 63 == JOKER_FACE, -values[c & 63])
+            range(n),
+            key=lambda i: (self.plan_need(observation, without(hand, cards[i]), size) - base, faces[i] == JOKER_FACE, -values[faces[i]]),
         )

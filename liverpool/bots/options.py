@@ -26,7 +26,8 @@ class Options:
     """The legal options of one seat, by kind (in the order they were listed).
 
     (Its ``__init__`` is written out: mypyc compiles it, where a dataclass's stays Python; one is built
-    per decision.)"""
+    per decision.) The lists of :meth:`of` are read, never changed: the kinds not offered share one empty
+    list there (a decision offers few kinds, and building and freeing ten lists cost more than sorting)."""
 
     draw_stock: list[DrawStock]
     draw_discard: list[DrawDiscard]
@@ -65,7 +66,22 @@ class Options:
 
     @classmethod
     def of(cls, options: Sequence[Action]) -> Options:
-        """Sort ``options`` by kind."""
+        """Sort ``options`` by kind (the lists are not to be changed: see the class docstring)."""
+        if cls is Options:
+            found: list[list[Any]] = [_NONE] * 10  # by kind, :data:`_NONE` until one is found
+            items = options if isinstance(options, list) else list(options)  # (compiled, a list is walked without an iterator)
+            for a in items:
+                kind = _kind(type(a))
+                if kind < 0:  # a subclass of an action: filed by ``_add``
+                    break
+                got = found[kind]
+                if got is _NONE:
+                    got = found[kind] = []
+                got.append(a)
+            else:
+                return Options(
+                    found[0], found[1], found[2], found[3], found[4], found[5], found[6], found[7], found[8], found[9]
+                )
         out = cls() if cls is not Options else Options()  # (compiled, ``Options()`` is a direct call)
         lists: tuple[list[Any], ...] = (
             out.draw_stock,
@@ -79,8 +95,8 @@ class Options:
             out.discards,
             out.end_turns,
         )
-        for a in options:
-            kind = _KINDS.get(type(a), -1)
+        for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
+            kind = _kind(type(a))
             if kind >= 0:
                 lists[kind].append(a)
             else:
@@ -119,6 +135,46 @@ _KINDS: Final[dict[type, int]] = {
 }
 
 
+_NONE: Final[list[Any]] = []  # the list of the kinds :meth:`Options.of` found no option of (never changed)
+
+# the action types as constants (compiled, a Final name is read without a look-up in the module's dict)
+_DRAW_STOCK: Final = DrawStock
+_DRAW_DISCARD: Final = DrawDiscard
+_BUY: Final = Buy
+_PASS: Final = Pass
+_CALL: Final = Call
+_GO_DOWN: Final = GoDown
+_LAY_OFF: Final = LayOff
+_SWAP: Final = SwapJoker
+_DISCARD: Final = Discard
+_END_TURN: Final = EndTurn
+
+
+def _kind(t: type) -> int:
+    """``_KINDS.get(t, -1)``, by comparing ``t`` with each type (the most frequent first): cheaper than hashing it."""
+    if t is _DISCARD:
+        return 8
+    if t is _LAY_OFF:
+        return 6
+    if t is _DRAW_DISCARD:
+        return 1
+    if t is _DRAW_STOCK:
+        return 0
+    if t is _BUY:
+        return 2
+    if t is _PASS:
+        return 3
+    if t is _GO_DOWN:
+        return 5
+    if t is _SWAP:
+        return 7
+    if t is _END_TURN:
+        return 9
+    if t is _CALL:
+        return 4
+    return -1
+
+
 _BUY_KIND: Final = 2  # the place of Buy and Pass in the kinds of :data:`_KINDS`
 _PASS_KIND: Final = 3
 
@@ -127,8 +183,8 @@ def buys_and_passes(options: Sequence[Action]) -> tuple[list[Buy], list[Pass]]:
     """``Options.of(options).buys`` and ``.passes`` (a buy window offers nothing else)."""
     buys: list[Buy] = []
     passes: list[Pass] = []
-    for a in options:
-        kind = _KINDS.get(type(a), -1)
+    for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
+        kind = _kind(type(a))
         if kind == _BUY_KIND:
             buys.append(cast(Buy, a))
         elif kind == _PASS_KIND:

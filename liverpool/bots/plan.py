@@ -72,7 +72,6 @@ class _Search:
         "paths",
         "slack",
         "slots",
-        "taken",
         "track",
         "whole_hand",
     )
@@ -106,9 +105,8 @@ class _Search:
         # (lists only read until replaced are the shared empty ones: a search is built per plan)
         self.best: list[_Chosen] = _NO_CHOSEN
         self.chosen: list[_Chosen] = [] if track else _NO_CHOSEN
-        self.taken: list[int] = []
-        self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` and ``best_taken``
-        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, each ``entry | faces taken << 20``
+        self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` (``best_taken``: see :func:`_search_lists`)
+        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, packed (see :meth:`visit_need`)
         self.best_path: list[int] = _NO_INTS
         self.best_taken: list[int] = _NO_INTS
 
@@ -148,18 +146,18 @@ class _Search:
             if track:
                 chosen.pop()
             for face in faces:
-                counts[face] += 1
+                counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
 
     def visit_need(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
-        """:meth:`visit` without unseen counts and not whole-hand: the same search, the faces taken kept on
-        one stack rather than in a list per partial (with ``paths``, the best plan's partials are kept as
-        packed entries and the faces they took; :meth:`best_chosen` unpacks them)."""
+        """:meth:`visit` without unseen counts and not whole-hand: the same search, a partial's naturals put
+        back from the mask :meth:`.plan_setup.Slot.take_mask` gives rather than kept in a list per partial
+        (with ``paths``, the best plan's partials are kept as packed entries, ``entry | taken << 20`` with
+        ``taken`` that mask and count; :meth:`taken_of` and :meth:`best_chosen` unpack them)."""
         slot = self.slots[depth]
         last = depth + 1 == len(self.slots)
         options = self.lists[depth]
         bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
         counts = self.counts
-        taken = self.taken
         jokers = self.jokers
         for index in range(start if slot.chained else 0, len(options)):
             entry = options[index]
@@ -167,16 +165,16 @@ class _Search:
                 break
             family = entry >> 5 & 31
             bit = 0
-            n = 0
+            taken = 0
             if family != NONE:
                 bit = 1 << family + slot.shift
                 if slot.distinct and used & bit:
                     continue
-                n = slot.take_into(counts, family, entry & 31, taken)
-            missing = slot.length - n
+                taken = slot.take_mask(counts, family, entry & 31)
+            missing = slot.length - (taken & 255)
             room = missing if missing < slot.room else slot.room
             if self.paths:
-                self.path.append(entry | n << 20)
+                self.path.append(entry | taken << 20)
             if last:
                 room += room_so_far
                 need = missing_so_far + missing - (jokers if jokers < room else room)
@@ -184,13 +182,54 @@ class _Search:
                     self.best_need = need
                     if self.paths:
                         self.best_path = self.path[:]
-                        self.best_taken = taken[:]
             else:
                 self.visit_need(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
             if self.paths:
                 self.path.pop()
-            for _ in range(n):
-                counts[taken.pop()] += 1
+            if taken & 255:
+                slot.put_back(counts, family, entry & 31, taken >> 8)
+
+    def taken_of(self, path: list[int]) -> list[int]:
+        """The faces the partials of ``path`` (packed as :meth:`visit_need` keeps them) took, in the order
+        they were taken."""
+        out: list[int] = []
+        for depth, packed in enumerate(path):
+            if packed >> 20 & 255:
+                self.slots[depth].faces_into(packed >> 5 & 31, packed & 31, packed >> 28, out)
+        return out
+
+    def visit_count(self, depth: int, missing_so_far: int, room_so_far: int, start: int, used: int) -> None:
+        """:meth:`visit_need` for the need alone (without ``paths``): a partial's faces are put back from the
+        mask :meth:`.plan_setup.Slot.take_mask` gives, not from a stack of the faces taken."""
+        slot = self.slots[depth]
+        last = depth + 1 == len(self.slots)
+        options = self.lists[depth]
+        bound = missing_so_far + self.floor[depth + 1] - self.jokers + self.slack
+        counts = self.counts
+        jokers = self.jokers
+        for index in range(start if slot.chained else 0, len(options)):
+            entry = options[index]
+            if bound + (entry >> 10) > self.best_need:
+                break
+            family = entry >> 5 & 31
+            bit = 0
+            taken = 0
+            if family != NONE:
+                bit = 1 << family + slot.shift
+                if slot.distinct and used & bit:
+                    continue
+                taken = slot.take_mask(counts, family, entry & 31)
+            missing = slot.length - (taken & 255)
+            room = missing if missing < slot.room else slot.room
+            if last:
+                room += room_so_far
+                need = missing_so_far + missing - (jokers if jokers < room else room)
+                if need < self.best_need:
+                    self.best_need = need
+            else:
+                self.visit_count(depth + 1, missing_so_far + missing, room_so_far + room, index, used | bit)
+            if taken & 255:
+                slot.put_back(counts, family, entry & 31, taken >> 8)
 
     def best_chosen(self) -> list[_Chosen]:
         """The partials of the best plan :meth:`visit_need` found with ``paths``, as :meth:`visit` keeps them."""
@@ -199,7 +238,7 @@ class _Search:
         taken = self.best_taken
         for depth, packed in enumerate(self.best_path):
             slot = self.slots[depth]
-            n = packed >> 20
+            n = packed >> 20 & 255
             family = packed >> 5 & 31
             low = packed & 31
             if family == NONE:
@@ -298,12 +337,13 @@ class HeldNeed:
     """A hand's candidates (:class:`.plan_setup.Held`) and need, kept to find the need of the hand plus one
     card (:meth:`need_with`) without reading the hand again."""
 
-    __slots__ = ("by_group", "held", "keep", "need", "setup")
+    __slots__ = ("by_group", "held", "keep", "need", "searcher", "setup")
 
     def __init__(self, hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> None:
         setup = self.setup = setup_of(contract, rules)
         held = self.held = setup.held(hand)
         self.keep = keep
+        self.searcher: _Search | None = None  # the search of :meth:`search`, kept for the next one
         self.by_group = self.lists_of(held)
         self.need = self.search(held, self.by_group, _UNSET)
 
@@ -313,7 +353,25 @@ class HeldNeed:
     def search(self, held: Held, by_group: list[list[int]], below: int) -> int:
         setup = self.setup
         lists = setup.slot_lists(by_group)
-        return _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below).best_need  # (it puts back what it takes)
+        search = self.searcher
+        if search is None or not setup.slots:
+            search = _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below)  # (it puts back what it takes)
+            self.searcher = search
+            return search.best_need
+        # :func:`_search_lists` again in the search kept (its stacks are empty again after a search): only the
+        # hand's counts, candidates and their floor change (a search object and its lists cost more to build)
+        counts = held.counts
+        jokers = counts[JOKER_FACE]
+        floor = search.floor
+        for i in range(len(lists) - 1, -1, -1):
+            floor[i] = floor[i + 1] + (lists[i][0] >> 10)
+        search.lists = lists
+        search.counts = counts
+        search.jokers = jokers
+        search.naturals = held.size - jokers
+        search.best_need = below
+        search.visit_count(0, 0, 0, 0, 0)
+        return search.best_need
 
     def need_with(self, face: int, below: int = _UNSET) -> int:
         """``plan_need([*hand, card], contract, rules, keep, below)`` for a card of ``face``: the hand's own
@@ -322,8 +380,21 @@ class HeldNeed:
         if face != JOKER_FACE and setup.leaves(self.held, self.by_group, face, self.keep):
             need = self.need
             return need if need < below else below
-        grown = self.held.grown(face, setup.distinct_suits)
-        return self.search(grown, self.lists_of(grown), below)
+        # the hand grown by the card in place, then put back (copying the hand's counts cost more)
+        held = self.held
+        held0, held1, held2, held3 = held.held0, held.held1, held.held2, held.held3
+        rank = face % 13
+        total = held.totals[rank]
+        held.add(face, setup.distinct_suits)
+        held.size += 1
+        try:
+            return self.search(held, self.lists_of(held), below)
+        finally:
+            counts = held.counts
+            counts[face] = counts[face] - 1
+            held.held0, held.held1, held.held2, held.held3 = held0, held1, held2, held3
+            held.totals[rank] = total
+            held.size -= 1
 
 
 def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6) -> tuple[int, list[int]]:
@@ -334,15 +405,15 @@ def plan_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, 
     search = _search(hand, setup, None, False, keep, True, False)
     used = [0] * FACES
     for face in search.best_taken:
-        used[face] += 1
+        used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
     rooms = 0
     slots = setup.slots
     for depth, packed in enumerate(search.best_path):
         slot = slots[depth]
-        missing = slot.length - (packed >> 20)
+        missing = slot.length - (packed >> 20 & 255)
         rooms += missing if missing < slot.room else slot.room
     jokers = search.jokers
-    used[JOKER_FACE] += jokers if jokers < rooms else rooms
+    used[JOKER_FACE] = used[JOKER_FACE] + (jokers if jokers < rooms else rooms)
     return search.best_need, used
 
 
@@ -385,11 +456,12 @@ def _search_lists(
         search.leaf(0, 0)
     elif not search.track:
         search.best_need = below  # the search is exact below it: it prunes only what cannot beat it
-        search.visit_need(0, 0, 0, 0, 0)
+        search.visit_count(0, 0, 0, 0, 0)
     elif live is None and not whole_hand:
         search.paths = True
         search.path = []
         search.visit_need(0, 0, 0, 0, 0)
+        search.best_taken = search.taken_of(search.best_path)
         if unpack:
             search.best = search.best_chosen()
     else:

@@ -57,7 +57,8 @@ def face_counts(cards: Sequence[int]) -> list[int]:
     """How many cards of each face (jokers at ``JOKER_FACE``)."""
     counts = [0] * FACES
     for card in cards:
-        counts[card & 63] += 1
+        face = card & 63
+        counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
     return counts
 
 
@@ -175,8 +176,9 @@ class Slot:
         out = 0
         if self.run:
             for face in self.windows[family * 16 + low]:
-                if counts[face]:
-                    counts[face] -= 1
+                have = counts[face]
+                if have:
+                    counts[face] = have - 1
                     taken.append(face)
                 elif live is not None:
                     out += live[face]
@@ -194,28 +196,67 @@ class Slot:
             out = sum(live[f] for f in self.wanted(family, low, taken))
         return taken, out
 
-    def take_into(self, counts: list[int], family: int, low: int, taken: list[int]) -> int:
-        """:meth:`take` without unseen counts, pushing the faces taken onto ``taken``: how many."""
+    def take_mask(self, counts: list[int], family: int, low: int) -> int:
+        """:meth:`take` without unseen counts, as ``mask << 8 | n``: ``n`` the naturals taken and ``mask`` what
+        :meth:`put_back` reads to put them back (a bit per place of a run's window; for a set, 8 bits per
+        suit holding the copies taken of its face)."""
         n = 0
+        mask = 0
         if self.run:
+            bit = 1
             for face in self.windows[family * 16 + low]:
-                if counts[face]:
-                    counts[face] -= 1
-                    taken.append(face)
+                have = counts[face]
+                if have:
+                    counts[face] = have - 1  # (not ``-=``: compiled, that is a generic subtraction)
+                    mask |= bit
                     n += 1
-            return n
+                bit <<= 1
+            return mask << 8 | n
         length, per_suit = self.length, self.per_suit
         face = family - 1  # the rank in each suit
+        shift = 0
         while face < JOKER_FACE:
             have = counts[face]
             if have:
                 k = min(min(have, per_suit), length - n)
                 counts[face] = have - k
-                for _ in range(k):
-                    taken.append(face)
+                mask |= k << shift
                 n += k
             face += 13
-        return n
+            shift += 8
+        return mask << 8 | n
+
+    def put_back(self, counts: list[int], family: int, low: int, mask: int) -> None:
+        """Put back into ``counts`` the naturals :meth:`take_mask` took (``mask``: its result ``>> 8``)."""
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if mask & 1:
+                    counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
+                mask >>= 1
+            return
+        face = family - 1
+        while mask:
+            k = mask & 255
+            if k:
+                counts[face] = counts[face] + k
+            mask >>= 8
+            face += 13
+
+    def faces_into(self, family: int, low: int, mask: int, out: list[int]) -> None:
+        """Append to ``out`` the faces :meth:`take_mask` took (``mask``: its result ``>> 8``), in the order
+        :meth:`take` lists them."""
+        if self.run:
+            for face in self.windows[family * 16 + low]:
+                if mask & 1:
+                    out.append(face)
+                mask >>= 1
+            return
+        face = family - 1
+        while mask:
+            for _ in range(mask & 255):
+                out.append(face)
+            mask >>= 8
+            face += 13
 
     def wanted(self, family: int, low: int, faces: list[int]) -> tuple[int, ...]:
         """The natural faces that would fill a missing place of the partial."""
@@ -278,7 +319,7 @@ class ContractSetup:
         counts = [0] * FACES
         for card in hand:
             face = card & 63
-            counts[face] += 1
+            counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
             if face < JOKER_FACE:
                 suit = face // 13
                 rank = face - 13 * suit
@@ -293,19 +334,41 @@ class ContractSetup:
                         held3 |= 2 << rank
                 if sets:
                     if distinct:
-                        totals[rank] |= 1 << suit
+                        totals[rank] = totals[rank] | 1 << suit
                     else:
-                        totals[rank] += 1
+                        totals[rank] = totals[rank] + 1
         return counts, self.slot_lists(self.group_lists(held0, held1, held2, held3, totals, keep))
 
     def held(self, hand: Sequence[int]) -> Held:
-        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.grown`)."""
+        """What :meth:`candidates` reads of ``hand``, kept to ask about the hand plus one card (:meth:`Held.add`)."""
+        # (:meth:`Held.add` of each card, in locals: a call and the fields' reads and writes a card cost more)
+        counts = [0] * FACES
+        totals = [0] * 13
+        held0 = held1 = held2 = held3 = 0
+        distinct = self.distinct_suits
+        for card in hand:
+            face = card & 63
+            counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
+            if face < JOKER_FACE:
+                suit = face // 13
+                rank = face - 13 * suit
+                if suit == 0:
+                    held0 |= 2 << rank
+                elif suit == 1:
+                    held1 |= 2 << rank
+                elif suit == 2:
+                    held2 |= 2 << rank
+                else:
+                    held3 |= 2 << rank
+                if distinct:
+                    totals[rank] = totals[rank] | 1 << suit
+                else:
+                    totals[rank] = totals[rank] + 1
         held = Held()
-        held.counts = [0] * FACES
-        held.totals = [0] * 13
+        held.counts = counts
+        held.totals = totals
+        held.held0, held.held1, held.held2, held.held3 = held0, held1, held2, held3
         held.size = len(hand)
-        for face in hand:
-            held.add(face & 63, self.distinct_suits)
         return held
 
     def group_lists(self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int) -> list[list[int]]:
@@ -387,7 +450,8 @@ class Held:
 
     def add(self, face: int, distinct: bool) -> None:
         """Count one more card of ``face``."""
-        self.counts[face] += 1
+        counts = self.counts
+        counts[face] = counts[face] + 1  # (not ``+=``: compiled, that is a generic add)
         if face < JOKER_FACE:
             suit = face // 13
             rank = face - 13 * suit
@@ -399,20 +463,11 @@ class Held:
                 self.held2 |= 2 << rank
             else:
                 self.held3 |= 2 << rank
+            totals = self.totals
             if distinct:
-                self.totals[rank] |= 1 << suit
+                totals[rank] = totals[rank] | 1 << suit
             else:
-                self.totals[rank] += 1
-
-    def grown(self, face: int, distinct: bool) -> Held:
-        """This hand plus one card of ``face``."""
-        out = Held()
-        out.counts = self.counts[:]
-        out.held0, out.held1, out.held2, out.held3 = self.held0, self.held1, self.held2, self.held3
-        out.totals = self.totals[:]
-        out.size = self.size + 1
-        out.add(face, distinct)
-        return out
+                totals[rank] = totals[rank] + 1
 
 
 CONTRACTS: Final[dict[tuple[int, int], tuple[tuple[MeldRule, ...], Ruleset, ContractSetup]]] = {}

@@ -80,11 +80,16 @@ def plan_whole_runs(
 def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
     """``plan_whole_runs(hand, contract, rules, size=size)`` as its need and how many cards of each face
     its partials use (its jokers at ``JOKER_FACE``), without building the plan: the same windows."""
+    least, shortest = runs_lengths(contract)
+    return runs_use(hand, len(contract), least, shortest, rules, size)
+
+
+def runs_use(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+    """:func:`whole_runs_use` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
-    least = sum(rule.length for rule in contract)
     size = len(hand) + 1 if size is None else size
-    windows = _windows_of(hand, contract, rules, size)
+    windows = _best_windows(ranks_held(hand)[0], slots, shortest, size if size > least else least, rules)  # (:func:`_windows_of`)
     naturals = length = 0
     used = [0] * len(counts)
     for suit, low, span, covered in windows:
@@ -93,9 +98,9 @@ def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rul
         for rank in range(low, low + span):
             face = suit * 13 + (rank - 1) % 13
             if counts[face]:
-                used[face] += 1
+                used[face] = used[face] + 1  # (not ``+=``: compiled, that is a generic add)
     used_jokers = min(jokers, length - naturals)
-    used[JOKER_FACE] += used_jokers
+    used[JOKER_FACE] = used[JOKER_FACE] + used_jokers
     return len(hand) - naturals - used_jokers + 2 * max(0, least - size), used
 
 
@@ -127,15 +132,22 @@ def runs_lengths(contract: Sequence[MeldRule]) -> tuple[int, int]:
 
 def runs_need(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> int:
     """:func:`whole_runs_need` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
-    size = len(hand) + 1 if size is None else size
+    held, jokers = ranks_held(hand)
+    return runs_need_held(held, jokers, len(hand), slots, least, shortest, rules, size)
+
+
+def runs_need_held(
+    held: list[int], jokers: int, cards: int, slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None
+) -> int:
+    """:func:`runs_need` of a hand of ``cards`` cards given by :func:`ranks_held` (``held``, ``jokers``)."""
+    size = cards + 1 if size is None else size
     target = size if size > least else least
-    held, jokers = _ranks_held(hand)
     naturals = _most_covered(held, slots, shortest, target, rules)
     length = target
     if naturals < 0:  # no windows: nothing covered
         naturals = length = 0
     used_jokers = min(jokers, length - naturals)
-    return len(hand) - naturals - used_jokers + 2 * max(0, least - size)
+    return cards - naturals - used_jokers + 2 * max(0, least - size)
 
 
 def _most_covered(present: list[int], slots: int, shortest: int, target: int, rules: Ruleset) -> int:
@@ -219,10 +231,10 @@ def _windows_of(hand: Sequence[int], contract: Sequence[MeldRule], rules: Rulese
         raise ValueError("plan_whole_runs plans contracts of runs only")
     shortest = min(rule.length for rule in contract)
     target = max(size, sum(rule.length for rule in contract))
-    return _best_windows(_ranks_held(hand)[0], len(contract), shortest, target, rules)
+    return _best_windows(ranks_held(hand)[0], len(contract), shortest, target, rules)
 
 
-def _ranks_held(hand: Sequence[int]) -> tuple[list[int], int]:
+def ranks_held(hand: Sequence[int]) -> tuple[list[int], int]:
     """The ranks held in each suit of ``hand`` (bit r for rank r) and its jokers."""
     # held0 .. held3: the ranks held in suits 0 .. 3 (locals: list items would be boxed)
     held0 = held1 = held2 = held3 = 0

@@ -17,7 +17,7 @@ from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo
-from .plan_whole import plan_whole_runs, runs_lengths, runs_need
+from .plan_whole import plan_whole_runs, ranks_held, runs_lengths, runs_need, runs_need_held, runs_use
 
 
 def me(observation: Observation) -> int:
@@ -91,6 +91,13 @@ def whole_runs(observation: Observation) -> bool:
     """This deal's contract is of runs only and must use the whole hand (see :mod:`.plan_whole`)."""
     at = _DEAL.of(observation)
     return at.whole and at.runs
+
+
+def whole_runs_use_of(observation: Observation, hand: Sequence[int], size: int | None = None) -> tuple[int, list[int]]:
+    """``whole_runs_use(hand, observation.contract, observation.rules, size)`` in a deal where
+    :func:`whole_runs` holds (the contract's lengths read once a deal)."""
+    at = _DEAL.of(observation)
+    return runs_use(hand, len(observation.contract), at.least, at.shortest, observation.rules, size)
 
 
 def _whole_hand(observation: Observation) -> bool:
@@ -215,7 +222,7 @@ class HandNeeds:
     of its turns a seat is asked at every buy window how the card offered would change its need, with
     the same hand (:meth:`need` and :meth:`need_with` give what :func:`need_of` gives)."""
 
-    __slots__ = ("contract", "deal", "faces", "hand", "held", "now", "rules")
+    __slots__ = ("below", "contract", "deal", "faces", "hand", "held", "jokers", "now", "ranks", "rules", "withs")
 
     def __init__(self) -> None:
         self.hand: tuple[Card, ...] = ()
@@ -223,8 +230,16 @@ class HandNeeds:
         self.contract: tuple[MeldRule, ...] | None = None
         self.rules: Ruleset | None = None
         self.deal = -1
-        self.faces: list[int] = []  # the hand's faces, sorted
+        self.faces: list[int] | None = None  # the hand's faces, sorted (found when first needed)
         self.now = 0
+        # outside whole-hand deals, ``held.need_with(face, below)`` of each face asked about (-1: not yet),
+        # for this hand (emptied with ``held``) and this ``below``: a seat is often asked again about the
+        # same card (a buy window, then its draw), and the answer is a function of the hand, face and bound
+        self.withs: list[int] = []
+        self.below = UNSET
+        # in whole-hand deals of runs, the hand's :func:`.plan_whole.ranks_held` (found when first needed)
+        self.ranks: list[int] | None = None
+        self.jokers = 0
 
     def need(self, observation: Observation) -> int:
         """``need_of(observation, observation.hand)``."""
@@ -235,25 +250,61 @@ class HandNeeds:
             or observation.deal != self.deal
             or hand != self.hand
         ):
-            faces = sorted_faces(hand)
-            if _DEAL.of(observation).whole:
+            at = _DEAL.of(observation)
+            self.withs = []
+            self.ranks = None
+            self.faces = None
+            if at.whole:
                 self.held = None
-                self.now = _need(observation, faces, None)
-            else:
-                held = self.held = HeldNeed(faces, observation.contract, observation.rules)
+                if at.runs:  # (what :func:`_need` asks: its memo seldom holds a hand at rest either)
+                    ranks, jokers = ranks_held(hand)
+                    self.ranks, self.jokers = ranks, jokers
+                    contract = observation.contract
+                    self.now = runs_need_held(ranks, jokers, len(hand), len(contract), at.least, at.shortest, observation.rules)
+                else:
+                    faces = self.faces = sorted_faces(hand)
+                    self.now = _need(observation, faces, None)
+            else:  # (the candidates of a hand do not need its faces sorted)
+                held = self.held = HeldNeed(hand, observation.contract, observation.rules)
                 self.now = held.need
-            self.faces = faces
             self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
         return self.now
 
     def need_with(self, observation: Observation, card: Card, size: int | None, below: int = UNSET) -> int:
         """``need_of(observation, [*observation.hand, card], size)`` (``below``: see :func:`_need`)."""
         self.need(observation)
-        face = card & 63
+        return self.added(observation, card, size, below)
+
+    def added(self, observation: Observation, face: int, size: int | None, below: int = UNSET) -> int:
+        """:meth:`need_with` of a card of ``face`` (or the card itself, read as an int), right after
+        :meth:`need` of ``observation``."""
+        face &= 63
         held = self.held
         if held is not None and size is None:
-            return held.need_with(face, below)
-        faces = self.faces[:]
+            withs = self.withs
+            if not withs or below != self.below:
+                withs = self.withs = [-1] * FACES
+                self.below = below
+            found = withs[face]
+            if found < 0:
+                found = withs[face] = held.need_with(face, below)
+            return found
+        at = _DEAL.of(observation)
+        if at.whole and at.runs:  # (what :func:`_need` asks: its memo seldom holds a hand grown by a card)
+            ranks = self.ranks
+            if ranks is None:
+                ranks, self.jokers = ranks_held(self.hand)
+                self.ranks = ranks
+            jokers = self.jokers
+            grown = ranks[:]
+            if face < JOKER_FACE:
+                suit = face // 13
+                grown[suit] = grown[suit] | 2 << face - 13 * suit
+            else:
+                jokers += 1
+            contract = observation.contract
+            return runs_need_held(grown, jokers, len(self.hand) + 1, len(contract), at.least, at.shortest, observation.rules, size)
+        faces = sorted_faces(self.hand) if self.faces is None else self.faces[:]
         i = len(faces)
         faces.append(face)
         while i and faces[i - 1] > face:  # one step of an insertion sort
