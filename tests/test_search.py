@@ -37,6 +37,7 @@ from liverpool.engine.search_candidates import (
     face_weights,
     lengths_allowed,
     list_run_shapes,
+    set_shapes,
 )
 from liverpool.engine.search_feasible import surely_unmet
 from liverpool.engine.search_members import run_members, set_members
@@ -463,9 +464,11 @@ def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: i
                 for rank in range(1, 14):
                     have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
                     if sum(have) >= rules.set_min_naturals:
+                        set_rules = make_set_rules(
+                            lengths, rules.set_min_naturals, longest, rules.set_distinct_suits, weights[JOKER_FACE]
+                        )
                         got.update(set_members(
-                            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], lengths,
-                            rules.set_min_naturals, longest, rules.set_distinct_suits, rules.set_distinct_ranks,
+                            have, rank, jokers, width, weights[rank - 1], set_rules, rules.set_distinct_ranks
                         ))  # fmt: skip
             assert max(got.values(), default=1) == 1
             assert set(got) == set(want), (rules, kind, hand)
@@ -482,6 +485,20 @@ def test_the_sets_of_a_rank_are_counted_as_many_as_listed() -> None:
                 for jokers in range(5):
                     listed = len(rules.shapes(have, jokers, 3)) // SET_SHAPE
                     assert rules.count(have, jokers) == rules.count(have, jokers) == listed, (have, jokers, rules)
+
+
+def test_the_kept_sets_of_a_rank_are_those_set_shapes_lists() -> None:
+    # SetRules.shapes keeps what set_shapes lists by one int made of the naturals, jokers and width (the value
+    # search's set_members reads it for every rank of every hand): asked twice, and past the cases the int
+    # cannot hold, it must give exactly set_shapes' list.
+    for lengths, min_naturals, longest, distinct in itertools.product((1 << 3, ((1 << 64) - 1) ^ 7), (1, 3), (4, 224), (False, True)):
+        rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
+        for have in [*itertools.product(range(3), repeat=4), (300, 0, 1, 0)]:
+            for jokers, width in ((0, 2), (2, 3), (4, 2), (260, 3)):
+                if max(have) > 3 and jokers > 4:
+                    continue
+                want = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct)[0]
+                assert rules.shapes(have, jokers, width) == rules.shapes(have, jokers, width) == want
 
 
 def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> None:

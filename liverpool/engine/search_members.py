@@ -20,7 +20,6 @@ from .search_candidates import (
     RUN_SHAPE,
     SET_SHAPE,
     run_shape_list,
-    set_shapes,
 )
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps
 
@@ -89,14 +88,16 @@ def run_members(
 
 
 def set_members(
-    have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, joker_weight: int,
-    lengths: int, min_naturals: int, longest: int, distinct_suits: bool, distinct_ranks: bool,
+    have: tuple[int, int, int, int], rank: int, jokers: int, width: int, rank_weight: int, set_rules: SetRules,
+    distinct_ranks: bool,
 ) -> list[Member]:  # fmt: skip
     """The sets of ``rank`` from ``have[suit]`` of its naturals and at most ``jokers`` jokers, best first: those
-    of :func:`.set_shapes`, tagged by rank when ranks must differ. Made anew for each hand from the cached
-    shapes: a cache of them hit less than half the time on the corpus of ``benchmarks/contracts.py``, and
-    the tuples it kept made the garbage collector run more often."""
-    shapes, _ = set_shapes(have, jokers, width, lengths, min_naturals, longest, distinct_suits)
+    of :func:`.set_shapes` under ``set_rules`` (:meth:`.SetRules.shapes`, kept across hands), tagged by rank
+    when ranks must differ. Made anew for each hand from the kept shapes: a cache of them hit less than half
+    the time on the corpus of ``benchmarks/contracts.py``, and the tuples it kept made the garbage collector
+    run more often."""
+    shapes = set_rules.shapes(have, jokers, width)
+    joker_weight = set_rules.joker_weight
     rank_tag = (1 << (_SET_RANK_BIT + rank)) if distinct_ranks else 0
     shift = (rank - 1) * width
     out = []
@@ -218,15 +219,13 @@ def set_families(
 ) -> list[TableFamily]:  # fmt: skip
     """The ranks that have sets, with their sets (:func:`.set_members`)."""
     out = []
-    most = 1 if rules.set_distinct_ranks else slots
+    distinct_ranks = rules.set_distinct_ranks
+    most = 1 if distinct_ranks else slots
     for rank in range(1, 14):
         have = (counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38])
         if have[0] + have[1] + have[2] + have[3] < set_rules.min_naturals:
             continue
-        members = set_members(
-            have, rank, jokers, width, weights[rank - 1], weights[JOKER_FACE], set_rules.lengths,
-            set_rules.min_naturals, set_rules.longest, set_rules.distinct_suits, rules.set_distinct_ranks,
-        )  # fmt: skip
+        members = set_members(have, rank, jokers, width, weights[rank - 1], set_rules, distinct_ranks)
         if members:
             out.append(TableFamily(rank_fields(rank, width), members, most, {}, rank=rank))
     return out

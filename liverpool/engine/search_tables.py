@@ -112,6 +112,7 @@ class SetRules:
     joker_weight: int
     tables: dict[int, Steps] = field(default_factory=dict, repr=False)  # (see :meth:`steps`)
     counts: dict[int, int] = field(default_factory=dict, repr=False)  # (see :meth:`count`: an int for each)
+    listed: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)  # (see :meth:`shapes`)
 
     def steps(self, have: tuple[int, int, int, int], jokers: int, weight: int, most: int) -> Steps:
         """:func:`set_steps` under these rules, cached across hands by one int made of the arguments (the
@@ -134,8 +135,21 @@ class SetRules:
         return steps
 
     def shapes(self, have: tuple[int, ...], jokers: int, width: int) -> tuple[int, ...]:
-        """:func:`.set_shapes` under these rules (:data:`.SET_SHAPE` fields a set)."""
-        return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+        """:func:`.set_shapes` under these rules (:data:`.SET_SHAPE` fields a set), kept by one int made of the
+        arguments (compiled, a call through the ``lru_cache`` of :func:`.set_shapes` hashes a tuple of seven)."""
+        largest = jokers | width  # (the bits of every count: not builtin max, a generic call)
+        for held in have:
+            largest |= held
+        if len(have) != 4 or not 0 <= largest < 1 << 8:
+            return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+        key = (((((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers) << 8) | width
+        shapes = self.listed.get(key)
+        if shapes is None:
+            if len(self.listed) >= _SET_TABLES:
+                self.listed.clear()
+            shapes = set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+            self.listed[key] = shapes
+        return shapes
 
     def count(self, have: tuple[int, ...], jokers: int) -> int:
         """How many sets :meth:`shapes` lists, counted without listing them: the ways to take ``n`` naturals
