@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Final
+from typing import Final, cast
 
 from .cards import JOKER_FACE, Card
 from .rules import MeldKind, MeldRule, Ruleset
@@ -159,19 +159,26 @@ def _choose(
             best[0] = score + most
         return
     ceiling = _joined(inner, left, guard, rules[0], rules[1])
-    if ceiling[jokers] < 0:
+    most_left = ceiling[jokers]
+    if most_left < 0:
         return
-    for i in range(begin, len(members)):
-        m_score, use, count, tag, block = members[i]
-        if score + wanted * m_score + ceiling[jokers] <= best[0]:
+    # The members pass as the tuples they are, typed loosely and read a field at a time (see candidate_steps:
+    # compiled, a ``Member`` is taken apart whole, a big int among its fields, at each read).
+    loose = cast(list[tuple[int, ...]], members)
+    for i in range(begin, len(loose)):
+        member = loose[i]
+        m_score = member[0]
+        reach = score + wanted * m_score
+        if reach + most_left <= best[0]:
             return
-        if count > jokers or tag & blocked or score + wanted * m_score + ceiling[jokers - count] <= best[0]:
+        count = member[2]
+        if count > jokers or member[3] & blocked or reach + ceiling[jokers - count] <= best[0]:
             continue
-        after = left - use
+        after = left - member[1]
         if after & guard != guard:
             continue
-        _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | block, inner, guard, rules,
-                best)  # fmt: skip
+        _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | member[4], inner, guard,
+                rules, best)  # fmt: skip
 
 
 def _most(kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
@@ -250,8 +257,9 @@ def _join(
                     if j > jokers:
                         break
                     for k in range(jokers + 1 - j):
-                        if row[k] >= 0 and row[k] + value > into[k + j]:
-                            into[k + j] = row[k] + value
+                        had_value = row[k]  # (read once: compiled, each read of a list item unboxes it)
+                        if had_value >= 0 and had_value + value > into[k + j]:
+                            into[k + j] = had_value + value
     return total[wanted]
 
 
