@@ -411,8 +411,9 @@ def run_shape_list(
         ranks: list[int] = []
         for high in range(low, min(last, low + 12) + 1):
             if usable >> high & 1:
-                natural_score += rank_weights[(high - 1) % 13]
-                natural_use += 1 << ((high - 1) % 13 * width)
+                place = high - 1 if high != ACE_HIGH else 0  # (its face: not % 13, a call when compiled)
+                natural_score += rank_weights[place]
+                natural_use += 1 << (place * width)
                 ranks.append(high)
             else:
                 forced |= 1 << high
@@ -461,8 +462,9 @@ def _substitute(
         placed = mask | 1 << r
         if spacing > 1 and not _spaced(placed, spacing):
             continue
-        left = points - rank_weights[(r - 1) % 13]
-        used = use - (1 << ((r - 1) % 13 * width))
+        place = r - 1 if r != ACE_HIGH else 0  # (its face: not % 13, a call when compiled)
+        left = points - rank_weights[place]
+        used = use - (1 << (place * width))
         if extra == 1:
             out += (left, size, used, jokers, low, placed)
         else:

@@ -241,7 +241,7 @@ def _run_table(
             held: list[int] = []  # the weights of the naturals so far, lightest first
             for high in range(low, min(last, low + 12) + 1):
                 if usable >> high & 1:
-                    weight = rank_weights[(high - 1) % 13]
+                    weight = rank_weights[high - 1 if high != ACE_HIGH else 0]  # (not % 13: a call, compiled)
                     natural_score += weight
                     place = len(held)
                     held.append(weight)
@@ -293,7 +293,7 @@ def _lay_runs(
         laid_score = laid_naturals = s1 = s2 = s3 = s4 = 0
         for high in range(low, min(last, low + 12) + 1):
             if usable >> high & 1:
-                weight = rank_weights[(high - 1) % 13]
+                weight = rank_weights[high - 1 if high != ACE_HIGH else 0]  # (not % 13: a call, compiled)
                 natural_score += weight
                 naturals += 1
                 if naturals == 1 or weight < l1:
