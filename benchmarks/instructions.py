@@ -2,8 +2,8 @@
 script, not a test).
 
 Times on a shared machine move by tens of percent from one run to the next (on 2026-12-01 the median of
-the same build went from 14 to 25 µs within minutes); an instruction count does not: the same build, corpus
-and interpreter give the same counts, whatever else the machine does. This counts the instructions of each
+the same build went from 14 to 25 µs within minutes); an instruction count does not depend on what else the
+machine does (the child runs with ``PYTHONHASHSEED=0``, so that string hashing does not vary either). This counts the instructions of each
 hand's ``best_leftover``, asked as ``contracts.run_ours`` asks it (in corpus order, so that the caches it
 shares across hands fill as they do in the timed run), and prints their median, p90, p99 and total. Use it
 to judge a change to the search before a timed run; ``make bench`` keeps the figures that count, in µs.
@@ -15,7 +15,7 @@ measures it. It needs ``valgrind`` (Debian's package). The child process runs un
 ``valgrind --tool=callgrind``, which counts only inside calls of ``operator.call`` (the C function
 ``_operator_call``, which nothing else calls) and writes one profile after each: the search is called
 through it, hand by hand, and this script reads each profile's total and deletes it.
-About 30 times slower than a plain run: some 5 minutes for the 10,000 hands of ``make bench``.
+Some 30 times slower than a plain run: 5 to 8 minutes here for the 10,000 hands of ``make bench``.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def count(hands: int, seed: int, build: Path | None) -> list[int]:
     if valgrind is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     env = dict(os.environ)
+    env["PYTHONHASHSEED"] = "0"
     if build is not None:
         if not (build / "liverpool" / "engine").is_dir():
             raise SystemExit(f"{build} holds no compiled copy of the package: run make compile first")
