@@ -2,11 +2,12 @@
 script, not a test).
 
 Times on a shared machine move by tens of percent from one run to the next (on 2026-12-01 the median of
-the same build went from 14 to 25 µs within minutes); an instruction count does not depend on what else the
-machine does (the child runs with ``PYTHONHASHSEED=0``, so that string hashing does not vary either). This counts the instructions of each
-hand's ``best_leftover``, asked as ``contracts.run_ours`` asks it (in corpus order, so that the caches it
-shares across hands fill as they do in the timed run), and prints their median, p90, p99 and total. Use it
-to judge a change to the search before a timed run; ``make bench`` keeps the figures that count, in µs.
+the same build went from 14 to 25 µs within minutes); an instruction count does not depend on what else
+the machine does (the child runs with ``PYTHONHASHSEED=0``, so that string hashing does not vary either).
+This counts the instructions of each hand's ``best_leftover``, asked as ``contracts.run_ours`` asks it (in
+corpus order, so that the caches it shares across hands fill as they do in the timed run), and prints
+their median, p90, p99 and total. Use it to judge a change to the search before a timed run; ``make
+bench`` keeps the figures that count, in µs.
 
     python benchmarks/instructions.py [--hands N] [--seed S] [--build build/mypyc] [--out FILE.json]
 
