@@ -192,12 +192,19 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
     bots_spec = {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": 10.0 if quick else 120.0}
     jobs.append(("bot decisions", bots_spec))
     if compiled is not None:
-        twins = [(label, spec) for label, spec in jobs if spec["kind"] in COMPILED_KINDS]
-        for label, spec in twins:
-            twin = {**spec, "build": str(compiled.resolve())}
-            if "answers" in twin:
-                twin["answers"] = twin["answers"] + "-mypyc"
-            jobs.append((f"{label} [mypyc]", twin))
+        twins = []
+        for label, spec in jobs:
+            if spec["kind"] in COMPILED_KINDS:
+                twin = {**spec, "build": str(compiled.resolve())}
+                if "answers" in twin:
+                    twin["answers"] = twin["answers"] + "-mypyc"
+                twins.append((f"{label} [mypyc]", twin))
+        # The compiled build's games (the headline figures) run just before the peers' games, so that the
+        # ratios compare figures taken a minute apart rather than ten (on a shared machine whose speed
+        # moves within a run); its other measurements run last.
+        peers_at = next(i for i, (_, spec) in enumerate(jobs) if spec["kind"] == "rlcard")
+        games = [job for job in twins if job[1]["kind"] == "engine"]
+        jobs = jobs[:peers_at] + games + jobs[peers_at:] + [job for job in twins if job[1]["kind"] != "engine"]
     return jobs
 
 
