@@ -108,8 +108,9 @@ def count(hands: int, seed: int, build: Path | None) -> list[int]:
         for line in errors.splitlines():
             if line.startswith("search module:"):
                 print(f"  {line}", file=sys.stderr)
-    # profile N is written after the N-th counted call; the last file is the one written at exit (no call)
-    ordered = [counts[n] for n in sorted(counts) if counts[n] > 0]
+    # profile N (cg.out.N) is written after the N-th counted call; the one written at exit is plain cg.out,
+    # which _PROFILE does not match
+    ordered = [counts[n] for n in sorted(counts)]
     if len(ordered) != hands:
         raise SystemExit(f"expected {hands} profiles with instructions, read {len(ordered)}")
     return ordered
