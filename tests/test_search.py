@@ -501,6 +501,43 @@ def test_the_kept_sets_of_a_rank_are_those_set_shapes_lists() -> None:
                 assert rules.shapes(have, jokers, width) == rules.shapes(have, jokers, width) == want
 
 
+def _listed_set_table(have: tuple[int, ...], jokers: int, weight: int, rules: Any, most: int) -> tuple[Any, ...]:
+    """The table of up to ``most`` sets of one rank by trying every choice of the sets set_shapes lists."""
+    listed = set_shapes(have, jokers, 2, rules.lengths, rules.min_naturals, rules.longest, rules.distinct_suits)[0]
+    shapes = [listed[i : i + SET_SHAPE] for i in range(0, len(listed), SET_SHAPE)]
+    out = []
+    for m in range(1, most + 1):
+        exact = [-1] * (jokers + 1)
+        for chosen in itertools.combinations_with_replacement(shapes, m):
+            used = sum(shape[2] for shape in chosen)
+            by_suit = [sum(shape[3] >> (8 * suit) & 0xFF for shape in chosen) for suit in range(4)]
+            if used <= jokers and all(n <= held for n, held in zip(by_suit, have, strict=True)):
+                value = sum(shape[0] * weight + shape[2] * rules.joker_weight for shape in chosen)
+                exact[used] = max(exact[used], value)
+        row = tuple(_growth(exact))
+        if not row:
+            break
+        out.append(row)
+    return tuple(out)
+
+
+def test_the_table_of_sets_of_distinct_suits_is_the_best_choice_of_listed_sets() -> None:
+    # set_steps tables the sets whose naturals must differ in suit (RULES.md §3 sets: distinct suits) from
+    # counts, without listing them: it must be the best choice of as many sets as set_shapes lists, by the
+    # naturals each takes of each suit, whatever the counts, jokers, weights and set rules.
+    rng = random.Random(5)
+    for lengths, min_naturals, longest in itertools.product(
+        (1 << 3, 1 << 4, 1 << 3 | 1 << 4, 1 << 2 | 1 << 5, ((1 << 64) - 1) ^ 7), (0, 1, 2, 3), (3, 4, 224)
+    ):
+        for joker_weight in (0, 20, 50):
+            rules = make_set_rules(lengths, min_naturals, longest, True, joker_weight)
+            for _ in range(12):
+                have = tuple(rng.randint(0, 3) for _ in range(4))
+                jokers, weight, most = rng.randint(0, 4), rng.choice((-2, 0, 5, 15)), rng.randint(1, 3)
+                expected = _listed_set_table(have, jokers, weight, rules, most)
+                assert set_steps(have, jokers, weight, rules, most) == expected, (have, jokers, weight, most, rules)
+
+
 def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> None:
     # run_steps reads the best run of each joker count straight off the ranks (only the longest run of a
     # place and holes, when any length from the shortest up goes): it must be the best run list_run_shapes

@@ -3,9 +3,9 @@
 family has left.
 
 A table is :data:`Steps`, kept only where it grows: ``steps[m - 1]`` lists ``(j, most)``. One run of a
-suit is read off its ranks (:func:`run_steps`), sets whose suits may repeat off the count of their
-rank's naturals (:func:`set_steps`), both cached across hands (:class:`RunBook`, :meth:`SetRules.steps`);
-the others come from the family's candidates (:func:`candidate_steps`), by a depth-first search over them.
+suit is read off its ranks (:func:`run_steps`), sets off the counts of their rank's naturals
+(:func:`set_steps`), both cached across hands (:class:`RunBook`, :meth:`SetRules.steps`); several runs of
+a suit come from the family's candidates (:func:`candidate_steps`), by a depth-first search over them.
 
 With 4, 5 and 6 of a suit and a joker, one run of four sheds 35 with the joker and cannot be laid without:
 
@@ -22,7 +22,7 @@ from typing import Final, cast
 
 from .bits import bit_count
 from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, SET_SHAPE, Packing, run_shape_list, set_shapes
+from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, run_shape_list, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -399,17 +399,64 @@ def set_steps(
     (:meth:`SetRules.steps` is)."""
     if not rules.distinct_suits:
         return _pooled_set_steps(sum(have), jokers, weight, rules, most)
-    packing = Packing.for_largest(max(have))
-    width = packing.width
-    shapes = rules.shapes(have, jokers, width)
-    members = sorted(
-        [(shapes[i] * weight + shapes[i + 2] * rules.joker_weight, shapes[i + 1], shapes[i + 2], 0, 0)
-         for i in range(0, len(shapes), SET_SHAPE)],
-        reverse=True,
-    )  # fmt: skip
-    left = sum(n << (suit * 13 * width) for suit, n in enumerate(have)) | packing.guard
-    steps = candidate_steps(members, left, packing.guard, most, jokers)
-    return tuple([_shared(row) for row in steps])
+    return _distinct_set_steps(have, jokers, weight, rules, most)
+
+
+def _distinct_set_steps(
+    have: tuple[int, ...], jokers: int, weight: int, rules: SetRules, most: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`set_steps` when the naturals of a set must be of distinct suits, from counts, without listing
+    the sets. A set is ``n`` naturals and ``k`` jokers (``n`` at least the naturals a set needs and at most
+    the suits held, ``n + k`` a length these rules take and at most the longest set) and sheds ``n`` times
+    ``weight`` and ``k`` jokers; ``m`` such sets can be laid together exactly when no ``t`` of them ask more
+    naturals than the suits hold for ``t`` sets of one natural each, ``min(have[suit], t)`` summed over the
+    suits (Gale and Ryser's condition for a 0-1 matrix: the sets' naturals by suit, at most one a set and
+    suit, at most ``have[suit]`` a suit; by max-flow min-cut, the ``t`` sets asking most are the ones to
+    check). The sets are taken in order of naturals, most first, so each ``t`` prefix is those ``t``."""
+    suits = 0
+    for held in have:
+        if held > 0:
+            suits += 1
+    shapes: list[tuple[int, int]] = []  # (n, k), most naturals first
+    for n in range(suits, max(rules.min_naturals, 0) - 1, -1):
+        for k in range(min(jokers, rules.longest - n) + 1):
+            if rules.lengths >> (n + k) & 1:
+                shapes.append((n, k))
+    if not shapes:
+        return ()
+    # room[t]: the naturals t sets may hold between them
+    room = [0] * (most + 1)
+    for t in range(1, most + 1):
+        for held in have:
+            room[t] += min(held, t)
+    exact = [[-1] * (jokers + 1) for _ in range(most + 1)]
+    _lay_sets(shapes, 0, 0, 0, 0, room, exact, most, jokers, weight, rules.joker_weight)
+    out = []
+    for m in range(1, most + 1):
+        row = _growth(exact[m])
+        if not row:
+            break
+        out.append(_shared(row))
+    return tuple(out)
+
+
+def _lay_sets(
+    shapes: list[tuple[int, int]], first: int, count: int, naturals: int, used: int, room: list[int],
+    exact: list[list[int]], most: int, jokers: int, weight: int, joker_weight: int,
+) -> None:  # fmt: skip
+    """Adds to the ``count`` sets so far (``naturals`` and ``used`` jokers between them) one more of
+    ``shapes[first:]``, for each that fits, and records each choice in ``exact[sets][jokers used]``
+    (see :func:`_distinct_set_steps`)."""
+    for i in range(first, len(shapes)):
+        n, k = shapes[i]
+        if used + k > jokers or naturals + n > room[count + 1]:
+            continue
+        value = (naturals + n) * weight + (used + k) * joker_weight
+        row = exact[count + 1]
+        if value > row[used + k]:
+            row[used + k] = value
+        if count + 1 < most:
+            _lay_sets(shapes, i, count + 1, naturals + n, used + k, room, exact, most, jokers, weight, joker_weight)
 
 
 def _pooled_set_steps(
