@@ -278,13 +278,30 @@ def _family_steps(
             have = naturals_left(left, family.rank, run_rules.width)
             steps = set_rules.steps(have, jokers, run_rules.weights[family.rank - 1], most)
         elif family.shift >= 0:
-            if family.source is not None and not family.members:
-                family.members = run_members(
-                    family.present, family.suit, jokers, run_rules.weights, run_rules.width, run_rules.lengths,
-                    family.source, True,
-                )  # fmt: skip
             span = family.fields >> family.shift
-            steps = candidate_steps(family.members, left >> family.shift & span, guard & span, most, jokers)
+            block = left >> family.shift & span
+            # (each run holds at least min_naturals of the suit's naturals left: with fewer than twice as many,
+            # the suit holds one run at most, and its table is the one run's)
+            width = run_rules.width
+            naturals = 0
+            mask = (1 << (width - 1)) - 1
+            rest = block
+            for _ in range(13):
+                naturals += rest & mask
+                rest >>= width
+            single = family.single
+            if single is not None and naturals < 2 * run_rules.min_naturals:
+                row = single.steps(ranks_left(left, family.suit, width))
+                steps = (row,) if row else ()
+            else:
+                if family.source is not None and not family.members:
+                    family.members = run_members(
+                        family.present, family.suit, jokers, run_rules.weights, width, run_rules.lengths,
+                        family.source, True,
+                    )  # fmt: skip
+                if run_rules.min_naturals > 0 and naturals // run_rules.min_naturals < most:
+                    most = naturals // run_rules.min_naturals
+                steps = candidate_steps(family.members, block, guard & span, most, jokers)
         else:
             steps = candidate_steps(family.members, left, guard, most, jokers)
         family.tables[key] = steps
