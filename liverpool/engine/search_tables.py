@@ -156,6 +156,7 @@ class SetRules:
         from ``have[suit]`` (at most one a suit when suits must differ), times the joker counts that make a
         length these rules take, for each ``n`` a set may hold.
 
+        >>> from .search_candidates import SET_SHAPE
         >>> rules = set_rules(1 << 3, 2, 99, False, 20)
         >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)
