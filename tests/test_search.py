@@ -522,9 +522,10 @@ def _listed_set_table(have: tuple[int, ...], jokers: int, weight: int, rules: An
 
 
 def test_the_table_of_sets_of_distinct_suits_is_the_best_choice_of_listed_sets() -> None:
-    # set_steps tables the sets whose naturals must differ in suit (RULES.md §3 sets: distinct suits) from
-    # counts, without listing them: it must be the best choice of as many sets as set_shapes lists, by the
-    # naturals each takes of each suit, whatever the counts, jokers, weights and set rules.
+    # set_steps tables the sets whose naturals must differ in suit (RULES.md §3 set constraints: no two cards
+    # of one suit, 001b) from counts, without listing them: it must be the best choice of as many sets as
+    # set_shapes lists, by the naturals each takes of each suit, whatever the counts, jokers, weights and
+    # set rules.
     rng = random.Random(5)
     for lengths, min_naturals, longest in itertools.product(
         (1 << 3, 1 << 4, 1 << 3 | 1 << 4, 1 << 2 | 1 << 5, ((1 << 64) - 1) ^ 7), (0, 1, 2, 3), (3, 4, 224)

@@ -395,9 +395,9 @@ def set_steps(
     have: tuple[int, ...], jokers: int, weight: int, rules: SetRules, most: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """The table of up to ``most`` sets of one rank of ``weight`` from ``have[suit]`` naturals (the suits
-    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers: from the sets of
-    :func:`.set_shapes`, or straight from counts when suits may repeat in a set. Not cached
-    (:meth:`SetRules.steps` is)."""
+    of a set are alike, so ``have`` may come sorted) and at most ``jokers`` jokers, straight from counts:
+    of the rank's naturals when suits may repeat in a set, of its naturals by suit when they must differ.
+    Not cached (:meth:`SetRules.steps` is)."""
     if not rules.distinct_suits:
         return _pooled_set_steps(sum(have), jokers, weight, rules, most)
     return _distinct_set_steps(have, jokers, weight, rules, most)
