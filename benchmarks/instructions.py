@@ -10,6 +10,7 @@ their median, p90, p99 and total. Use it to judge a change to the search before 
 bench`` keeps the figures that count, in µs.
 
     python benchmarks/instructions.py [--hands N] [--seed S] [--build build/mypyc] [--out FILE.json]
+    python benchmarks/instructions.py --build build/mypyc --functions 61:160 [--counts FILE.json]
 
 ``--build`` puts a compiled copy of the package (``make compile``) first on the path, as ``make bench``
 measures it. It needs ``valgrind`` (Debian's package). The child process runs under
@@ -17,6 +18,13 @@ measures it. It needs ``valgrind`` (Debian's package). The child process runs un
 ``_operator_call``, which nothing else calls) and writes one profile after each: the search is called
 through it, hand by hand, and this script reads each profile's total and deletes it.
 Some 30 times slower than a plain run: 5 to 8 minutes here for the 10,000 hands of ``make bench``.
+
+``--functions A:B`` then says where the instructions of the hands ranked ``A`` to ``B`` go (1 is the
+costliest hand; ``61:160`` are the hands around the p99 of 10,000): one more counted run, in corpus order,
+counts only those hands, in one profile, and the script prints the package's functions by the share of
+those instructions spent in them and in what they call (``callgrind_annotate --inclusive=yes``). The
+ranks come from this run's counts, or from ``--counts``, a file an earlier ``--out`` wrote for the same
+corpus. It needs ``--build``: in the pure build callgrind sees the interpreter's functions, not ours.
 """
 
 from __future__ import annotations
@@ -39,18 +47,24 @@ TOGGLE = "_operator_call"
 _PROFILE = re.compile(r"cg\.out\.(\d+)$")
 
 
-def _child(hands: int, seed: int) -> None:
-    """Asks the corpus's questions, each through ``operator.call`` (the counted region)."""
+def _child(hands: int, seed: int, only: Path | None) -> None:
+    """Asks the corpus's questions, each through ``operator.call`` (the counted region); with ``only`` (a
+    JSON list of corpus indices), only those hands through it, and the others directly, so that the caches
+    shared across hands fill as in the timed run."""
     sys.path.insert(0, str(HERE))
     import contracts
 
     from liverpool.engine.search import best_leftover
 
+    counted = set(json.loads(only.read_text())) if only is not None else None
     print(f"search module: {sys.modules['liverpool.engine.search'].__file__}", file=sys.stderr)
-    for case in contracts.corpus(hands, seed):
+    for index, case in enumerate(contracts.corpus(hands, seed)):
         rules = case.rules
         contract = rules.contract(case.deal)
-        operator.call(best_leftover, case.hand, contract, rules, whole_hand=case.whole_hand, keep=case.keep)
+        if counted is None or index in counted:
+            operator.call(best_leftover, case.hand, contract, rules, whole_hand=case.whole_hand, keep=case.keep)
+        else:
+            best_leftover(case.hand, contract, rules, whole_hand=case.whole_hand, keep=case.keep)
 
 
 def _total(path: Path) -> int:
@@ -72,8 +86,8 @@ def _collect(folder: Path, counts: dict[int, int], keep_last: bool) -> None:
         path.unlink()
 
 
-def count(hands: int, seed: int, build: Path | None) -> list[int]:
-    """Instructions of each hand's search, in corpus order."""
+def _child_env(build: Path | None) -> tuple[str, dict[str, str]]:
+    """valgrind's path and the counted child's environment (the compiled ``build`` first on its path)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -85,6 +99,12 @@ def count(hands: int, seed: int, build: Path | None) -> list[int]:
         env["PYTHONPATH"] = (
             f"{build.resolve()}{os.pathsep}{env['PYTHONPATH']}" if env.get("PYTHONPATH") else str(build.resolve())
         )
+    return valgrind, env
+
+
+def count(hands: int, seed: int, build: Path | None) -> list[int]:
+    """Instructions of each hand's search, in corpus order."""
+    valgrind, env = _child_env(build)
     counts: dict[int, int] = {}
     with tempfile.TemporaryDirectory(prefix="liverpool-callgrind.") as tmp:
         folder = Path(tmp)
@@ -116,6 +136,46 @@ def count(hands: int, seed: int, build: Path | None) -> list[int]:
     return ordered
 
 
+# a line of callgrind_annotate's listing: instructions, share, then the file and the function
+_ANNOTATED = re.compile(r"^\s*([\d,]+)\s+\(\s*([\d.]+)%\)\s+(\S+)")
+
+
+def functions(hands: int, seed: int, build: Path, ranked: list[int], first: int, last: int) -> list[tuple[float, str]]:
+    """The share of the instructions of the hands ranked ``first`` to ``last`` (``ranked``: corpus indices,
+    costliest first) spent in each of the package's compiled functions and what they call, largest first."""
+    valgrind, env = _child_env(build)
+    annotate = shutil.which("callgrind_annotate")
+    if annotate is None:
+        raise SystemExit("callgrind_annotate is not installed (Debian: it comes with valgrind)")
+    with tempfile.TemporaryDirectory(prefix="liverpool-callgrind.") as tmp:
+        folder = Path(tmp)
+        only = folder / "hands.json"
+        only.write_text(json.dumps(ranked[first - 1 : last]))
+        command = [
+            valgrind, "--tool=callgrind", f"--callgrind-out-file={folder / 'cg.out'}", "--collect-atstart=no",
+            f"--toggle-collect={TOGGLE}", "--dump-instr=no", sys.executable, __file__, "--child", "--hands",
+            str(hands), "--seed", str(seed), "--only", str(only),
+        ]  # fmt: skip
+        print(f"  profiling the hands ranked {first:,} to {last:,} (one more counted run)", file=sys.stderr)
+        done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"the counted run failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
+        listing = subprocess.run(
+            [annotate, "--inclusive=yes", str(folder / "cg.out")], capture_output=True, text=True, check=True
+        ).stdout
+    shares: dict[str, float] = {}
+    for line in listing.splitlines():
+        found = _ANNOTATED.match(line)
+        if found is None or ":CPyDef_" not in found.group(3):
+            continue
+        name = found.group(3).split(":CPyDef_", 1)[1]
+        if "'" in name:  # a call of a function from inside itself: counted in its outer call already
+            continue
+        dotted = ".".join(part for part in name.split("___"))
+        shares[dotted] = max(shares.get(dotted, 0.0), float(found.group(2)))
+    return sorted(((share, name) for name, share in shares.items()), reverse=True)
+
+
 def summary(instructions: list[int]) -> dict[str, float]:
     """Median, p90, p99 (the same rank as ``contracts.summary``), max and total."""
     ordered = sorted(instructions)
@@ -135,20 +195,50 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--build", type=Path, help="a compiled copy of the package to count (make compile)")
     parser.add_argument("--out", type=Path, help="also write the per-hand counts and the summary as JSON")
+    parser.add_argument(
+        "--functions", metavar="A:B", help="then profile the hands ranked A to B (1: the costliest) by function"
+    )
+    parser.add_argument("--counts", type=Path, help="with --functions: rank the hands by this --out file")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hands < 1:
         parser.error(f"--hands must be at least 1, not {args.hands}")
     if args.child:
-        _child(args.hands, args.seed)
+        _child(args.hands, args.seed, args.only)
         return
-    instructions = count(args.hands, args.seed, args.build)
-    figures = summary(instructions)
-    print(f"{args.hands:,} hands (seed {args.seed}), {args.build or 'pure build'}: instructions per hand")
-    print("  " + ", ".join(f"{name} {value:,.0f}" for name, value in figures.items()))
-    if args.out:
-        args.out.write_text(json.dumps({"summary": figures, "instructions": instructions}))
-        print(f"written: {args.out}")
+    ranks = None
+    if args.functions is not None:
+        first, _, last = args.functions.partition(":")
+        if not (first.isdigit() and last.isdigit() and 1 <= int(first) <= int(last) <= args.hands):
+            parser.error(f"--functions takes two ranks A:B with 1 <= A <= B <= {args.hands}, not {args.functions!r}")
+        if args.build is None:
+            parser.error("--functions needs --build: in the pure build callgrind sees the interpreter's functions")
+        ranks = (int(first), int(last))
+    elif args.counts is not None:
+        parser.error("--counts is read only with --functions")
+    if args.counts is not None:
+        try:
+            instructions = json.loads(args.counts.read_text())["instructions"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--counts {args.counts}: not a file written by --out ({error})")
+        if len(instructions) != args.hands:
+            parser.error(f"--counts {args.counts} has {len(instructions):,} hands, not {args.hands:,} (--hands)")
+    else:
+        instructions = count(args.hands, args.seed, args.build)
+        figures = summary(instructions)
+        print(f"{args.hands:,} hands (seed {args.seed}), {args.build or 'pure build'}: instructions per hand")
+        print("  " + ", ".join(f"{name} {value:,.0f}" for name, value in figures.items()))
+        if args.out:
+            args.out.write_text(json.dumps({"summary": figures, "instructions": instructions}))
+            print(f"written: {args.out}")
+    if ranks is not None:
+        assert args.build is not None
+        ranked = sorted(range(len(instructions)), key=lambda i: instructions[i], reverse=True)
+        chosen = [instructions[i] for i in ranked[ranks[0] - 1 : ranks[1]]]
+        print(f"the hands ranked {ranks[0]:,} to {ranks[1]:,}: {min(chosen):,} to {max(chosen):,} instructions each")
+        for share, name in functions(args.hands, args.seed, args.build, ranked, *ranks)[:30]:
+            print(f"  {share:5.1f}%  {name}")
 
 
 if __name__ == "__main__":
