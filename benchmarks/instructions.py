@@ -171,7 +171,7 @@ def functions(hands: int, seed: int, build: Path, ranked: list[int], first: int,
         name = found.group(3).split(":CPyDef_", 1)[1]
         if "'" in name:  # a call of a function from inside itself: counted in its outer call already
             continue
-        dotted = ".".join(part for part in name.split("___"))
+        dotted = ".".join(name.split("___"))
         shares[dotted] = max(shares.get(dotted, 0.0), float(found.group(2)))
     return sorted(((share, name) for name, share in shares.items()), reverse=True)
 
