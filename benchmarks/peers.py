@@ -33,6 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ENGINE_SEATS = (4, 6)
+ROUNDS = 5  # head-to-head rounds of the headline games and the peers' (see plan)
 COMPILED_KINDS = ("engine", "search", "arrangements", "bots")
 PEER_PACKAGES = ("liverpool", "rlcard", "open_spiel", "ortools", "numpy", "pyinstrument")
 
@@ -104,6 +105,7 @@ def run_one(spec: dict[str, Any]) -> dict[str, Any]:
     """One measurement, in this process (``compiled`` in the result: whether the mypyc build ran)."""
     kind = spec.pop("kind")
     build = spec.pop("build", None)
+    spec.pop("round", None)
     result = _measure(kind, spec)
     if isinstance(result, dict):
         result["compiled"] = _compiled()
@@ -157,32 +159,53 @@ def _measure(kind: str, spec: dict[str, Any]) -> dict[str, Any]:
 def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Every measurement of a run, as ``(label, spec)``. With ``compiled`` (a mypyc build), the engine
     games, the contract search and the bot decisions are measured in both builds; the labels of the
-    compiled ones end in ``[mypyc]`` and their specs name the build's directory in ``build``."""
+    compiled ones end in ``[mypyc]`` and their specs name the build's directory in ``build``.
+
+    The headline games (the headline build's, ``easy`` bots) and the peers' are played head to head in
+    :data:`ROUNDS` rounds (2 with ``quick``): each round plays every configuration's share of our games
+    (2 of its 10), then RLCard's share (400 of 2,000), then OpenSpiel's, each in a process of its own; the
+    rounds' seeds follow on, so that all the rounds together play the games of one run of the whole. On
+    a shared machine whose speed moves by tens of percent within a minute, each round's figures are
+    taken within seconds of one another, and the spread of the rounds' ratios shows how far one ratio can
+    be trusted. Each round's specs say which it is (``round``)."""
     import games
 
     from liverpool.engine.presets import PRESETS
 
     bot, note = games.engine_bot("easy")
     n_games = 2 if quick else 10
+    peer_games = 200 if quick else 2000
+    rounds = 2 if quick else ROUNDS
     hands = 1000 if quick else 10_000
+    configs = [
+        (preset, seats)
+        for preset, rules in PRESETS.items()
+        for seats in ENGINE_SEATS
+        if rules.min_players <= seats <= rules.max_players
+    ]
+    build = None if compiled is None else str(compiled.resolve())
+
+    def engine(played: str, preset: str, seats: int, count: int, first: int) -> dict[str, Any]:
+        return {"kind": "engine", "preset": preset, "seats": seats, "bot": played, "games": count, "seed": first}
+
     jobs: list[tuple[str, dict[str, Any]]] = []
     bots = [bot] if note else [bot, "random"]
     for played in bots:
-        for preset, rules in PRESETS.items():
-            for seats in ENGINE_SEATS:
-                if rules.min_players <= seats <= rules.max_players:
-                    spec = {
-                        "kind": "engine",
-                        "preset": preset,
-                        "seats": seats,
-                        "bot": played,
-                        "games": n_games,
-                        "seed": seed,
-                    }
-                    jobs.append((f"engine {preset} {seats} seats {played}", spec))
-    peer_games = 200 if quick else 2000
-    jobs.append(("rlcard gin rummy", {"kind": "rlcard", "games": peer_games, "seed": seed}))
-    jobs.append(("openspiel gin rummy", {"kind": "openspiel", "games": peer_games, "seed": seed}))
+        if played == bot and compiled is None:
+            continue  # (played in the rounds below)
+        for preset, seats in configs:
+            jobs.append((f"engine {preset} {seats} seats {played}", engine(played, preset, seats, n_games, seed)))
+    suffix = "" if build is None else " [mypyc]"
+    per_game, per_peer = n_games // rounds, peer_games // rounds
+    for r in range(rounds):
+        at = f" round {r + 1}/{rounds}"
+        for preset, seats in configs:
+            spec = {**engine(bot, preset, seats, per_game, seed + r * per_game), "round": r}
+            if build is not None:
+                spec["build"] = build
+            jobs.append((f"engine {preset} {seats} seats {bot}{suffix}{at}", spec))
+        for kind, label in (("rlcard", "rlcard gin rummy"), ("openspiel", "openspiel gin rummy")):
+            jobs.append((label + at, {"kind": kind, "games": per_peer, "seed": seed + r * per_peer, "round": r}))
     for kind in ("search", "oracle"):
         jobs.append((f"{kind} corpus", {"kind": kind, "hands": hands, "seed": seed, "answers": str(answers / kind)}))
     jobs.append(("find_arrangements corpus", {"kind": "arrangements", "hands": hands, "seed": seed}))
@@ -191,20 +214,20 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
         jobs.append((kind, {"kind": kind, "preset": "liverpool", "seats": 4, "bot": bot, "seed": seed}))
     bots_spec = {"kind": "bots", "games": 2 if quick else 5, "seed": seed, "budget_s": 10.0 if quick else 120.0}
     jobs.append(("bot decisions", bots_spec))
-    if compiled is not None:
+    if build is not None:
         twins = []
         for label, spec in jobs:
-            if spec["kind"] in COMPILED_KINDS:
-                twin = {**spec, "build": str(compiled.resolve())}
+            if spec["kind"] in COMPILED_KINDS and "round" not in spec:
+                if spec["kind"] == "engine" and spec["bot"] == bot:
+                    continue  # (the compiled build's are the rounds')
+                twin = {**spec, "build": build}
                 if "answers" in twin:
                     twin["answers"] = twin["answers"] + "-mypyc"
                 twins.append((f"{label} [mypyc]", twin))
-        # The compiled build's games (the headline figures) run just before the peers' games, so that the
-        # ratios compare figures taken a minute apart rather than ten (on a shared machine whose speed
-        # moves within a run); its other measurements run last.
-        peers_at = next(i for i, (_, spec) in enumerate(jobs) if spec["kind"] == "rlcard")
-        games = [job for job in twins if job[1]["kind"] == "engine"]
-        jobs = jobs[:peers_at] + games + jobs[peers_at:] + [job for job in twins if job[1]["kind"] != "engine"]
+        # The compiled build's other games (random bots) run just after the rounds; its other measurements last.
+        after = max(i for i, (_, spec) in enumerate(jobs) if "round" in spec) + 1
+        games_ = [job for job in twins if job[1]["kind"] == "engine"]
+        jobs = jobs[:after] + games_ + jobs[after:] + [job for job in twins if job[1]["kind"] != "engine"]
     return jobs
 
 
@@ -374,6 +397,62 @@ def _brief(kind: str, result: dict[str, Any]) -> str:
     return "done"
 
 
+_SUMMED = ("games", "warmup_games", "warmup_seconds", "turns", "decision_steps", "seconds", "wall_seconds", "wall_s",
+           "chance_steps")  # fmt: skip
+
+
+def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result of games from the results of its parts (the rounds of one configuration): counts and
+    seconds summed, rates made again from them, the rest as the first part has it (the machine's load
+    as the last); a part that failed stands for the whole."""
+    failed = [part for part in parts if "error" in part]
+    if failed:
+        return failed[0]
+    out = {k: v for k, v in parts[0].items() if k != "round"}
+    for key in _SUMMED:
+        if key in out:
+            out[key] = sum(part[key] for part in parts)
+    seconds = out["seconds"]
+    for key in ("games", "turns", "decision_steps"):
+        out[f"{key}_per_s"] = out[key] / seconds if seconds else None
+    if "load_1min_after" in parts[-1]:
+        out["load_1min_after"] = parts[-1]["load_1min_after"]
+    out["rounds"] = len(parts)
+    return out
+
+
+def _of_label(results: dict[str, dict[str, Any]], label: str) -> dict[str, Any]:
+    """The result of ``label``, its rounds merged (:func:`merged`) when it was played in rounds."""
+    parts = [r for name, r in results.items() if name == label or name.startswith(label + " round ")]
+    if not parts:
+        raise KeyError(label)
+    return merged(parts) if len(parts) > 1 or "round" in parts[0]["spec"] else parts[0]
+
+
+def head_to_head(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each round's turns per second, ours (the headline games) and the peers', and their ratios."""
+    out = []
+    by_round: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for r in results.values():
+        if "round" in r["spec"]:
+            by_round.setdefault(r["spec"]["round"], {}).setdefault(r["spec"]["kind"], []).append(r)
+    for number in sorted(by_round):
+        kinds = by_round[number]
+        rates = {}
+        for kind, parts in kinds.items():
+            rates[kind] = merged(parts).get("turns_per_s")
+        ours, rl, os_ = rates.get("engine"), rates.get("rlcard"), rates.get("openspiel")
+        out.append({
+            "round": number + 1,
+            "engine_turns_per_s": ours,
+            "rlcard_gin_turns_per_s": rl,
+            "openspiel_gin_turns_per_s": os_,
+            "ratio_engine_to_rlcard_turns": ours / rl if ours and rl else None,
+            "ratio_engine_to_openspiel_turns": ours / os_ if ours and os_ else None,
+        })  # fmt: skip
+    return out
+
+
 def assemble(
     results: dict[str, dict[str, Any]],
     info: dict[str, Any],
@@ -388,8 +467,8 @@ def assemble(
     headline = "mypyc" if compiled else "pure"
     builds = {name: _build_figures(results, name == "mypyc") for name in (("pure", "mypyc") if compiled else ("pure",))}
     top = builds[headline]
-    rlcard = results["rlcard gin rummy"]
-    openspiel = results["openspiel gin rummy"]
+    rlcard = _of_label(results, "rlcard gin rummy")
+    openspiel = _of_label(results, "openspiel gin rummy")
     oracle = results["oracle corpus"]
     memory = results["memory"]
     table = results["server-table"]
@@ -424,6 +503,7 @@ def assemble(
         "ratio_engine_to_openspiel_turns": ratio(engine_turns, os_turns),
         "ratio_engine_random_to_rlcard_turns": ratio(random_turns, rl_turns),
         "ratio_engine_random_to_openspiel_turns": ratio(random_turns, os_turns),
+        "head_to_head_rounds": head_to_head(results),
         "contract_search_median_us": search_median,
         "contract_search_p99_us": top["contract_search_p99_us"],
         "contract_search_pure_p99_us": builds["pure"]["contract_search_p99_us"],
@@ -459,8 +539,17 @@ def _build_figures(results: dict[str, dict[str, Any]], compiled: bool) -> dict[s
         result = mine[label + (" [mypyc]" if compiled else "")]
         return {k: v for k, v in result.items() if k != "spec"}
 
-    engine = [r for r in mine.values() if r["spec"]["kind"] == "engine" and "error" not in r]
-    headline_bot = engine[0]["bot"] if engine else None
+    by_config: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    for r in mine.values():
+        if r["spec"]["kind"] == "engine":
+            spec = r["spec"]
+            by_config.setdefault((spec["preset"], spec["seats"], spec["bot"]), []).append(r)
+    engine = [
+        merged(parts) if len(parts) > 1 or "round" in parts[0]["spec"] else parts[0] for parts in by_config.values()
+    ]
+    engine = [r for r in engine if "error" not in r]
+    names = [r["bot"] for r in engine]
+    headline_bot = next((name for name in names if name != "random"), names[0] if names else None)
     easy = [r for r in engine if r["bot"] == headline_bot]
     randoms = [r for r in engine if r["bot"] == "random"]
     search, bots = one("search corpus"), one("bot decisions")
@@ -508,6 +597,10 @@ def print_summary(report: dict[str, Any]) -> None:
           f"{num(report['openspiel_gin_decision_steps_per_s'])} decision steps/s")  # fmt: skip
     print(f"ratio ours / RLCard: {num(report['ratio_engine_to_rlcard_turns'], '.2f')}, "
           f"ours / OpenSpiel: {num(report['ratio_engine_to_openspiel_turns'], '.2f')} (turns per second)")  # fmt: skip
+    rounds = [r["ratio_engine_to_openspiel_turns"] for r in report["head_to_head_rounds"]]
+    if rounds and all(r is not None for r in rounds):
+        shown = ", ".join(f"{r:.2f}" for r in rounds)
+        print(f"  ours / OpenSpiel in each of the {len(rounds)} head-to-head rounds: {shown}")
     print(f"contract search: median {num(report['contract_search_median_us'], ',.1f')} us, "
           f"p99 {num(report['contract_search_p99_us'], ',.1f')} us; oracle median {num(report['oracle_median_us'], ',.1f')} us "
           f"(search is {num(report['oracle_speedup'], ',.1f')}x faster); disagreements: {report['oracle_disagreements']}")  # fmt: skip
