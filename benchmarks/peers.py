@@ -196,6 +196,8 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
         for preset, seats in configs:
             jobs.append((f"engine {preset} {seats} seats {played}", engine(played, preset, seats, n_games, seed)))
     suffix = "" if build is None else " [mypyc]"
+    if n_games % rounds or peer_games % rounds:
+        raise ValueError(f"{n_games} and {peer_games} games do not split into {rounds} equal rounds")
     per_game, per_peer = n_games // rounds, peer_games // rounds
     for r in range(rounds):
         at = f" round {r + 1}/{rounds}"
@@ -226,8 +228,9 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
                 twins.append((f"{label} [mypyc]", twin))
         # The compiled build's other games (random bots) run just after the rounds; its other measurements last.
         after = max(i for i, (_, spec) in enumerate(jobs) if "round" in spec) + 1
-        games_ = [job for job in twins if job[1]["kind"] == "engine"]
-        jobs = jobs[:after] + games_ + jobs[after:] + [job for job in twins if job[1]["kind"] != "engine"]
+        compiled_games = [job for job in twins if job[1]["kind"] == "engine"]
+        others = [job for job in twins if job[1]["kind"] != "engine"]
+        jobs = jobs[:after] + compiled_games + jobs[after:] + others
     return jobs
 
 
