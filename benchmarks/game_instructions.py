@@ -1,0 +1,143 @@
+"""Instructions per turn of the benchmark's whole games, counted by callgrind (a script, not a test).
+
+``make bench`` times our games next to the peers'; on a shared machine those times move by tens of
+percent within a minute. The instructions a game runs do not (the child runs with ``PYTHONHASHSEED=0``),
+so they judge a change to the engine or the bots before a timed run. This plays the games of ``make
+bench``'s headline (every preset with 4 and 6 seats that it allows, ``easy`` bots, seeds ``1 ..``), each
+configuration after one warm-up game that is not counted (as ``benchmarks/games.py`` plays them), all in
+one process, and counts the instructions inside each ``run_game``. It prints, for each configuration and
+in all, the turns (draws), the instructions and the instructions per turn.
+
+    python benchmarks/game_instructions.py [--build build/mypyc] [--games N] [--bot easy] [--out FILE.json]
+
+``--build`` puts a compiled copy of the package (``make compile``) first on the path, as ``make bench``
+measures it. It needs Debian's ``valgrind``. The games run under ``valgrind --tool=callgrind``, counted
+only inside calls of ``operator.call`` (see ``instructions.py``): about a minute and a half here for the 2
+games a configuration of the default, compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import operator
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from instructions import TOGGLE, _child_env, _collect
+
+HERE = Path(__file__).resolve().parent
+SEATS = (4, 6)  # as benchmarks/peers.py plays them (ENGINE_SEATS)
+
+
+def configurations() -> list[tuple[str, int]]:
+    """The (preset, seats) pairs of ``make bench``'s games."""
+    from liverpool.engine.presets import PRESETS
+
+    return [(name, seats) for name, rules in PRESETS.items() for seats in SEATS if rules.min_players <= seats <= rules.max_players]  # fmt: skip
+
+
+def _child(games: int, bot: str) -> None:
+    """Plays the games, each counted one through ``operator.call``, and prints one JSON line per counted game:
+    its configuration, seed and turns."""
+    from liverpool.bots.registry import make_bot
+    from liverpool.engine.actions import DrawDiscard, DrawStock
+    from liverpool.engine.play import run_game
+    from liverpool.engine.presets import PRESETS
+
+    print(f"search module: {sys.modules['liverpool.engine.play'].__file__}", file=sys.stderr)
+    for preset, seats in configurations():
+        rules = PRESETS[preset]
+        run_game(rules, [make_bot(bot) for _ in range(seats)], random.Random(1 + games))  # the warm-up game
+        for seed in range(1, 1 + games):
+            agents = [make_bot(bot) for _ in range(seats)]
+            state = operator.call(run_game, rules, agents, random.Random(seed))
+            turns = sum(1 for a in state.history if isinstance(a, DrawStock | DrawDiscard))
+            print(json.dumps([preset, seats, seed, turns]), flush=True)
+
+
+def count(games: int, bot: str, build: Path | None) -> list[dict[str, Any]]:
+    """One row per counted game: preset, seats, seed, turns and instructions."""
+    valgrind, env = _child_env(build)
+    counts: dict[int, int] = {}
+    expected = games * len(configurations())
+    with tempfile.TemporaryDirectory(prefix="liverpool-callgrind.") as tmp:
+        folder = Path(tmp)
+        command = [
+            valgrind, "--tool=callgrind", f"--callgrind-out-file={folder / 'cg.out'}", "--collect-atstart=no",
+            f"--toggle-collect={TOGGLE}", f"--dump-after={TOGGLE}", "--dump-line=no", "--dump-instr=no",
+            sys.executable, __file__, "--child", "--games", str(games), "--bot", bot,
+        ]  # fmt: skip
+        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        shown = -1
+        while child.poll() is None:
+            time.sleep(1.0)
+            _collect(folder, counts, keep_last=True)
+            if len(counts) * 10 // expected != shown:
+                shown = len(counts) * 10 // expected
+                print(f"  {len(counts):,} of {expected:,} games", file=sys.stderr)
+        out = child.stdout.read() if child.stdout else ""
+        errors = child.stderr.read() if child.stderr else ""
+        if child.returncode != 0:
+            raise SystemExit(f"the counted run failed (exit {child.returncode}):\n{errors[-3000:]}")
+        _collect(folder, counts, keep_last=False)
+    played = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
+    ordered = [counts[n] for n in sorted(counts)]
+    if len(ordered) != len(played) or len(played) != expected:
+        raise SystemExit(f"expected {expected} games and as many profiles, read {len(played)} and {len(ordered)}")
+    return [
+        {"preset": preset, "seats": seats, "seed": seed, "turns": turns, "instructions": instructions}
+        for (preset, seats, seed, turns), instructions in zip(played, ordered, strict=True)
+    ]
+
+
+def table(rows: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:
+    """``(label, turns, instructions, instructions per turn)`` by configuration, then in all."""
+    by: dict[str, list[int]] = {}
+    for row in rows:
+        totals = by.setdefault(f"{row['preset']} {row['seats']}", [0, 0])
+        totals[0] += row["turns"]
+        totals[1] += row["instructions"]
+    out = [(label, turns, ins, ins // turns if turns else 0) for label, (turns, ins) in by.items()]
+    turns, ins = sum(row["turns"] for row in rows), sum(row["instructions"] for row in rows)
+    out.append(("all", turns, ins, ins // turns if turns else 0))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=2, help="counted games per configuration (seeds 1 ..)")
+    parser.add_argument("--bot", default="easy", help="the bot at every seat (make bench: easy)")
+    parser.add_argument("--build", type=Path, help="a compiled copy of the package to count (make compile)")
+    parser.add_argument("--out", type=Path, help="also write each game's counts and the table as JSON")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
+    from liverpool.bots.registry import bot_names
+
+    if args.bot not in bot_names():
+        parser.error(f"--bot {args.bot!r} is not registered (bots: {', '.join(bot_names())})")
+    if args.child:
+        _child(args.games, args.bot)
+        return
+    rows = count(args.games, args.bot, args.build)
+    print(
+        f"{args.games} games a configuration, {args.bot} bots, {args.build or 'pure build'}: instructions in run_game"
+    )
+    print(f"  {'configuration':<18} {'turns':>8} {'instructions':>16} {'per turn':>10}")
+    summary = table(rows)
+    for label, turns, ins, per_turn in summary:
+        print(f"  {label:<18} {turns:>8,} {ins:>16,} {per_turn:>10,}")
+    if args.out:
+        args.out.write_text(json.dumps({"games": rows, "table": summary}))
+        print(f"written: {args.out}")
+
+
+if __name__ == "__main__":
+    main()
