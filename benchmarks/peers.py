@@ -166,7 +166,7 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
     (2 of its 10), then RLCard's share (400 of 2,000), then OpenSpiel's, each in a process of its own; the
     rounds' seeds follow on, so that all the rounds together play the games of one run of the whole. On
     a shared machine whose speed moves by tens of percent within a minute, each round's figures are
-    taken within seconds of one another, and the spread of the rounds' ratios shows how far one ratio can
+    taken within some 15 seconds, and the spread of the rounds' ratios shows how far one ratio can
     be trusted. Each round's specs say which it is (``round``)."""
     import games
 
