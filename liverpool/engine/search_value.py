@@ -281,20 +281,17 @@ def _family_steps(
             span = family.fields >> family.shift
             block = left >> family.shift & span
             # (each run holds at least min_naturals of the suit's naturals left: with fewer than twice as many,
-            # the suit holds one run at most, and its table is the one run's, read off the ranks left)
+            # the suit holds one run at most, and its table is the one run's)
             width = run_rules.width
-            naturals = present = 0
+            naturals = 0
             mask = (1 << (width - 1)) - 1
             rest = block
-            for rank in range(1, 14):
-                held = rest & mask
-                if held:
-                    naturals += held
-                    present |= 1 << rank
+            for _ in range(13):
+                naturals += rest & mask
                 rest >>= width
             single = family.single
             if single is not None and naturals < 2 * run_rules.min_naturals:
-                row = single.steps(present | (present & 2) << 13)
+                row = single.steps(ranks_left(left, family.suit, width))
                 steps = (row,) if row else ()
             else:
                 if family.source is not None and not family.members:
