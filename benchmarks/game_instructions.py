@@ -22,14 +22,11 @@ import argparse
 import json
 import operator
 import random
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from instructions import TOGGLE, _child_env, _collect
+from instructions import counted_run
 
 HERE = Path(__file__).resolve().parent
 SEATS = (4, 6)  # as benchmarks/peers.py plays them (ENGINE_SEATS)
@@ -50,7 +47,7 @@ def _child(games: int, bot: str) -> None:
     from liverpool.engine.play import run_game
     from liverpool.engine.presets import PRESETS
 
-    print(f"search module: {sys.modules['liverpool.engine.play'].__file__}", file=sys.stderr)
+    print(f"search module: {sys.modules['liverpool.engine.search'].__file__}", file=sys.stderr)
     for preset, seats in configurations():
         rules = PRESETS[preset]
         run_game(rules, [make_bot(bot) for _ in range(seats)], random.Random(1 + games))  # the warm-up game
@@ -63,31 +60,10 @@ def _child(games: int, bot: str) -> None:
 
 def count(games: int, bot: str, build: Path | None) -> list[dict[str, Any]]:
     """One row per counted game: preset, seats, seed, turns and instructions."""
-    valgrind, env = _child_env(build)
-    counts: dict[int, int] = {}
     expected = games * len(configurations())
-    with tempfile.TemporaryDirectory(prefix="liverpool-callgrind.") as tmp:
-        folder = Path(tmp)
-        command = [
-            valgrind, "--tool=callgrind", f"--callgrind-out-file={folder / 'cg.out'}", "--collect-atstart=no",
-            f"--toggle-collect={TOGGLE}", f"--dump-after={TOGGLE}", "--dump-line=no", "--dump-instr=no",
-            sys.executable, __file__, "--child", "--games", str(games), "--bot", bot,
-        ]  # fmt: skip
-        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        shown = -1
-        while child.poll() is None:
-            time.sleep(1.0)
-            _collect(folder, counts, keep_last=True)
-            if len(counts) * 10 // expected != shown:
-                shown = len(counts) * 10 // expected
-                print(f"  {len(counts):,} of {expected:,} games", file=sys.stderr)
-        out = child.stdout.read() if child.stdout else ""
-        errors = child.stderr.read() if child.stderr else ""
-        if child.returncode != 0:
-            raise SystemExit(f"the counted run failed (exit {child.returncode}):\n{errors[-3000:]}")
-        _collect(folder, counts, keep_last=False)
+    child = [__file__, "--child", "--games", str(games), "--bot", bot]
+    ordered, out = counted_run(child, build, expected, "games")
     played = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
-    ordered = [counts[n] for n in sorted(counts)]
     if len(ordered) != len(played) or len(played) != expected:
         raise SystemExit(f"expected {expected} games and as many profiles, read {len(played)} and {len(ordered)}")
     return [

@@ -102,8 +102,11 @@ def _child_env(build: Path | None) -> tuple[str, dict[str, str]]:
     return valgrind, env
 
 
-def count(hands: int, seed: int, build: Path | None) -> list[int]:
-    """Instructions of each hand's search, in corpus order."""
+def counted_run(child: list[str], build: Path | None, expected: int, noun: str) -> tuple[list[int], str]:
+    """Runs ``python <child>`` under callgrind, counting inside each call of ``operator.call`` (one profile
+    after each, read and deleted as they come, with progress by tenths of ``expected`` ``noun``), and gives
+    the instructions of each counted call in order, and the child's standard output (kept in a file, so
+    that a long output cannot block the child)."""
     valgrind, env = _child_env(build)
     counts: dict[int, int] = {}
     with tempfile.TemporaryDirectory(prefix="liverpool-callgrind.") as tmp:
@@ -111,26 +114,34 @@ def count(hands: int, seed: int, build: Path | None) -> list[int]:
         command = [
             valgrind, "--tool=callgrind", f"--callgrind-out-file={folder / 'cg.out'}", "--collect-atstart=no",
             f"--toggle-collect={TOGGLE}", f"--dump-after={TOGGLE}", "--dump-line=no", "--dump-instr=no",
-            sys.executable, __file__, "--child", "--hands", str(hands), "--seed", str(seed),
+            sys.executable, *child,
         ]  # fmt: skip
-        child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        shown = -1
-        while child.poll() is None:
-            time.sleep(1.0)
-            _collect(folder, counts, keep_last=True)
-            if len(counts) * 10 // hands != shown:
-                shown = len(counts) * 10 // hands
-                print(f"  {len(counts):,} of {hands:,} hands", file=sys.stderr)
-        errors = child.stderr.read() if child.stderr else ""
-        if child.returncode != 0:
-            raise SystemExit(f"the counted run failed (exit {child.returncode}):\n{errors[-3000:]}")
+        with (folder / "stdout").open("w+") as out, (folder / "stderr").open("w+") as err:
+            process = subprocess.Popen(command, env=env, stdout=out, stderr=err, text=True)
+            shown = -1
+            while process.poll() is None:
+                time.sleep(1.0)
+                _collect(folder, counts, keep_last=True)
+                if len(counts) * 10 // expected != shown:
+                    shown = len(counts) * 10 // expected
+                    print(f"  {len(counts):,} of {expected:,} {noun}", file=sys.stderr)
+            out.seek(0)
+            err.seek(0)
+            output, errors = out.read(), err.read()
+        if process.returncode != 0:
+            raise SystemExit(f"the counted run failed (exit {process.returncode}):\n{errors[-3000:]}")
         _collect(folder, counts, keep_last=False)
         for line in errors.splitlines():
             if line.startswith("search module:"):
                 print(f"  {line}", file=sys.stderr)
     # profile N (cg.out.N) is written after the N-th counted call; the one written at exit is plain cg.out,
     # which _PROFILE does not match
-    ordered = [counts[n] for n in sorted(counts)]
+    return [counts[n] for n in sorted(counts)], output
+
+
+def count(hands: int, seed: int, build: Path | None) -> list[int]:
+    """Instructions of each hand's search, in corpus order."""
+    ordered, _ = counted_run([__file__, "--child", "--hands", str(hands), "--seed", str(seed)], build, hands, "hands")
     if len(ordered) != hands:
         raise SystemExit(f"expected {hands} profiles with instructions, read {len(ordered)}")
     return ordered
