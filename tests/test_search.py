@@ -815,6 +815,18 @@ def melds_of(arrangement: Arrangement) -> list[str]:
     return [str(m) for m in arrangement]
 
 
+def test_a_set_that_takes_the_jokers_the_run_needs_gives_way_to_a_lighter_one() -> None:
+    # RULES.md §2 standard contracts: deal 2 of 000 is a set and a run of four. The heaviest set, KD KS JK,
+    # takes the one joker that 4C 5C 7C need for a run, so the value search must pass it over (no run is
+    # left with no joker) and go on to the lighter 3D 3H 3S: 4C 5C JK 7C, 25 points left (KD KS 9H).
+    rules = find_preset("liverpool")
+    hand = parse_cards("KD KS 3H 3S 3D 4C 5C 7C JK 9H")
+    contract = rules.contract(1)
+    assert most_shed(hand, contract, rules, whole_hand=False) == 50
+    assert best_leftover(hand, contract, rules) == 25
+    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: 3D 3H 3S", "run: 4C 5C JK 7C"]
+
+
 def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
     # RULES.md §3 set constraints: sets of a contract must be different ranks (000)
     hand = parse_cards("7H 7S 7D 7C 7H#1 7S#1 KD 2C 9S 4H")

@@ -172,7 +172,12 @@ def _choose(
         if reach + most_left <= best[0]:
             return
         count = member[2]
-        if count > jokers or member[3] & blocked or reach + ceiling[jokers - count] <= best[0]:
+        if count > jokers or member[3] & blocked:
+            continue
+        # (the other kind's tables on what is left bound it from above, however more melds are chosen: -1,
+        # none with the jokers this meld leaves, ends the branch even before any going-down is found)
+        most_after = ceiling[jokers - count]
+        if most_after < 0 or reach + most_after <= best[0]:
             continue
         after = left - member[1]
         if after & guard != guard:
