@@ -827,6 +827,21 @@ def test_a_set_that_takes_the_jokers_the_run_needs_gives_way_to_a_lighter_one() 
     assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: 3D 3H 3S", "run: 4C 5C JK 7C"]
 
 
+def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_going_down() -> None:
+    # RULES.md §2 standard contracts: a set and a run of four (000, deal 2). The run 4C 5C 7C needs one of the
+    # two jokers, so a set may take the other: KD KS JK and 4C 5C JK#1 7C leave 9H. With no run to be had
+    # (4C 6C 9C and one joker), the sets do not matter: no going-down.
+    rules = find_preset("liverpool")
+    contract = rules.contract(1)
+    hand = parse_cards("KD KS 3H 3S 3D 4C 5C 7C JK JK#1 9H")
+    assert best_leftover(hand, contract, rules) == 20
+    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: KD KS JK", "run: 4C 5C JK#1 7C"]
+    hand = parse_cards("KD KS KH 3H 3S 3D 4C 6C 9C JK 9H")
+    assert most_shed(hand, contract, rules, whole_hand=False) == -1
+    assert best_leftover(hand, contract, rules) is None
+    assert not find_arrangements(hand, contract, rules)
+
+
 def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
     # RULES.md §3 set constraints: sets of a contract must be different ranks (000)
     hand = parse_cards("7H 7S 7D 7C 7H#1 7S#1 KD 2C 9S 4H")

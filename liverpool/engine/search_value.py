@@ -35,7 +35,7 @@ from .rules import MeldKind, MeldRule, Ruleset
 from .search_candidates import (
     count_hand,
 )
-from .search_kit import value_shape
+from .search_kit import Kit, value_shape
 from .search_members import (
     TableFamily,
     TableKind,
@@ -65,47 +65,32 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     width, guard = packing.width, packing.guard
     start |= guard
     kit = shape.kit(width, whole_hand)
-    weights, run_lengths, run_rules, set_rules = kit.weights, kit.run_lengths, kit.run_rules, kit.set_rules
+    run_rules, set_rules = kit.run_rules, kit.set_rules
     jokers = counts[JOKER_FACE]
-    runs_tabled = kit.runs_tabled
-    outer: MeldKind | None = None
-    if run_slots and set_slots:
-        outer = _first_kind(counts, run_slots, set_slots, rules, set_rules)
-    runs = sets = None
-    if run_slots:
-        if outer is _RUN or not runs_tabled:
-            families = run_families(
-                counts, jokers, weights, width, run_lengths, rules, run_slots, outer is not _RUN, run_rules
-            )
-        else:
-            # (only the suits whose ranks could hold a run's naturals: the others' tables are empty, and
-            # the searches below would look each of them up again at every step)
-            families = []
-            for suit in range(4):
-                ranks = 0
-                for face in range(suit * 13, suit * 13 + 13):
-                    if counts[face]:
-                        ranks += 1
-                if ranks >= run_rules.min_naturals:
-                    families.append(TableFamily(kit.suit_fields[suit], [], 1, {}, suit, 0, kit.book(suit, jokers)))
-        runs = TableKind(run_slots, jokers, families)
-        # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost
-        # more than the tables they spared)
-        runs.bounded = runs.bounded and not set_slots
-    if set_slots:
-        if outer is _SET:
-            families = set_families(counts, jokers, weights, width, set_rules, rules, set_slots)
-        else:
-            most, fewest = kit.set_most, kit.set_fewest  # (fewest: as for the suits, no rank short of a set)
-            fields = kit.rank_fields
-            families = [TableFamily(fields[rank], [], most, {}, rank=rank) for rank in range(1, 14)
-                        if counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38] >= fewest]  # fmt: skip
-        sets = TableKind(set_slots, jokers, families)
-    if runs is None or sets is None:
-        only = runs if sets is None else sets
-        assert only is not None
+    if not set_slots:
+        only = _runs_kind(kit, counts, jokers, rules, run_slots, False, jokers, True)
         return _most(only, start, guard, run_rules, set_rules, jokers)
-    first, inner = (runs, sets) if outer is _RUN else (sets, runs)
+    if not run_slots:
+        only = _sets_kind(kit, counts, jokers, rules, set_slots, False, jokers)
+        return _most(only, start, guard, run_rules, set_rules, jokers)
+    outer = _first_kind(counts, run_slots, set_slots, rules, set_rules)
+    # The other kind first, and its tables on the whole hand: when they find no going-down, none is possible
+    # (a choice of melds only takes cards and jokers away), and the first kind need not be listed; when they
+    # need ``j`` jokers at least, no meld of the first kind may take more than the rest.
+    if outer is _RUN:
+        inner = _sets_kind(kit, counts, jokers, rules, set_slots, False, jokers)
+    else:
+        inner = _runs_kind(kit, counts, jokers, rules, run_slots, False, jokers, False)
+    ceiling = _joined(inner, start, guard, run_rules, set_rules)
+    spare = jokers
+    while spare >= 0 and ceiling[jokers - spare] < 0:
+        spare -= 1
+    if spare < 0:
+        return -1
+    if outer is _RUN:
+        first = _runs_kind(kit, counts, jokers, rules, run_slots, True, spare, False)
+    else:
+        first = _sets_kind(kit, counts, jokers, rules, set_slots, True, spare)
     members: list[Member] = []
     for family in first.families:
         members += family.members  # (not a generator: the compiled build would build each member anew)
@@ -113,6 +98,54 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     best = [-1]
     _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
+
+
+def _runs_kind(
+    kit: Kit, counts: list[int], jokers: int, rules: Ruleset, slots: int, listed: bool, listed_jokers: int,
+    alone: bool,
+) -> TableKind:  # fmt: skip
+    """The runs of the hand ``counts`` as :func:`most_shed` reads them: ``listed``, each suit's runs of at
+    most ``listed_jokers`` jokers, the kind chosen first; otherwise tables by suit, read as they are met.
+    ``alone``: the contract asks for runs only."""
+    run_rules = kit.run_rules
+    if listed or not kit.runs_tabled:
+        families = run_families(
+            counts, listed_jokers if listed else jokers, kit.weights, run_rules.width, kit.run_lengths, rules, slots,
+            not listed, run_rules,
+        )  # fmt: skip
+    else:
+        # (only the suits whose ranks could hold a run's naturals: the others' tables are empty, and the
+        # searches would look each of them up again at every step)
+        families = []
+        for suit in range(4):
+            ranks = 0
+            for face in range(suit * 13, suit * 13 + 13):
+                if counts[face]:
+                    ranks += 1
+            if ranks >= run_rules.min_naturals:
+                families.append(TableFamily(kit.suit_fields[suit], [], 1, {}, suit, 0, kit.book(suit, jokers)))
+    runs = TableKind(slots, jokers, families)
+    # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost more
+    # than the tables they spared)
+    runs.bounded = runs.bounded and alone
+    return runs
+
+
+def _sets_kind(
+    kit: Kit, counts: list[int], jokers: int, rules: Ruleset, slots: int, listed: bool, listed_jokers: int
+) -> TableKind:
+    """The sets of the hand ``counts`` as :func:`most_shed` reads them: ``listed``, each rank's sets of at
+    most ``listed_jokers`` jokers, the kind chosen first; otherwise tables by rank, read as they are met."""
+    if listed:
+        families = set_families(
+            counts, listed_jokers, kit.weights, kit.run_rules.width, kit.set_rules, rules, slots
+        )  # fmt: skip
+    else:
+        most, fewest = kit.set_most, kit.set_fewest  # (fewest: as for the suits, no rank short of a set)
+        fields = kit.rank_fields
+        families = [TableFamily(fields[rank], [], most, {}, rank=rank) for rank in range(1, 14)
+                    if counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38] >= fewest]  # fmt: skip
+    return TableKind(slots, jokers, families)
 
 
 def _first_kind(
