@@ -542,15 +542,19 @@ def test_the_table_of_sets_of_distinct_suits_is_the_best_choice_of_listed_sets()
 def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> None:
     # run_steps reads the best run of each joker count straight off the ranks (only the longest run of a
     # place and holes, when any length from the shortest up goes): it must be the best run list_run_shapes
-    # lists, whatever the ranks, weights, lengths and rules.
+    # lists, whatever the ranks, weights, lengths and rules; and no run starting just above a natural, when
+    # it could start there, but those 13 long from the lowest places. Besides random ranks, every suit of
+    # eleven ranks or more, where the runs of 12 and 13 are.
     rng = random.Random(7)
     weight_sets = [(5,) * 8 + (10,) * 4 + (15,), (1,) * 13, tuple(rng.randint(0, 20) for _ in range(13))]
+    weight_sets.append((4, 6, -5, 7, 5, -1, 2, 9, 10, 3, 8, -2, 1))  # (house card values below zero)
     any_length = ((1 << 15) - 1) & ~7
+    full = [sum(1 << rank for rank in range(1, 14) if rank not in gone)
+            for size in (0, 1, 2) for gone in itertools.combinations(range(1, 14), size)]  # fmt: skip
     for lengths in (any_length, any_length & ~15, 1 << 4, 1 << 3 | 1 << 7, any_length & ~(1 << 9)):
         for weights, min_naturals, aces_low, aces_high in itertools.product(weight_sets, (2, 3), (True, False), (True, False)):
-            for _ in range(300):
-                present = rng.getrandbits(13) << 1
-                present |= (present & 2) << 13
+            for ranks in [rng.getrandbits(13) << 1 for _ in range(300)] + full:
+                present = ranks | (ranks & 2) << 13
                 jokers = rng.randint(0, 5)
                 shapes, _ = list_run_shapes(present, jokers, 2, weights, lengths, min_naturals, 0, aces_low, aces_high)
                 best = [-1] * (jokers + 1)

@@ -233,7 +233,11 @@ def _run_table(
             return ()
         lowest = (usable & -usable).bit_length() - 1
         if jokers <= 4:
-            _lay_runs(best, usable, jokers, rank_weights, joker_weight, lengths, min_naturals, first, last, lowest)
+            lowest_length = lengths & -lengths
+            grows = (lengths | (lowest_length - 1)) & _UP_TO_13 == _UP_TO_13
+            _lay_runs(
+                best, usable, jokers, rank_weights, joker_weight, lengths, min_naturals, first, last, lowest, grows
+            )  # fmt: skip
             return _shared_growth(best)
         for low in range(max(first, lowest - jokers), last + 1):
             if bit_count(usable >> low) < min_naturals:
@@ -269,23 +273,34 @@ def _run_table(
     return _shared_growth(best)
 
 
+_UP_TO_13: Final = (1 << 14) - 1  # (bits 0 to 13: every length a run may have, and those below its shortest)
+
+
 def _lay_runs(
     best: list[int], usable: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int,
-    min_naturals: int, first: int, last: int, lowest: int,
+    min_naturals: int, first: int, last: int, lowest: int, grows: bool,
 ) -> None:  # fmt: skip
     """The loop of :func:`_run_table` without joker spacing for at most four jokers (every table of a
     :class:`RunBook` of a hand with four or fewer), with the four lightest naturals of a run kept in
     locals rather than a list sorted at each rank (in the compiled build, each list operation boxes). Of the
     runs from one low with as many holes, the longest that may be laid sheds the most with each count of
     jokers (its naturals hold the shorter ones', and no weight is negative), so only it is laid
-    (:func:`_lay`), once the next hole or the end closes the group; each of them when a weight is negative."""
+    (:func:`_lay`), once the next hole or the end closes the group; each of them when a weight is negative.
+    Likewise, when a run may be one longer (``grows``: every length from the shortest to 13 may be laid), no
+    run needs to start just above a natural: the run from that natural sheds as much with as many jokers
+    and more naturals, and is laid from its own low (or from a lower one, by the same reasoning). The one
+    run that cannot be one longer, from 2 up to the ace, is the run from the ace up to the king: the same
+    cards, with the ace at the other end."""
     eager = False
     for weight in rank_weights:
         if weight < 0:
             eager = True
+    skips = grows and not eager
     for low in range(max(first, lowest - jokers), last + 1):
         if bit_count(usable >> low) < min_naturals:
             break
+        if skips and low > first and usable >> (low - 1) & 1:
+            continue
         forced = natural_score = naturals = 0
         # the four lightest naturals so far, lightest first (read only when there are as many)
         l1 = l2 = l3 = l4 = 0
