@@ -846,6 +846,33 @@ def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_goin
     assert not find_arrangements(hand, contract, rules)
 
 
+def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> None:
+    # RULES.md §3 rule options: runs of naturals only (min naturals 4 of 4) and no longer melds, a house
+    # table's. The run 4C 5C 6C 7C can take no joker, so the joker's 20 points go only with a set: AH AS JK
+    # (50) beats KH KS KD (30), though their naturals weigh alike. The value search must bound the aces' sets
+    # with the joker they may take, not by their naturals alone.
+    rules = dataclasses.replace(find_preset("liverpool"), run_min_naturals=4, longer_melds=False)
+    hand = parse_cards("KH KS KD AH AS JK 4C 5C 6C 7C 9D")
+    contract = rules.contract(1)
+    assert most_shed(hand, contract, rules, whole_hand=False) == 70
+    assert best_leftover(hand, contract, rules) == 35
+    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: AH AS JK", "run: 4C 5C 6C 7C"]
+
+
+def test_a_run_that_needs_the_joker_is_found_when_the_set_cannot_take_it() -> None:
+    # RULES.md §3 rule options: sets of naturals only (min naturals 3 of 3), no longer melds, at most one
+    # joker in any two cards of a run (under which the value search chooses the run first). The sets can take no joker, so its 20
+    # points go only with a run: JK JD QD KD (50) beats any run of 2C to 8C (35 with the joker), though the
+    # clubs' naturals weigh more than the diamonds'. The run's suit must be bounded with the joker it may
+    # take, not by its naturals alone.
+    rules = dataclasses.replace(find_preset("liverpool"), set_min_naturals=3, longer_melds=False, run_joker_spacing=2)
+    hand = parse_cards("2C 3C 4C 5C 6C 7C 8C JD QD KD JK 9H 9S 9C 10H 10S 10C")
+    contract = rules.contract(1)
+    assert most_shed(hand, contract, rules, whole_hand=False) == 80
+    assert best_leftover(hand, contract, rules) == 50
+    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: 10C 10H 10S", "run: JK JD QD KD"]
+
+
 def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
     # RULES.md §3 set constraints: sets of a contract must be different ranks (000)
     hand = parse_cards("7H 7S 7D 7C 7H#1 7S#1 KD 2C 9S 4H")

@@ -44,6 +44,7 @@ from .search_members import (
     run_families,
     run_members,
     set_families,
+    set_members,
 )
 from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
 
@@ -87,6 +88,8 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
         spare -= 1
     if spare < 0:
         return -1
+    if (run_slots if outer is _RUN else set_slots) == 1:
+        return _choose_one(outer is _RUN, kit, counts, spare, rules, start, jokers, inner, ceiling, guard)
     if outer is _RUN:
         first = _runs_kind(kit, counts, jokers, rules, run_slots, True, spare, False)
     else:
@@ -98,6 +101,76 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     best = [-1]
     _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
     return best[0]
+
+
+def _choose_one(
+    runs: bool, kit: Kit, counts: list[int], spare: int, rules: Ruleset, start: int, jokers: int, inner: TableKind,
+    ceiling: list[int], guard: int,
+) -> int:  # fmt: skip
+    """:func:`_choose` for a contract of one meld of the kind chosen first (``runs`` or sets), its families
+    listed only when they could beat the best found: each suit's (or rank's) melds of at most ``spare`` jokers
+    are bounded from its naturals first, the families are taken by their bounds, highest first, and the
+    listing stops at the first whose bound, with all the other kind could shed (``ceiling``, by jokers),
+    cannot beat what was found."""
+    run_rules, set_rules = kit.run_rules, kit.set_rules
+    weights, width = kit.weights, run_rules.width
+    tops: list[tuple[int, int]] = []  # (a bound on the family's best meld, its suit or rank), best first
+    joker_share = spare * weights[JOKER_FACE]
+    if runs:
+        # (a run holds at most one natural of each rank of its suit, and at most ``spare`` jokers)
+        for suit in range(4):
+            ranks = top = 0
+            for face in range(suit * 13, suit * 13 + 13):
+                if counts[face]:
+                    ranks += 1
+                    top += weights[face]
+            if ranks >= run_rules.min_naturals:
+                tops.append((top + joker_share, suit))
+    else:
+        # (a set holds at most all the naturals of its rank, one of each suit when suits must differ, and
+        # at most ``spare`` jokers)
+        distinct = set_rules.distinct_suits
+        for rank in range(1, 14):
+            naturals = suits = 0
+            for face in range(rank - 1, JOKER_FACE, 13):
+                held = counts[face]
+                naturals += held
+                if held:
+                    suits += 1
+            if naturals >= set_rules.min_naturals:
+                tops.append(((suits if distinct else naturals) * weights[rank - 1] + joker_share, rank))
+    tops.sort(reverse=True)
+    most_left = ceiling[jokers]
+    best = -1
+    for top, family in tops:
+        if top + most_left <= best:
+            break
+        if runs:
+            present = 0
+            for rank in range(1, 14):
+                if counts[family * 13 + rank - 1]:
+                    present |= 1 << rank
+            members = run_members(present, family, spare, weights, width, run_rules.lengths, rules)
+        else:
+            have = (counts[family - 1], counts[family + 12], counts[family + 25], counts[family + 38])
+            members = set_members(have, family, spare, width, weights[family - 1], set_rules, False)
+        # (the members pass as the tuples they are, typed loosely and read a field at a time: see _choose)
+        loose = cast(list[tuple[int, ...]], members)
+        for member in loose:
+            m_score = member[0]
+            if m_score + most_left <= best:
+                break
+            count = member[2]
+            most_after = ceiling[jokers - count]
+            if most_after < 0 or m_score + most_after <= best:
+                continue
+            after = start - member[1]
+            if after & guard != guard:
+                continue
+            most = _most(inner, after, guard, run_rules, set_rules, jokers - count)
+            if most >= 0 and m_score + most > best:
+                best = m_score + most
+    return best
 
 
 def _runs_kind(
