@@ -819,16 +819,25 @@ def melds_of(arrangement: Arrangement) -> list[str]:
     return [str(m) for m in arrangement]
 
 
+def assert_best_going_down(
+    rules: Ruleset, deal: int, cards: str, shed: int, left: int | None, melds: list[str] | None
+) -> None:
+    """The value search sheds ``shed`` from the hand ``cards`` in ``deal`` (-1: no going-down), the least
+    left is ``left``, and the best arrangement is ``melds``."""
+    hand, contract = parse_cards(cards), rules.contract(deal)
+    assert most_shed(hand, contract, rules, whole_hand=False) == shed
+    assert best_leftover(hand, contract, rules) == left
+    found = find_arrangements(hand, contract, rules)
+    assert (melds_of(found[0]) if found else None) == melds
+
+
 def test_a_set_that_takes_the_jokers_the_run_needs_gives_way_to_a_lighter_one() -> None:
     # RULES.md §2 standard contracts: deal 2 of 000 is a set and a run of four. The heaviest set, KD KS JK,
     # takes the one joker that 4C 5C 7C need for a run, so the value search must pass it over (no run is
     # left with no joker) and go on to the lighter 3D 3H 3S: 4C 5C JK 7C, 25 points left (KD KS 9H).
-    rules = find_preset("liverpool")
-    hand = parse_cards("KD KS 3H 3S 3D 4C 5C 7C JK 9H")
-    contract = rules.contract(1)
-    assert most_shed(hand, contract, rules, whole_hand=False) == 50
-    assert best_leftover(hand, contract, rules) == 25
-    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: 3D 3H 3S", "run: 4C 5C JK 7C"]
+    assert_best_going_down(
+        find_preset("liverpool"), 1, "KD KS 3H 3S 3D 4C 5C 7C JK 9H", 50, 25, ["set: 3D 3H 3S", "run: 4C 5C JK 7C"]
+    )
 
 
 def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_going_down() -> None:
@@ -836,14 +845,10 @@ def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_goin
     # two jokers, so a set may take the other: KD KS JK and 4C 5C JK#1 7C leave 9H. With no run to be had
     # (4C 6C 9C and one joker), the sets do not matter: no going-down.
     rules = find_preset("liverpool")
-    contract = rules.contract(1)
-    hand = parse_cards("KD KS 3H 3S 3D 4C 5C 7C JK JK#1 9H")
-    assert best_leftover(hand, contract, rules) == 20
-    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: KD KS JK", "run: 4C 5C JK#1 7C"]
-    hand = parse_cards("KD KS KH 3H 3S 3D 4C 6C 9C JK 9H")
-    assert most_shed(hand, contract, rules, whole_hand=False) == -1
-    assert best_leftover(hand, contract, rules) is None
-    assert not find_arrangements(hand, contract, rules)
+    assert_best_going_down(
+        rules, 1, "KD KS 3H 3S 3D 4C 5C 7C JK JK#1 9H", 75, 20, ["set: KD KS JK", "run: 4C 5C JK#1 7C"]
+    )
+    assert_best_going_down(rules, 1, "KD KS KH 3H 3S 3D 4C 6C 9C JK 9H", -1, None, None)
 
 
 def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> None:
@@ -852,25 +857,22 @@ def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> No
     # (50) beats KH KS KD (30), though their naturals weigh alike. The value search must bound the aces' sets
     # with the joker they may take, not by their naturals alone.
     rules = dataclasses.replace(find_preset("liverpool"), run_min_naturals=4, longer_melds=False)
-    hand = parse_cards("KH KS KD AH AS JK 4C 5C 6C 7C 9D")
-    contract = rules.contract(1)
-    assert most_shed(hand, contract, rules, whole_hand=False) == 70
-    assert best_leftover(hand, contract, rules) == 35
-    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: AH AS JK", "run: 4C 5C 6C 7C"]
+    assert_best_going_down(
+        rules, 1, "KH KS KD AH AS JK 4C 5C 6C 7C 9D", 70, 35, ["set: AH AS JK", "run: 4C 5C 6C 7C"]
+    )
 
 
 def test_a_run_that_needs_the_joker_is_found_when_the_set_cannot_take_it() -> None:
     # RULES.md §3 rule options: sets of naturals only (min naturals 3 of 3), no longer melds, at most one
-    # joker in any two cards of a run (under which the value search chooses the run first). The sets can take no joker, so its 20
-    # points go only with a run: JK JD QD KD (50) beats any run of 2C to 8C (35 with the joker), though the
-    # clubs' naturals weigh more than the diamonds'. The run's suit must be bounded with the joker it may
-    # take, not by its naturals alone.
+    # joker in any two cards of a run (under which the value search chooses the run first). The sets can
+    # take no joker, so its 20 points go only with a run: JK JD QD KD (50) beats any run of 2C to 8C (35
+    # with the joker), though the clubs' naturals weigh more than the diamonds'. The run's suit must be
+    # bounded with the joker it may take, not by its naturals alone.
     rules = dataclasses.replace(find_preset("liverpool"), set_min_naturals=3, longer_melds=False, run_joker_spacing=2)
-    hand = parse_cards("2C 3C 4C 5C 6C 7C 8C JD QD KD JK 9H 9S 9C 10H 10S 10C")
-    contract = rules.contract(1)
-    assert most_shed(hand, contract, rules, whole_hand=False) == 80
-    assert best_leftover(hand, contract, rules) == 50
-    assert melds_of(find_arrangements(hand, contract, rules)[0]) == ["set: 10C 10H 10S", "run: JK JD QD KD"]
+    assert_best_going_down(
+        rules, 1, "2C 3C 4C 5C 6C 7C 8C JD QD KD JK 9H 9S 9C 10H 10S 10C", 80, 50,
+        ["set: 10C 10H 10S", "run: JK JD QD KD"],
+    )  # fmt: skip
 
 
 def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
