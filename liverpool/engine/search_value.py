@@ -354,6 +354,8 @@ def _join(
                         if value > best[k]:
                             best[k] = value
         return best
+    if wanted == 2:
+        return _join_two(kind, left, guard, run_rules, set_rules, jokers, mode)
     total = [[0] * (jokers + 1)] + [[-1] * (jokers + 1) for _ in range(wanted)]
     for family in kind.families:
         if mode == _EXACT or family.single is None:
@@ -372,6 +374,73 @@ def _join(
                         if had_value >= 0 and had_value + value > into[k + j]:
                             into[k + j] = had_value + value
     return total[wanted]
+
+
+def _join_two(
+    kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int, mode: int
+) -> list[int]:
+    """:func:`_join` of two melds, without the knapsack: two melds are two of one family (its own table's
+    second row) or one each of two families. For the latter, the most one meld of any family sheds with at
+    most ``k`` jokers is kept (``top[k]``, and its family) with the most of any other family
+    (``second[k]``): the best two of different families with ``a`` and ``b`` jokers are the tops, or when
+    one family holds both, its top with the other's second."""
+    best = [-1] * (jokers + 1)
+    top = [-1] * (jokers + 1)
+    second = [-1] * (jokers + 1)
+    owner = [-1] * (jokers + 1)
+    index = 0
+    for family in kind.families:
+        index += 1
+        if mode == _EXACT or family.single is None:
+            steps = _family_steps(kind, family, left, guard, run_rules, set_rules)
+        else:
+            steps = _bound_steps(kind, family, left, run_rules)[mode - 1]
+        if not steps:
+            continue
+        row = steps[0]
+        value = -1
+        at = 0
+        for k in range(jokers + 1):
+            while at < len(row) and row[at][0] <= k:
+                value = row[at][1]
+                at += 1
+            if value > top[k]:
+                second[k] = top[k]
+                top[k] = value
+                owner[k] = index
+            elif value > second[k]:
+                second[k] = value
+        if len(steps) > 1:
+            for j, value in steps[1]:
+                if j > jokers:
+                    break
+                for k in range(j, jokers + 1):
+                    if value > best[k]:
+                        best[k] = value
+    for a in range(jokers + 1):
+        first = top[a]
+        if first < 0:
+            continue
+        for b in range(a, jokers + 1 - a):
+            other = top[b]
+            if other < 0:
+                continue
+            if owner[a] != owner[b]:
+                pair = first + other
+            else:
+                pair = -1
+                if second[b] >= 0:
+                    pair = first + second[b]
+                if second[a] >= 0 and second[a] + other > pair:
+                    pair = second[a] + other
+                if pair < 0:
+                    continue
+            if pair > best[a + b]:
+                best[a + b] = pair
+    for k in range(1, jokers + 1):  # (at most k jokers)
+        if best[k - 1] > best[k]:
+            best[k] = best[k - 1]
+    return best
 
 
 def _family_steps(
