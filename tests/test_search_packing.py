@@ -1,5 +1,5 @@
 """The contract search's packed face counts (``search_candidates.count_hand``) and the per-contract layout's
-allowed lengths (``search_layout``): checked against plain recomputation, since the search trusts both
+allowed lengths (``search_layout``) and a rank's counts by suit (``search_members.naturals_left``): checked against plain recomputation, since the search trusts both
 without looking again (RULES.md §2 melds: the counts are what a hand can lay)."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from liverpool.engine.search import _holds_a_card_twice
 from liverpool.engine.search_candidates import count_hand, lengths_allowed
 from liverpool.engine.search_feasible import cards_needed
 from liverpool.engine.search_layout import contract_layout
+from liverpool.engine.search_members import naturals_left
 
 # Faces with their deck bits (a card is face | copy << 6); up to 40 copies of one face, past any
 # packing kept ready, so that the wide packings are made too.
@@ -36,6 +37,14 @@ def test_count_hand_packs_every_face_in_its_field(hand: list[int]) -> None:
     assert start >> ((JOKER_FACE + 1) * packing.width) == 0
     # No count reaches its field's guard bit, so a subtraction that borrows shows there.
     assert start & packing.guard == 0
+
+
+@given(cards, st.integers(1, 13))
+def test_naturals_left_reads_a_ranks_counts_by_suit_fewest_first(hand: list[int], rank: int) -> None:
+    # (the value search reads a rank's sets off these counts: RULES.md §2 melds, sets)
+    counts, packing, start = count_hand(hand)
+    by_suit = [counts[suit * 13 + rank - 1] for suit in range(4)]
+    assert naturals_left(start, rank, packing.width) == tuple(sorted(by_suit))
 
 
 def test_layouts_hold_the_lengths_each_contract_allows() -> None:

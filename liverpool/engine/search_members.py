@@ -167,10 +167,22 @@ def naturals_left(left: int, rank: int, width: int) -> tuple[int, int, int, int]
     mask = (1 << (width - 1)) - 1
     shift = (rank - 1) * width
     step = 13 * width
-    counts = [left >> shift & mask, left >> (shift + step) & mask, left >> (shift + 2 * step) & mask,
-              left >> (shift + 3 * step) & mask]  # fmt: skip
-    counts.sort()
-    return (counts[0], counts[1], counts[2], counts[3])
+    a = left >> shift & mask
+    b = left >> (shift + step) & mask
+    c = left >> (shift + 2 * step) & mask
+    d = left >> (shift + 3 * step) & mask
+    # (sorted by five exchanges, in locals: compiled, a list sorted boxes each count and calls the sort)
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return (a, b, c, d)
 
 
 @lru_cache(maxsize=64)
