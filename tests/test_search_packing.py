@@ -1,6 +1,7 @@
-"""The contract search's packed face counts (``search_candidates.count_hand``) and the per-contract layout's
-allowed lengths (``search_layout``) and a rank's counts by suit (``search_members.naturals_left``): checked against plain recomputation, since the search trusts both
-without looking again (RULES.md §2 melds: the counts are what a hand can lay)."""
+"""The contract search's packed face counts (``search_candidates.count_hand``), the per-contract layout's
+allowed lengths (``search_layout``) and a rank's counts by suit (``search_members.naturals_left``): checked
+against plain recomputation, since the search trusts them without looking again (RULES.md §2 melds: the
+counts are what a hand can lay)."""
 
 from __future__ import annotations
 
