@@ -202,9 +202,15 @@ def count_hand(hand: Sequence[int]) -> tuple[list[int], Packing, int]:
             largest = copies
     packing = Packing.for_largest(largest)
     width = packing.width
-    start = 0
-    for card in hand:
-        start += 1 << ((card & 63) * width)
+    # (a suit at a time in a small int, then the four and the jokers joined: compiled, adding each card to
+    # the whole hand's int makes two ints of several words a card)
+    start = counts[JOKER_FACE] << (JOKER_FACE * width)
+    for suit in range(4):
+        base = suit * 13
+        packed = 0
+        for rank in range(12, -1, -1):
+            packed = packed << width | counts[base + rank]
+        start |= packed << (base * width)
     return counts, packing, start
 
 
