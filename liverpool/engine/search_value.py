@@ -87,7 +87,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
     if spare < 0:
         return -1
     if (run_slots if outer is _RUN else set_slots) == 1:
-        return _choose_one(outer is _RUN, kit, counts, spare, rules, start, jokers, inner, ceiling, guard)
+        return _choose_one(outer is _RUN, kit, counts, spare, start, jokers, inner, ceiling, guard)
     if outer is _RUN:
         first = _runs_kind(kit, counts, jokers, rules, run_slots, True, spare, False)
     else:
@@ -102,7 +102,7 @@ def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset
 
 
 def _choose_one(
-    runs: bool, kit: Kit, counts: list[int], spare: int, rules: Ruleset, start: int, jokers: int, inner: TableKind,
+    runs: bool, kit: Kit, counts: list[int], spare: int, start: int, jokers: int, inner: TableKind,
     ceiling: list[int], guard: int,
 ) -> int:  # fmt: skip
     """:func:`_choose` for a contract of one meld of the kind chosen first (``runs`` or sets), its families
