@@ -201,6 +201,13 @@ def test_a_card_twice() -> None:
     _refused(_swap(position, "stock", where, "2D"), "stock", "the stock: 2D is also in seat 2's hand")
 
 
+def test_cards_and_melds_that_are_not_values_of_the_engine() -> None:
+    position = _deal_two()
+    _refused(dataclasses.replace(position, discard_pile=(_c("JH"), 6)), "discard_pile", "the discard pile: 6 is not a Card")
+    melds = (position.melds[0], ("run", "4H 5H 6H 7H"))
+    _refused(dataclasses.replace(position, melds=melds), "melds[1]", "meld 1 is ('run', '4H 5H 6H 7H'), not TableMeld(owner, Meld)")  # type: ignore[arg-type]
+
+
 def test_a_card_missing() -> None:
     position = Position.of(hands=["2C", "3C", "4C"], stock="5C 6C", discard_pile="AS")
     _refused(position, "stock", "the position leaves out 102 card(s) of the shoe: AC 7C 8C")

@@ -188,12 +188,12 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     range. The first dealer of the game is the one whose deal, passed left ``deal`` times, is ``dealer``."""
     seats = position.seats
     deal, dealer = position.deal, position.dealer
-    if not 0 <= deal < len(rules.deals):
-        raise PositionError("deal", f"{rules.name} has deals 0..{len(rules.deals) - 1} (0-based), not {deal}")
-    if not 0 <= dealer < max(seats, 1):
-        raise PositionError("dealer", f"the dealer must be a seat 0..{seats - 1}, not {dealer}")
     if not rules.min_players <= seats <= rules.max_players:
         raise PositionError("hands", f"{seats} hands, but {rules.name} is for {rules.min_players} to {rules.max_players} players")
+    if not 0 <= deal < len(rules.deals):
+        raise PositionError("deal", f"{rules.name} has deals 0..{len(rules.deals) - 1} (0-based), not {deal}")
+    if not 0 <= dealer < seats:
+        raise PositionError("dealer", f"the dealer must be a seat 0..{seats - 1}, not {dealer}")
     try:
         state = new_game(rules, seats, (dealer - deal) % seats)
     except ValueError as exc:
@@ -201,6 +201,9 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     current = (dealer + 1) % seats if position.current is None else position.current
     if not 0 <= current < seats:
         raise PositionError("current", f"the seat to play must be a seat 0..{seats - 1}, not {current}")
+    for i, tm in enumerate(position.melds):
+        if not isinstance(tm, TableMeld) or not isinstance(tm.meld, Meld):
+            raise PositionError(f"melds[{i}]", f"meld {i} is {tm!r}, not TableMeld(owner, Meld) (Position.of reads (owner, 'run: 4H 5H 6H 7H'))")
     _check_cards(position, shoe(state))
     down = _check_melds(rules, position)
     _check_hands(rules, position, current, down)
@@ -237,6 +240,10 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
     for card in cards:
         copies[card.face] = copies.get(card.face, 0) + 1
     places = position.placed()
+    for field, name, held in places:
+        for card in held:
+            if not isinstance(card, Card):
+                raise PositionError(field, f"{name}: {card!r} is not a Card (use Card.parse or card text)")
     counts: dict[int, int] = {}
     for field, name, held in places:
         for card in held:
