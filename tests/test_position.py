@@ -333,5 +333,6 @@ def test_the_documented_example_replays(tmp_path: Path) -> None:
     path.write_text(_doc_example(), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
+    assert "Deal 1 (before the position): Points: Ann: 0, Bob: 45, Cy: 80" in result.output
     assert "Deal 2: Ann went out. Points: Ann: 0, Bob: 5, Cy: 70" in result.output
     assert "the record stops before the end: deal 3, deal phase" in result.output
