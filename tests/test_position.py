@@ -36,8 +36,10 @@ from liverpool.engine import (
     apply,
     find_preset,
     legal_actions,
+    new_game,
     new_position,
     observe,
+    position_of,
 )
 from liverpool.engine.game import shoe
 from liverpool.engine.play import step
@@ -156,6 +158,38 @@ def test_the_current_seat_buys_and_reshuffles_are_kept() -> None:
     assert state.phase is Phase.BUY and state.window == [1]  # seat 0 has used its 3 buys; 2 discarded
 
 
+def test_the_upcard_and_another_discarder() -> None:
+    upcard = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(LIVERPOOL)
+    state = new_position(LIVERPOOL, upcard)
+    assert state.fresh and state.discarder is None and state.deal == 0 and state.first_dealer == 0
+    apply(state, DrawStock(1))
+    assert state.window == [2, 0]  # `liverpool` lets everyone but the next player buy the upcard, the dealer too
+    called = _deal_two(discarder=1, current=2, hands=["8H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D"])
+    state = new_position(LIVERPOOL, called)
+    assert state.discarder == 1 and legal_actions(state, 1) == []  # one's own discard is not for sale
+
+
+def test_position_of_a_played_state_gives_it_back() -> None:
+    # A bug report: the position at the start of some turn of a seeded game, set up again.
+    state = new_position(LIVERPOOL, _deal_two())
+    bots = [make_bot("easy")] * 3
+    rng = random.Random(11)
+    taken, upcards = 0, 0
+    while state.deal < 4:
+        if state.phase is Phase.DRAW and not state.may_i_calls:
+            position = position_of(state)
+            again = new_position(LIVERPOOL, position)
+            for name in ("deal", "dealer", "current", "hands", "stock", "discard_pile", "melds", "down", "buys", "fresh", "discarder", "call_open", "reshuffles"):
+                assert getattr(again, name) == getattr(state, name), name
+            assert legal_actions(again) == legal_actions(state) and again.totals == state.totals
+            taken += 1
+            upcards += position.upcard
+        step(state, bots, rng)
+    assert taken > 30 and upcards == 2  # the first turns of deals 3 and 4 start from their upcards
+    with pytest.raises(ValueError, match="a position starts a turn before anyone acts in it"):
+        position_of(new_game(LIVERPOOL, 3))
+
+
 # -- refusals -------------------------------------------------------------------------------------
 
 
@@ -238,6 +272,16 @@ def test_hands_and_stock_that_no_deal_in_play_has() -> None:
     whole = _deal_two()
     no_stock = dataclasses.replace(whole, stock=(), hands=(*whole.hands[:2], whole.hands[2] + whole.stock))
     _refused(no_stock, "stock", "the stock is empty")
+
+
+def test_an_upcard_or_discarder_that_cannot_be() -> None:
+    _refused(_deal_two(upcard=True), "upcard", "the upcard lies alone on the pile at a deal's first turn")
+    norsk = find_preset("norsk")  # turns no upcard: the first player draws from the stock
+    lone = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(norsk)
+    _refused(lone, "upcard", "in rules that turn one (norsk: upcard = false; the pile holds 1)", norsk)
+    _refused(_deal_two(discarder=3), "discarder", "the discarder must be a seat 0..2, not 3")
+    no_pile = _deal_two(discard_pile="", hands=["8H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D JH 6C"], discarder=0)
+    _refused(no_pile, "discarder", "the discard pile is empty, so nobody has just discarded")
 
 
 def test_deal_seats_turn_scores_buys_out_of_range() -> None:

@@ -32,7 +32,7 @@ from .legal import is_chance, legal_actions
 from .melds import Meld
 from .observe import Observation, observe
 from .play import SeededChance, chance_action, live_rng, run_game
-from .position import Position, PositionError, new_position
+from .position import Position, PositionError, new_position, position_of
 from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
 from .rules import Ruleset
@@ -80,6 +80,7 @@ __all__ = [
     "new_position",
     "observe",
     "parse_cards",
+    "position_of",
     "replay",
     "run_game",
 ]

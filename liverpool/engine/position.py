@@ -50,8 +50,10 @@ class Position:
     """Every card of a deal in play at the start of seat ``current``'s turn (its draw).
 
     * ``hands``: one tuple of cards per seat (the number of seats is their count);
-    * ``stock``: top card first; ``discard_pile``: bottom card first, the top card last. A top discard was
-      just discarded by the seat before ``current``: it may be bought, and called if the rules allow;
+    * ``stock``: top card first; ``discard_pile``: bottom card first, the top card last. The top discard was
+      just discarded by ``discarder`` (default the seat before ``current``): it may be bought, and called
+      if the rules allow. With ``upcard`` it is instead the deal's upcard, turned by the dealer, alone on
+      the pile at the deal's first turn;
     * ``melds``: the table's melds in the order they were laid, each with its owner; a seat that owns a meld
       is down (lay-offs keep the owner, so a seat's melds are its contract, grown);
     * ``deal`` (0-based) and ``scores``: one tuple of points per seat for each earlier deal;
@@ -71,6 +73,8 @@ class Position:
     scores: tuple[tuple[int, ...], ...] = ()
     buys: tuple[int, ...] | None = None
     reshuffles: int = 0
+    discarder: int | None = None
+    upcard: bool = False
 
     @classmethod
     def of(
@@ -85,6 +89,8 @@ class Position:
         scores: Sequence[Sequence[int]] = (),
         buys: Sequence[int] | None = None,
         reshuffles: int = 0,
+        discarder: int | None = None,
+        upcard: bool = False,
     ) -> Position:
         """A position from text or values: cards as ``'7H 8H JK'`` or Card sequences, melds as
         ``(owner, 'run: 7H 8H 9H')``, ``(owner, Meld)`` or :class:`TableMeld` (nothing is checked here)."""
@@ -100,6 +106,8 @@ class Position:
             scores=tuple(tuple(s) for s in scores),
             buys=None if buys is None else tuple(buys),
             reshuffles=reshuffles,
+            discarder=discarder,
+            upcard=upcard,
         )
 
     @property
@@ -133,6 +141,8 @@ class Position:
             "scores": [list(s) for s in self.scores],
             "buys": None if self.buys is None else list(self.buys),
             "reshuffles": self.reshuffles,
+            "discarder": self.discarder,
+            "upcard": self.upcard,
             "hands": [_text(h) for h in self.hands],
             "discard_pile": _text(self.discard_pile),
             "melds": [
@@ -148,7 +158,8 @@ class Position:
         notations; a meld's ``low`` may be left out when its cards show it; absent fields take defaults)."""
         if not isinstance(data, dict):
             raise PositionError("", "a position is a JSON object")
-        known = {"deal", "dealer", "current", "scores", "buys", "reshuffles", "hands", "discard_pile", "melds", "stock"}
+        known = {"deal", "dealer", "current", "scores", "buys", "reshuffles", "discarder", "upcard"}
+        known |= {"hands", "discard_pile", "melds", "stock"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise PositionError(unknown[0], f"a position has no field {unknown[0]!r} (fields: {', '.join(sorted(known))})")
@@ -164,9 +175,13 @@ class Position:
         buys = data.get("buys")
         if buys is not None and (not isinstance(buys, list) or not all(_is_int(b) for b in buys)):
             raise PositionError("buys", "expected a list of whole numbers, one per seat")
-        current = data.get("current")
+        current, discarder, upcard = data.get("current"), data.get("discarder"), data.get("upcard", False)
         if current is not None and not _is_int(current):
             raise PositionError("current", f"expected a seat number, got {current!r}")
+        if discarder is not None and not _is_int(discarder):
+            raise PositionError("discarder", f"expected a seat number, got {discarder!r}")
+        if not isinstance(upcard, bool):
+            raise PositionError("upcard", f"expected true or false, got {upcard!r}")
         return cls(
             hands=tuple(_read_cards(f"hands[{s}]", h) for s, h in enumerate(hands)),
             stock=_read_cards("stock", data.get("stock", [])),
@@ -178,7 +193,41 @@ class Position:
             scores=tuple(tuple(s) for s in scores),
             buys=None if buys is None else tuple(buys),
             reshuffles=_read_int(data, "reshuffles", 0),
+            discarder=discarder,
+            upcard=upcard,
         )
+
+
+def position_of(state: GameState) -> Position:
+    """The position of ``state`` at the start of a turn (its draw phase), to report or replay from: what
+    :func:`new_position` gives back from it is ``state`` but for what a position does not hold (which cards
+    in hands the table saw taken, the turn count, the history, who went out of earlier deals). Raises
+    ``ValueError`` elsewhere in a turn, or when the top discard is not one just discarded by the seat
+    before the current one (a May I pending, say)."""
+    seats, current = state.seats, state.current
+    if state.phase is not Phase.DRAW or state.may_i_calls:
+        raise ValueError(f"a position starts a turn before anyone acts in it, not at {state.situation()}")
+    if state.deal >= len(state.rules.deals):
+        raise ValueError(f"a replayed final deal cannot be set up as a position ({state.situation()})")
+    upcard = bool(state.discard_pile) and state.discarder is None
+    position = Position(
+        hands=tuple(tuple(h) for h in state.hands),
+        stock=tuple(reversed(state.stock)),
+        discard_pile=tuple(state.discard_pile),
+        melds=tuple(state.melds),
+        deal=state.deal,
+        dealer=state.dealer,
+        current=current,
+        scores=tuple(r.scores for r in state.results),
+        buys=tuple(state.buys),
+        reshuffles=state.reshuffles,
+        discarder=None if upcard or state.discarder == (current - 1) % seats else state.discarder,
+        upcard=upcard,
+    )
+    again = new_position(state.rules, position)
+    if (again.fresh, again.discarder, again.call_open) != (state.fresh, state.discarder, state.call_open):
+        raise ValueError(f"a position cannot say that the top discard may not be bought or called now ({state.situation()})")
+    return position
 
 
 def new_position(rules: Ruleset, position: Position) -> GameState:
@@ -218,8 +267,10 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     state.known = [[] for _ in range(seats)]
     state.reshuffles = position.reshuffles
     state.results = [DealResult(deal=d, went_out=None, scores=s) for d, s in enumerate(position.scores)]
-    if position.discard_pile:
-        discarder = (current - 1) % seats
+    discarder = _discarder(rules, position, current)
+    if discarder is None and position.discard_pile:
+        state.fresh = rules.upcard  # the upcard, as a deal starts
+    elif discarder is not None:
         top = position.discard_pile[-1]
         state.fresh = True
         state.discarder = discarder
@@ -304,10 +355,29 @@ def _check_melds(rules: Ruleset, position: Position) -> list[bool]:
     return down
 
 
+def _discarder(rules: Ruleset, position: Position, current: int) -> int | None:
+    """The seat that discarded the top card: None for the upcard (or an empty pile)."""
+    seats = position.seats
+    if position.upcard:
+        if not rules.upcard or len(position.discard_pile) != 1:
+            raise PositionError("upcard", f"the upcard lies alone on the pile at a deal's first turn, in rules that turn one ({rules.name}: upcard = {str(rules.upcard).lower()}; the pile holds {len(position.discard_pile)})")
+        if position.discarder is not None:
+            raise PositionError("discarder", "nobody discarded the upcard: give no discarder with upcard")
+        return None
+    if not position.discard_pile:
+        if position.discarder is not None:
+            raise PositionError("discarder", "the discard pile is empty, so nobody has just discarded")
+        return None
+    discarder = (current - 1) % seats if position.discarder is None else position.discarder
+    if not 0 <= discarder < seats:
+        raise PositionError("discarder", f"the discarder must be a seat 0..{seats - 1}, not {discarder}")
+    return discarder
+
+
 def _check_hands(rules: Ruleset, position: Position, current: int, down: list[bool]) -> None:
     """Hands may be empty only for a seat floating (down, in rules where an emptied hand floats) that did
     not just discard; a deal in play has a stock."""
-    discarder = (current - 1) % position.seats if position.discard_pile else None
+    discarder = _discarder(rules, position, current)
     for seat, hand in enumerate(position.hands):
         if hand:
             continue
