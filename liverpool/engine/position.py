@@ -202,8 +202,8 @@ def position_of(state: GameState) -> Position:
     """The position of ``state`` at the start of a turn (its draw phase), to report or replay from: what
     :func:`new_position` gives back from it is ``state`` but for what a position does not hold (which cards
     in hands the table saw taken, the turn count, the history, who went out of earlier deals). Raises
-    ``ValueError`` elsewhere in a turn, or when the top discard is not one just discarded by the seat
-    before the current one (a May I pending, say)."""
+    ``ValueError`` elsewhere in a turn (a May I pending included), in a replayed final deal, and when the
+    top discard may not be bought or called as a position's would (a call has just been made on it)."""
     seats, current = state.seats, state.current
     if state.phase is not Phase.DRAW or state.may_i_calls:
         raise ValueError(f"a position starts a turn before anyone acts in it, not at {state.situation()}")
@@ -395,11 +395,13 @@ def _check_counts(rules: Ruleset, position: Position) -> list[int]:
     if len(position.scores) != position.deal:
         raise PositionError("scores", f"deal {position.deal + 1} follows {position.deal} deal(s), so scores needs {position.deal} list(s) of points, not {len(position.scores)}")
     for d, points in enumerate(position.scores):
+        if not all(_is_int(p) for p in points):
+            raise PositionError(f"scores[{d}]", f"deal {d + 1}'s scores must be whole numbers, not {list(points)!r}")
         if len(points) != seats:
             raise PositionError(f"scores[{d}]", f"deal {d + 1}'s scores need {seats} numbers, one per seat, not {len(points)}")
     buys = [0] * seats if position.buys is None else list(position.buys)
-    if len(buys) != seats:
-        raise PositionError("buys", f"buys needs {seats} numbers, one per seat, not {len(buys)}")
+    if len(buys) != seats or not all(_is_int(b) for b in buys):
+        raise PositionError("buys", f"buys needs {seats} whole numbers, one per seat, not {buys!r}")
     limit = rules.buy_limit_for(position.deal)
     for seat, used in enumerate(buys):
         if used < 0 or (limit is not None and used > limit):
