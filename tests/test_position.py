@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from liverpool.bots.registry import make_bot
 from liverpool.cli import app
 from liverpool.engine import (
+    Call,
     Card,
     Discard,
     DrawDiscard,
@@ -188,6 +189,27 @@ def test_position_of_a_played_state_gives_it_back() -> None:
     assert taken > 30 and upcards == 2  # the first turns of deals 3 and 4 start from their upcards
     with pytest.raises(ValueError, match="a position starts a turn before anyone acts in it"):
         position_of(new_game(LIVERPOOL, 3))
+
+
+def test_position_of_after_a_liverpool_call() -> None:
+    # `liverpool` (001a): a player who is down may call a playable discard and shed a card onto the pile.
+    both_down = _deal_two(
+        hands=["KC QD", "9H 3C 4C 5C 2S KH", "7S 5D 8H"],
+        melds=[(0, "set: 8C 8D 8S"), (0, "run: 4H 5H 6H 7H"), (2, "set: 9S 9D 9C"), (2, "run: 3S 4S 5S 6S")],
+        discard_pile="JH 8H#1",
+    )
+    for shed, fits in (("5D", False), ("7S", True)):
+        state = new_position(LIVERPOOL, both_down)
+        assert state.call_open  # 8H#1 fits seat 0's run of hearts
+        apply(state, Call(2, _c(shed)))
+        assert state.phase is Phase.DRAW and state.discarder == 2 and not state.call_open
+        if fits:  # a position's top discard could be called again, this one may not
+            with pytest.raises(ValueError, match="a position cannot say that the top discard may not be bought or called"):
+                position_of(state)
+            continue
+        position = position_of(state)
+        assert position.discarder == 2 and position.discard_pile[-1] == _c(shed)
+        assert legal_actions(new_position(LIVERPOOL, position)) == legal_actions(state)
 
 
 # -- refusals -------------------------------------------------------------------------------------
