@@ -98,7 +98,12 @@ def replay_command(
         raise _fail(f"{file}: {exc}") from exc
     except (RecordError, IllegalAction) as exc:
         raise _fail(f"{file}: {exc}") from exc
+    start = 0 if record.position is None else record.position.deal
     for result in state.results:
+        if result.deal < start:  # points the record's starting position gives, not played here
+            points = ", ".join(f"{record.seats[s]}: {p}" for s, p in enumerate(result.scores))
+            console.print(f"Deal {result.deal + 1} (before the position): Points: {points}", markup=False)
+            continue
         _print_deal_to(result.deal, result.went_out, result.scores, record.seats)
     _print_totals(state, record.seats)
     if not state.is_over:

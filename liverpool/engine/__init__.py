@@ -32,6 +32,7 @@ from .legal import is_chance, legal_actions
 from .melds import Meld
 from .observe import Observation, observe
 from .play import SeededChance, chance_action, live_rng, run_game
+from .position import Position, PositionError, new_position, position_of
 from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
 from .rules import Ruleset
@@ -57,6 +58,8 @@ __all__ = [
     "Observation",
     "Pass",
     "Phase",
+    "Position",
+    "PositionError",
     "Reshuffle",
     "Ruleset",
     "SeededChance",
@@ -74,8 +77,10 @@ __all__ = [
     "live_rng",
     "make_shoe",
     "new_game",
+    "new_position",
     "observe",
     "parse_cards",
+    "position_of",
     "replay",
     "run_game",
 ]

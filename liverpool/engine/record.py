@@ -13,6 +13,7 @@ from typing import Any
 from .actions import Action, action_from_dict, action_to_dict
 from .errors import IllegalAction
 from .game import apply, new_game
+from .position import Position, PositionError, new_position
 from .rules import Ruleset, RulesetError
 from .state import GameState
 
@@ -45,11 +46,19 @@ class GameRecord:
     first_dealer: int
     actions: list[Action] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    position: Position | None = None  # where the game starts, if not at a first deal waiting to be dealt
 
     @classmethod
-    def of(cls, state: GameState, seats: list[str] | None = None, meta: dict[str, Any] | None = None) -> GameRecord:
+    def of(
+        cls,
+        state: GameState,
+        seats: list[str] | None = None,
+        meta: dict[str, Any] | None = None,
+        position: Position | None = None,
+    ) -> GameRecord:
+        """The record of ``state``'s game; ``position`` when it started from one (:func:`.new_position`)."""
         names = seats if seats is not None else [f"seat {s}" for s in range(state.seats)]
-        return cls(state.rules, names, state.first_dealer, list(state.history), dict(meta or {}))
+        return cls(state.rules, names, state.first_dealer, list(state.history), dict(meta or {}), position)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +68,7 @@ class GameRecord:
             "seats": [{"name": name} for name in self.seats],
             "first_dealer": self.first_dealer,
             "meta": self.meta,
+            **({} if self.position is None else {"position": self.position.to_dict()}),
             "actions": [action_to_dict(a) for a in self.actions],
         }
 
@@ -108,13 +118,29 @@ class GameRecord:
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("$.meta", "expected an object")
-        return cls(rules, [s["name"] for s in seats], first, actions, meta)
+        position = None
+        if "position" in data:
+            try:
+                position = Position.from_dict(data["position"])
+            except PositionError as exc:
+                raise RecordError(f"$.position.{exc.field}".rstrip("."), str(exc)) from exc
+            if position.seats != len(seats):
+                raise RecordError("$.position.hands", f"{position.seats} hands for {len(seats)} seats")
+            if first != (position.dealer - position.deal) % len(seats):
+                raise RecordError("$.first_dealer", f"deal {position.deal + 1} dealt by seat {position.dealer} makes seat {(position.dealer - position.deal) % len(seats)} the first dealer, not {first}")
+        return cls(rules, [s["name"] for s in seats], first, actions, meta, position)
 
 
 def replay(record: GameRecord, upto: int | None = None) -> GameState:
-    """Apply the record's actions (the first ``upto`` of them) to a new game; :class:`ReplayError` on the first illegal one."""
+    """Apply the record's actions (the first ``upto`` of them) to a new game, or to its starting position;
+    :class:`ReplayError` on the first illegal one."""
     try:
-        state = new_game(record.rules, len(record.seats), record.first_dealer)
+        if record.position is not None:
+            state = new_position(record.rules, record.position)
+        else:
+            state = new_game(record.rules, len(record.seats), record.first_dealer)
+    except PositionError as exc:
+        raise RecordError(f"$.position.{exc.field}", str(exc)) from exc
     except ValueError as exc:
         raise RecordError("$.seats", str(exc)) from exc
     for index, action in enumerate(record.actions[:upto]):
