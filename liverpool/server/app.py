@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,13 +19,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, pages, redact, ws
 from .errors import Refused
-from .guard import Guard
+from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, json_depth_over
 from .settings import Settings
 from .storage import Storage
-
-log = logging.getLogger(__name__)
 
 
 def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
@@ -72,9 +69,11 @@ async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
 
-async def _crashed(_request: Request, exc: Exception) -> JSONResponse:
-    log.error("a request failed", exc_info=exc)
-    return JSONResponse({"reason": "internal", "message": "the server failed to answer; nothing was changed"}, status_code=500)
+async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
+    """A bug's answer (Starlette logs the exception). It is sent outside :class:`Guard`, so it brings
+    the hardening headers itself."""
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse({"reason": "internal", "message": "the server failed to answer this request"}, status_code=500, headers=headers)
 
 
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
