@@ -22,15 +22,31 @@ def serve(
         typer.Option("--db", help="Database URL (sqlite:///FILE or postgresql://...); default $LIVERPOOL_DB, else liverpool.db here."),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            metavar="NAME",
+            help="A host name the server answers to, besides localhost, 127.0.0.1, ::1 and --host (repeatable; "
+            "also $LIVERPOOL_ALLOWED_HOSTS, comma-separated).",
+        ),
+    ] = None,
 ) -> None:
     """Run the table server: create tables, invite players, play and watch in the browser.
 
     Games are stored as they are played; a restarted server resumes every table where it was.
+    Limits and host names: see docs/security.md.
     """
     import uvicorn
 
     from .server.app import create_app
+    from .server.settings import Settings, SettingsError
     from .server.storage import database_url
 
+    try:
+        settings = Settings.from_env(hosts=[host, *(allowed_host or [])])
+    except SettingsError as exc:
+        raise typer.BadParameter(str(exc)) from exc
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(database_url(db)), host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)
+    app = create_app(database_url(db), settings)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Locator, Page
+    from playwright.sync_api import Browser, ConsoleMessage, Locator, Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -72,12 +72,19 @@ class Tab:
 
 
 def open_tab(browser: Browser) -> Tab:
-    """A new browser context and page; JavaScript errors are kept in ``Tab.errors``."""
+    """A new browser context and page; JavaScript errors and CSP violations are kept in ``Tab.errors``."""
     context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
     context.set_default_timeout(WAIT_MS)
     tab = Tab(context.new_page())
     tab.page.on("pageerror", lambda error: tab.errors.append(str(error)))
+    tab.page.on("console", lambda message: _csp_violation(tab, message))
     return tab
+
+
+def _csp_violation(tab: Tab, message: ConsoleMessage) -> None:
+    """A script, style or connection the Content-Security-Policy blocked is an error of the page."""
+    if "Content Security Policy" in message.text:
+        tab.errors.append(message.text)
 
 
 # -- the lobby and the join page ----------------------------------------------------------------------

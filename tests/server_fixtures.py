@@ -88,11 +88,16 @@ def free_port() -> int:
 class ServerProcess:
     """``liverpool serve`` on a free port of 127.0.0.1, started, killed and restarted on one database."""
 
-    def __init__(self, db: str, workdir: Path) -> None:
+    def __init__(
+        self, db: str, workdir: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None, log_level: str = "warning"
+    ) -> None:
         self.db = db
         self.workdir = workdir
+        self.args = args
+        self.env = env or {}
+        self.log_level = log_level
         self.port = free_port()
-        self.log = workdir / "server.log"
+        self.log = workdir / f"server-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -104,9 +109,10 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        args = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db, "--log-level", "warning"]
+        args = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db, "--log-level", self.log_level, *self.args]
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+            env = {**os.environ, **self.env}
+            self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -157,8 +163,8 @@ class ServerProcess:
         token: str = answer.json()["seat_token"]
         return token
 
-    def connect(self, path: str) -> Client:
-        return Client(f"{self.ws}{path}")
+    def connect(self, path: str, **options: Any) -> Client:
+        return Client(f"{self.ws}{path}", **options)
 
     def player(self, token: str) -> Client:
         return self.connect(f"/ws/play/{token}")
@@ -168,12 +174,12 @@ class ServerProcess:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
+def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """Starts a server on a database URL; every server started is stopped at the end."""
     started: list[ServerProcess] = []
 
-    def start(db: str) -> ServerProcess:
-        server = ServerProcess(db, tmp_path).start()
+    def start(db: str, *args: str, env: dict[str, str] | None = None, log_level: str = "warning") -> ServerProcess:
+        server = ServerProcess(db, tmp_path, args, env, log_level).start()
         started.append(server)
         return server
 
@@ -197,8 +203,9 @@ def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 class Client:
     """A websocket to a table that keeps what it received: the latest state, events and errors."""
 
-    def __init__(self, url: str) -> None:
-        self._opened = connect(url, open_timeout=10)
+    def __init__(self, url: str, **options: Any) -> None:
+        """``options`` go to :func:`websockets.sync.client.connect` (``origin``, ``sock``, ...)."""
+        self._opened = connect(url, open_timeout=10, **options)
         self.connection: ClientConnection = self._opened.__enter__()
         self.state: dict[str, Any] | None = None
         self.states: list[dict[str, Any]] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any, TypeVar
 
@@ -32,7 +32,7 @@ from liverpool.narrate import describe
 
 from .errors import Refused
 from .schemas import TableOptions
-from .storage import OVER, PLAYING, WAITING, NewSeat, Storage, TableInfo
+from .storage import OVER, PLAYING, WAITING, Conflict, NewSeat, Storage, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,11 @@ def bot_name(seat: int, difficulty: str) -> str:
     return f"bot {seat} ({difficulty})"
 
 
+def action_keys(action: Action) -> set[str]:
+    """The keys an action's JSON form may have: ``type`` and its fields."""
+    return {"type", *(f.name for f in fields(action))}
+
+
 def error(reason: str, message: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason, "message": message}
 
@@ -59,6 +64,7 @@ class Client:
     seat: int | None
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     close_code: int = 1000
+    close_reason: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -66,8 +72,9 @@ class Client:
         except asyncio.QueueFull:
             self.close(SLOW_CLIENT)
 
-    def close(self, code: int) -> None:
+    def close(self, code: int, reason: str | None = None) -> None:
         self.close_code = code
+        self.close_reason = reason
         while True:
             try:
                 self.outbox.put_nowait(None)
@@ -169,7 +176,7 @@ class TableActor:
         self.status = info.status
         self.names: list[str | None] = [s.name for s in info.seats]
         self.bots: list[str | None] = [s.bot for s in info.seats]
-        self.claimed = [s.bot is not None or s.token is not None for s in info.seats]
+        self.claimed = [s.bot is not None or s.token_hash is not None for s in info.seats]
         self.rematch_id = info.rematch_id
         self.rng = live_rng()
         self.agents: dict[int, Agent] = {s: make_bot(b) for s, b in enumerate(self.bots) if b is not None}
@@ -245,8 +252,8 @@ class TableActor:
     async def join(self, seat: int, name: str) -> str:
         return await self.call(partial(self._join, seat, name))
 
-    async def claim_reserved(self, seat: int) -> str:
-        return await self.call(partial(self._claim_reserved, seat))
+    async def claim_reserved(self, seat: int, token: str) -> None:
+        await self.call(partial(self._claim_reserved, seat, token))
 
     async def rematch(self) -> str:
         return await self.call(self._rematch)
@@ -313,6 +320,10 @@ class TableActor:
             return
         if isinstance(action, Shuffle | Reshuffle):
             client.send(error("malformed", "chance (shuffle, reshuffle) is the server's, not a seat's"))
+            return
+        unknown = sorted(set(raw) - action_keys(action))
+        if unknown:
+            client.send(error("unknown_keys", f"a {raw['type']} action has no {', '.join(map(repr, unknown))}"))
             return
         if self.state is None:
             client.send(error("not_started", "the game starts when every seat is filled"))
@@ -490,13 +501,15 @@ class TableActor:
         self._broadcast_state()
         return token
 
-    async def _claim_reserved(self, seat: int) -> str:
+    async def _claim_reserved(self, seat: int, token: str) -> None:
         if not 0 <= seat < len(self.names) or self.bots[seat] is not None or self.names[seat] is None:
             raise Refused(409, "seat_taken", f"seat {seat} of table {self.id} is not kept for you")
-        token = await to_thread.run_sync(self.storage.claim_reserved, self.id, seat)
+        try:
+            await to_thread.run_sync(self.storage.claim_reserved, self.id, seat, token)
+        except Conflict as exc:
+            raise Refused(409, exc.reason, str(exc)) from exc
         self.claimed[seat] = True
         self._broadcast_state()
-        return token
 
     async def _rematch(self) -> str:
         if self.state is None or not self.state.is_over:

@@ -25,7 +25,7 @@ from .actor import TableActor, display_name
 from .errors import Refused
 from .hub import Hub
 from .schemas import CreateTable, Join, SaveRuleset
-from .storage import OVER, Conflict, NewSeat, Storage, TableInfo
+from .storage import OVER, Conflict, NewSeat, Storage, TableInfo, rematch_token
 
 MAX_TOKENS = 50
 
@@ -175,9 +175,7 @@ async def my_tables(server: Srv, tokens: Annotated[str, Query(max_length=MAX_TOK
     wanted = [t for t in tokens.split(",") if t][:MAX_TOKENS]
     found = await to_thread.run_sync(server.storage.seats_by_tokens, wanted)
     tables = []
-    for info, seat in found:
-        token = info.seats[seat].token
-        assert token is not None
+    for info, seat, token in found:
         rules = info.ruleset
         tables.append(
             {
@@ -203,7 +201,8 @@ async def rematch(token: str, server: Srv) -> dict[str, Any]:
         raise Refused(404, "no_such_seat", "this seat link does not exist")
     info, seat = found
     new_id = await (await _actor(server, info.id)).rematch()
-    new_token = await (await _actor(server, new_id)).claim_reserved(seat)
+    new_token = rematch_token(token, new_id)
+    await (await _actor(server, new_id)).claim_reserved(seat, new_token)
     return {"seat_token": new_token, "seat_url": seat_url(new_token), "table_id": new_id}
 
 

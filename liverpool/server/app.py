@@ -14,20 +14,26 @@ from anyio import to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, pages, ws
+from . import api, pages, redact, ws
 from .errors import Refused
+from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
-from .schemas import MAX_MESSAGE_BYTES
+from .schemas import MAX_MESSAGE_BYTES, json_depth_over
+from .settings import Settings
 from .storage import Storage
 
 
-def create_app(db_url: str) -> FastAPI:
-    """The server for the database at ``db_url`` (migrated, and its tables in play resumed, at startup)."""
+def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
+    """The server for the database at ``db_url`` (migrated, and its tables in play resumed, at startup),
+    with the host names and limits of ``settings`` (by default, from the environment)."""
+    settings = settings if settings is not None else Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact.install()
         storage = Storage(db_url)
         await to_thread.run_sync(storage.migrate)
         hub = Hub(storage)
@@ -40,9 +46,13 @@ def create_app(db_url: str) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)
+    app.state.settings = settings
     app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, settings=settings)
     app.add_exception_handler(Refused, _refused)  # type: ignore[arg-type]  # Starlette types handlers loosely
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _crashed)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
@@ -54,6 +64,18 @@ async def _refused(_request: Request, exc: Refused) -> JSONResponse:
     return JSONResponse(exc.to_dict(), status_code=exc.status)
 
 
+async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
+    reason = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
+    return JSONResponse({"reason": reason, "message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
+    """A bug's answer (Starlette logs the exception). It is sent outside :class:`Guard`, so it brings
+    the hardening headers itself."""
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse({"reason": "internal", "message": "the server failed to answer this request"}, status_code=500, headers=headers)
+
+
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
     problems = [{"field": ".".join(str(p) for p in e["loc"][1:]), "message": e["msg"]} for e in exc.errors()]
     message = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
@@ -61,7 +83,8 @@ async def _invalid(_request: Request, exc: RequestValidationError) -> JSONRespon
 
 
 class BodyLimit:
-    """Refuses request bodies over the message limit (413), and bodies of unknown length (411)."""
+    """Refuses request bodies over the message limit (413), bodies of unknown length (411), and JSON
+    nested deeper than :data:`~.schemas.MAX_DEPTH` (422 ``too_deep``), each with our error shape."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -76,7 +99,36 @@ class BodyLimit:
                     refusal = Refused(411, "length_required", "send a Content-Length")
             elif not length.isdigit() or int(length) > MAX_MESSAGE_BYTES:
                 refusal = Refused(413, "too_large", f"a request body may hold at most {MAX_MESSAGE_BYTES} bytes")
+            if refusal is None:
+                body, receive = await _buffered(receive)
+                if json_depth_over(body):
+                    refusal = Refused(422, "too_deep", "a request body may nest lists and objects at most 32 deep")
             if refusal is not None:
                 await JSONResponse(refusal.to_dict(), status_code=refusal.status)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
+    """The whole request body (already known to be small), and a ``receive`` that hands it on again."""
+    chunks: list[bytes] = []
+    first: Message = {"type": "http.request", "body": b"", "more_body": False}
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            first = message
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            break
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return first
+        return await receive()
+
+    return b"".join(chunks), replay

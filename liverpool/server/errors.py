@@ -12,6 +12,7 @@ class Refused(Exception):
         self.reason = reason
         self.message = message
         self.field = field
+        self.retry_after: int | None = None
 
     def to_dict(self) -> dict[str, str]:
         out = {"reason": self.reason, "message": self.message}

@@ -34,8 +34,9 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat: a bot (``bot`` is its difficulty), a human (``token`` is the secret seat token), a
-    seat reserved for a rematch (a name, no token yet), or a free seat (no name)."""
+    """One seat: a bot (``bot`` is its difficulty), a human (``token_hash`` is the SHA-256 of the
+    secret seat token, which is never stored), a seat reserved for a rematch (a name, no token yet),
+    or a free seat (no name). The column keeps its first name, ``token``."""
 
     __tablename__ = "seats"
 
@@ -43,7 +44,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), unique=True, nullable=True)
+    token_hash: Mapped[str | None] = mapped_column("token", String(TOKEN_LENGTH), unique=True, nullable=True)
 
 
 class ActionRow(Base):

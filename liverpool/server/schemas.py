@@ -8,11 +8,15 @@ Ping(type='ping')
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 MAX_MESSAGE_BYTES = 64 * 1024
+MAX_DEPTH = 32
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
 MIN_SEATS = 3
 MAX_SEATS = 8
 
@@ -69,3 +73,19 @@ _client_message: TypeAdapter[ActionMessage | Ping] = TypeAdapter(ClientMessage)
 def read_client_message(text: str | bytes) -> ActionMessage | Ping:
     """Parse one websocket message; :class:`pydantic.ValidationError` says what is wrong."""
     return _client_message.validate_json(text)
+
+
+def json_depth_over(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests lists and objects more than ``limit`` deep (strings are skipped;
+    malformed text is left for the parser to refuse).
+
+    >>> json_depth_over('{"a": [[1]], "b": "[[[[["}', 3), json_depth_over('[[[[1]]]]', 3)
+    (False, True)
+    """
+    raw = text.decode(errors="replace") if isinstance(text, bytes) else text
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", raw)):
+        depth = depth + 1 if bracket in "[{" else depth - 1
+        if depth > limit:
+            return True
+    return False

@@ -12,6 +12,9 @@ Every method here blocks: the server calls them from a worker thread, never on t
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import os
 import secrets
 from collections.abc import Iterable, Mapping
@@ -82,8 +85,32 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+TOKEN_BYTES = 32
+
+
 def new_token() -> str:
-    return secrets.token_urlsafe(16)
+    """A fresh secret for a link: 32 bytes from :mod:`secrets`, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a seat token: its SHA-256, in hex (the token itself is never stored).
+
+    >>> token_hash('abc')[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rematch_token(token: str, table_id: str) -> str:
+    """The seat token of a player's seat at the rematch ``table_id``, derived from their old seat token
+    (an HMAC): only its holder can work it out, and asking twice gives the same link.
+
+    >>> rematch_token('old', 't1') == rematch_token('old', 't1') != rematch_token('old', 't2')
+    True
+    """
+    digest = hmac.new(token.encode(), f"rematch:{table_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 # -- what the server reads back ---------------------------------------------------------------------
@@ -94,7 +121,7 @@ class SeatInfo:
     seat: int
     name: str | None
     bot: str | None
-    token: str | None
+    token_hash: str | None
 
     @property
     def free(self) -> bool:
@@ -186,23 +213,26 @@ class Storage:
         return self._find(TableRow.spectator_token == token)
 
     def seat_by_token(self, token: str) -> tuple[TableInfo, int] | None:
+        """The table and seat of a seat token: looked up by its hash, which is then compared in constant time."""
+        digest = token_hash(token)
         with self._sessions() as session:
-            row = session.scalars(select(SeatRow).where(SeatRow.token == token)).first()
-            if row is None:
+            row = session.scalars(select(SeatRow).where(SeatRow.token_hash == digest)).first()
+            if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
                 return None
             table = session.get_one(TableRow, row.table_id)
             return self._info(session, table), row.seat
 
-    def seats_by_tokens(self, tokens: Iterable[str]) -> list[tuple[TableInfo, int]]:
-        wanted = list(dict.fromkeys(tokens))
+    def seats_by_tokens(self, tokens: Iterable[str]) -> list[tuple[TableInfo, int, str]]:
+        """The table and seat of each known token among ``tokens``, with the token, in the order given."""
+        wanted = {token_hash(t): t for t in dict.fromkeys(tokens)}
         with self._sessions() as session:
-            rows = session.scalars(select(SeatRow).where(SeatRow.token.in_(wanted))).all()
-            by_token = {row.token: row for row in rows}
+            rows = session.scalars(select(SeatRow).where(SeatRow.token_hash.in_(list(wanted)))).all()
+            by_hash = {row.token_hash: row for row in rows}
             out = []
-            for token in wanted:
-                row = by_token.get(token)
-                if row is not None:
-                    out.append((self._info(session, session.get_one(TableRow, row.table_id)), row.seat))
+            for digest, token in wanted.items():
+                row = by_hash.get(digest)
+                if row is not None and row.token_hash is not None and hmac.compare_digest(row.token_hash, digest):
+                    out.append((self._info(session, session.get_one(TableRow, row.table_id)), row.seat, token))
             return out
 
     def table_ids(self, status: str) -> list[str]:
@@ -216,21 +246,24 @@ class Storage:
             done = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.name.is_(None), SeatRow.bot.is_(None))
-                .values(name=name, token=token)
+                .values(name=name, token_hash=token_hash(token))
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult for UPDATE
                 raise Conflict("seat_taken", f"seat {seat} is taken")
         return token
 
-    def claim_reserved(self, table_id: str, seat: int) -> str:
-        """The seat token of a seat reserved for a rematch player (made on the first claim)."""
+    def claim_reserved(self, table_id: str, seat: int, token: str) -> None:
+        """Give a seat reserved for a rematch player the seat token ``token`` (see :func:`rematch_token`);
+        claiming it again with the same token does nothing, with another is a :class:`Conflict`."""
+        digest = token_hash(token)
         with self._sessions.begin() as session:
             row = session.get_one(SeatRow, (table_id, seat))
             if row.bot is not None or row.name is None:
                 raise Conflict("seat_taken", f"seat {seat} is not reserved for you")
-            if row.token is None:
-                row.token = new_token()
-            return row.token
+            if row.token_hash is None:
+                row.token_hash = digest
+            elif not hmac.compare_digest(row.token_hash, digest):
+                raise Conflict("seat_taken", f"seat {seat} was already claimed with another link")
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._sessions.begin() as session:
@@ -292,5 +325,5 @@ class Storage:
             created=table.created if table.created.tzinfo is not None else table.created.replace(tzinfo=UTC),
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
-            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token) for s in seats),
+            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash) for s in seats),
         )

@@ -1,14 +1,17 @@
 """Websockets: ``/ws/play/{seat_token}`` for a player, ``/ws/watch/{spectator_token}`` for a spectator.
 
-A connection reads the client's messages, checks their size and shape (pydantic), and hands actions
-to the table's actor; a writer task sends whatever the actor puts in the client's outbox. Refusals
-go to this client only.
+A connection reads the client's messages, checks their size, rate and shape (pydantic), and hands
+actions to the table's actor; a writer task sends whatever the actor puts in the client's outbox.
+Refusals go to this client only. A message over the size limit closes the connection (1009), and so
+does sending faster than the rate limit (1008), each after an ``error`` message saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from typing import Any
 
 from anyio import to_thread
@@ -18,12 +21,18 @@ from pydantic import ValidationError
 from .actor import Client, TableActor, error
 from .api import Server
 from .errors import Refused
-from .schemas import MAX_MESSAGE_BYTES, ActionMessage, Ping, read_client_message
+from .schemas import MAX_DEPTH, ActionMessage, Ping, json_depth_over, read_client_message
+from .settings import Settings
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 
 UNKNOWN_TOKEN = 4404
 UNAVAILABLE = 1013
+POLICY = 1008
+TOO_BIG = 1009
+RATE_WINDOW_S = 10.0
+CLOSE_WAIT_S = 5.0
 
 
 @router.websocket("/ws/play/{token}")
@@ -66,21 +75,36 @@ async def _serve(websocket: WebSocket, actor: TableActor | None, seat: int | Non
     await websocket.accept()
     writer = asyncio.create_task(_write(websocket, client))
     try:
-        await _read(websocket, actor, client)
+        if await _read(websocket, actor, client, websocket.app.state.settings):
+            await asyncio.wait([writer], timeout=CLOSE_WAIT_S)
     finally:
         actor.detach(client)
         writer.cancel()
 
 
-async def _read(websocket: WebSocket, actor: TableActor, client: Client) -> None:
+async def _read(websocket: WebSocket, actor: TableActor, client: Client, settings: Settings) -> bool:
+    """Read until the client leaves (False) or breaks a limit and is being closed (True)."""
+    sent: list[float] = []
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
-            return
+            return False
         data: str | bytes = message.get("text") or message.get("bytes") or b""
         size = len(data.encode() if isinstance(data, str) else data)
-        if size > MAX_MESSAGE_BYTES:
-            client.send(error("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes, not {size}"))
+        limit = settings.ws_max_bytes
+        if limit > 0 and size > limit:
+            _close(client, TOO_BIG, "too_large", f"a message may hold at most {limit} bytes, not {size}")
+            return True
+        rate = settings.ws_messages_per_10s
+        if rate > 0:
+            now = time.monotonic()
+            sent = [t for t in sent if t > now - RATE_WINDOW_S]
+            sent.append(now)
+            if len(sent) > rate:
+                _close(client, POLICY, "too_many_messages", f"at most {rate} messages in 10 seconds")
+                return True
+        if json_depth_over(data):
+            client.send(error("too_deep", f"a message may nest lists and objects at most {MAX_DEPTH} deep"))
             continue
         try:
             parsed = read_client_message(data)
@@ -97,11 +121,18 @@ async def _read(websocket: WebSocket, actor: TableActor, client: Client) -> None
                     client.send(error(exc.reason, exc.message))
 
 
+def _close(client: Client, code: int, reason: str, message: str) -> None:
+    """Tell the client why, then close its connection with ``code`` and ``reason``."""
+    log.warning("closed a websocket (seat %s): %s", client.seat, reason)
+    client.send(error(reason, message))
+    client.close(code, reason)
+
+
 async def _write(websocket: WebSocket, client: Client) -> None:
     while True:
         message = await client.outbox.get()
         if message is None:
-            await websocket.close(client.close_code)
+            await websocket.close(client.close_code, client.close_reason)
             return
         await websocket.send_text(json.dumps(message, separators=(",", ":")))
 

@@ -4,7 +4,6 @@
 import { el } from "./api.js";
 import { cardBack, cardElement, meldStands, parseCard, pretty, rankText, SUIT_SYMBOLS } from "./cards.js";
 import { drag } from "./hand.js";
-import { SEAT_COLOURS } from "./scores.js";
 
 /** The name the server narrates with: the player's, "bot 2 (medium)" for a bot, "seat 2" if free. */
 export function seatName(view, s) {
@@ -44,7 +43,7 @@ export function renderSeats(container, view) {
       dataset: { testid: `seat-${s}`, seat: String(s), count: String(seat.hand_count), down: seat.down ? "1" : "0" },
     },
       el("div", { class: "seat-head" },
-        el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+        el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: seatName(view, s) }),
         s === me && el("span", { class: "badge", text: "you" }),
         bot && el("span", { class: "badge bot", text: `bot · ${bot}` }),
@@ -160,7 +159,7 @@ export function renderMelds(container, view, ui, handlers) {
   });
   const groups = [...byOwner.entries()].sort(([a], [b]) => a - b).map(([owner, melds]) =>
     el("div", { class: "meld-group", dataset: { testid: `melds-of-${owner}` } },
-      el("h4", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[owner % 8]}` }), `${seatName(view, owner)}`),
+      el("h4", {}, el("span", { class: `swatch seat-${owner % 8}` }), `${seatName(view, owner)}`),
       el("div", { class: "meld-row" }, melds.map(({ meld, index }) => {
         const targets = selected ? layOffs.filter((a) => a.card === selected && a.meld === index) : [];
         const swapHere = selected ? swaps.filter((a) => a.card === selected && a.meld === index) : [];

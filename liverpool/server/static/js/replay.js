@@ -3,7 +3,7 @@
 import { el, getJSON, links, tokenFromLocation } from "./api.js";
 import { bySuit, cardBack, cardElement, meldStands, parseCard, rankText, SUIT_SYMBOLS } from "./cards.js";
 import { replaySteps } from "./replay-engine.js";
-import { scoreChart, scoreTable, SEAT_COLOURS } from "./scores.js";
+import { scoreChart, scoreTable } from "./scores.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_MS = 350;
@@ -52,7 +52,7 @@ function render() {
   });
   $("melds").replaceChildren(...[...groups.entries()].sort(([a], [b]) => a - b).map(([owner, melds]) =>
     el("div", { class: "meld-group" },
-      el("h4", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[owner % 8]}` }), names[owner]),
+      el("h4", {}, el("span", { class: `swatch seat-${owner % 8}` }), names[owner]),
       el("div", { class: "meld-row" }, melds.map((meld) => {
         const stands = meldStands(meld);
         return el("div", { class: "meld", dataset: { testid: "replay-meld" } },
@@ -64,7 +64,7 @@ function render() {
   $("hands").replaceChildren(...state.hands.map((hand, s) =>
     el("div", { class: "replay-hand" + (s === acting ? " acting" : ""), dataset: { testid: `replay-hand-${s}`, count: String(hand.length) } },
       el("span", { class: "who" },
-        el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+        el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: names[s] }),
         state.dealer === s ? el("span", { class: "badge", text: "D" }) : "",
         state.down[s] ? el("span", { class: "badge down", text: "down" }) : "",

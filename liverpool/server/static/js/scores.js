@@ -17,7 +17,7 @@ function svg(tag, attrs = {}, ...children) {
 export function scoreTable(results, totals, names, { testid = "scores", winners = [] } = {}) {
   const head = el("tr", {}, el("th", { text: "deal" }),
     names.map((name, s) => el("th", { class: winners.includes(s) ? "winner" : "", title: name },
-      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }), name.replace(/ \(.*\)$/, ""))));
+      el("span", { class: `swatch seat-${s % 8}` }), name.replace(/ \(.*\)$/, ""))));
   const rows = results.map((r) => el("tr", { dataset: { testid: "score-row" } },
     el("td", { text: String(r.deal + 1) }),
     r.scores.map((score, s) => el("td", {
@@ -78,6 +78,6 @@ export function dealSummary(result, names, totals, onClose) {
       el("button", { type: "button", class: "small", text: "✕", title: "close", dataset: { testid: "deal-summary-close" }, onclick: onClose })),
     el("p", { text: out }),
     el("ol", {}, order.map(({ s, score }) => el("li", {},
-      el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+      el("span", { class: `swatch seat-${s % 8}` }),
       `${names[s]}: ${score} (total ${totals[s]})`))));
 }

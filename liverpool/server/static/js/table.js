@@ -7,7 +7,7 @@ import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
 import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from "./board.js";
 import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
-import { dealSummary, scoreChart, scoreTable, SEAT_COLOURS } from "./scores.js";
+import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
@@ -278,7 +278,7 @@ function renderResults(view) {
       text: winners.length ? `${winners.map((s) => seatNames[s]).join(" and ")} win${winners.length === 1 ? "s" : ""}!` : "The game is over" }),
     el("ol", { class: "standings", dataset: { testid: "standings" } }, order.map(({ s, t }) =>
       el("li", { class: winners.includes(s) ? "winner" : "" },
-        el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % 8]}` }),
+        el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: seatNames[s] }), ` ${t} points`))),
     el("div", { class: "results-body" },
       scoreTable(obs.results, obs.totals, seatNames, { testid: "final-scores", winners }),
