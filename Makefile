@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Tests run in parallel processes (pytest-xdist), one per core by default.
+TEST_WORKERS ?= auto
 
-.PHONY: run serve play test bench compile clean
+.PHONY: run serve play test test-quick bench compile clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,7 +29,13 @@ test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	$(BIN)/ruff check liverpool tests benchmarks
 	$(BIN)/mypy liverpool
-	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest liverpool tests
+	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
+
+# The developer's loop: lint, types and every test not marked slow, in parallel (a few minutes).
+test-quick: $(STAMP)
+	$(BIN)/ruff check liverpool tests benchmarks
+	$(BIN)/mypy liverpool
+	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) -m "not slow" liverpool tests
 
 bench: $(STAMP)
 	bash scripts/bench.sh

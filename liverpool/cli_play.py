@@ -21,7 +21,7 @@ from liverpool.narrate import describe
 from liverpool.rulesfile import load_ruleset
 
 console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # a path in an error stays on one line
 
 
 def _fail(message: str) -> typer.Exit:

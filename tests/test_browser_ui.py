@@ -19,6 +19,8 @@ from server_fixtures import ServerProcess
 from liverpool.engine.cards import Card
 from liverpool.engine.record import GameRecord, replay
 
+pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 

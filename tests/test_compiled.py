@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import compile as mypyc_build  # noqa: E402
 
+pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
+
 CHECKED = (
     "test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py",
     "test_observe_values.py", "test_pickle.py", "test_made_values.py", "test_lay_off_index.py", "test_chance.py",

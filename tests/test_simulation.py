@@ -29,6 +29,8 @@ from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import GameRecord, replay, snapshot
 from liverpool.engine.state import GameState, Phase
 
+pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
+
 CASES = [
     (name, seats)
     for name, rules in PRESETS.items()
