@@ -42,7 +42,18 @@ class JokerSwap(StrEnum):
     NEVER = "never"
     GOING_DOWN = "going_down"
     AFTER_DOWN = "after_down"
+    DOWN_EARLIER = "down_earlier"
     DOWN = "down"
+
+
+class JokerSwapPlace(StrEnum):
+    AT_ONCE = "at_once"
+    BEFORE_TURN_ENDS = "before_turn_ends"
+
+
+class JokerSwapTarget(StrEnum):
+    ANY = "any"
+    OWN_MELDS = "own_melds"
 
 
 class Buying(StrEnum):
@@ -185,7 +196,30 @@ class Ruleset:
     run_joker_spacing: int = field(default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4)."))
     joker_swap: JokerSwap = field(
         default=JokerSwap.AFTER_DOWN,
-        metadata=_doc("When a table joker may be swapped for the natural it stands for: never, going_down (as you go down, 000), after_down (once you are down, 001a/002), down (either, 004). The joker must be played at once."),
+        metadata=_doc(
+            "When a table joker may be swapped for the natural it stands for: never; going_down (as you go down, "
+            "000); after_down (once you are down, 001a/002); down_earlier (once you are down since an earlier "
+            "turn, 001b: 'If a player has met their contract on a previous turn ... they may exchange those cards "
+            "and take the joker'); down (as you go down or once down, 004)."
+        ),
+    )
+    joker_swap_place: JokerSwapPlace = field(
+        default=JokerSwapPlace.BEFORE_TURN_ENDS,
+        metadata=_doc(
+            "When a joker reclaimed by a swap must be back on the table: at_once (the next play places it, 002: "
+            "'Du må med en gang legge jokeren på et annet sted'; 004: 'use the reclaimed joker immediately'); "
+            "before_turn_ends (other plays may come first, but the turn cannot end with it in hand, 001a: 'so long "
+            "as that Joker is placed somewhere else before the player concludes their turn'; 001b: 'must be used "
+            "during that turn'). Every play before it must leave the joker a place it could be laid off at once. "
+            "A seat not yet down places it in its going-down at once either way."
+        ),
+    )
+    joker_swap_target: JokerSwapTarget = field(
+        default=JokerSwapTarget.ANY,
+        metadata=_doc(
+            "Where a reclaimed joker may go: any meld on the table (001a, 001b, 002), or own_melds, a meld of the "
+            "swapper's own or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
+        ),
     )
     joker_swap_from_sets: bool = field(default=False, metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."))
     dig_discard_pile: bool = field(default=False, metadata=_doc("A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b)."))
@@ -345,6 +379,8 @@ def field_docs() -> dict[str, str]:
 
 _ENUMS: dict[str, type[StrEnum]] = {
     "joker_swap": JokerSwap,
+    "joker_swap_place": JokerSwapPlace,
+    "joker_swap_target": JokerSwapTarget,
     "buying": Buying,
     "buy_precedence": BuyPrecedence,
     "discard_call": DiscardCall,
