@@ -806,9 +806,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
     state.current = state.next_seat(state.current)
     state.turn += 1
     state.taken = None
-    if state.reclaimed:
-        state.reclaimed = []
-    state.down_this_turn = False
+    state.down_this_turn = False  # (no reclaimed joker is left: a turn does not end with one)
     state.phase = _PHASE_DRAW
     if state.stock:
         return

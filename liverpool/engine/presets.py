@@ -90,11 +90,10 @@ LIVERPOOL = Ruleset(
         "Runs of one contract in different suits: 001a is silent; 000 and 001b require it, so we do.",
         "Sets of one contract may share a rank: only 000 forbids it.",
         "An exhausted stock: 001a is silent; we wash the discards up to 3 times as 000 does, then the deal ends.",
-        "Joker swap 'while playing off' is read as: only once you are down (a seat may swap in the turn it goes "
-        "down, after going down), from runs. 'So long as that Joker is placed somewhere else before the player "
-        "concludes their turn': other plays may come first (joker_swap_place = before_turn_ends), but no play "
-        "may leave the joker without a place to be laid off, and the turn cannot end (discard or going out) "
-        "with it in hand; discarding it is not placing it. Anywhere on the table: 001a names no owner.",
+        "Joker swap 'while playing off' is read as: once you are down (the turn you go down included), from runs, "
+        "onto any meld (001a names no owner).",
+        "'So long as that Joker is placed somewhere else before the player concludes their turn': other plays may "
+        "come first (before_turn_ends), none leaving it without a place; no discard or going out with it in hand.",
         "Liverpool call: the caller sheds one card on top of the pile, which the next player may take; a "
         "caller must keep at least one card, since going out needs a discard of one's own turn.",
         "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
@@ -113,9 +112,8 @@ CONTRACT = Ruleset(
         "Buying: 001b is silent; we take 001a/002/004's (after the next player declines, nearest first).",
         "An exhausted stock: 001b is silent; we wash up to 3 times as 000 does.",
         "The seventh deal melds every card at once (001b: 'typically requires all cards be melded').",
-        "Joker swap: only a player down since an earlier turn (joker_swap = down_earlier), from runs ('Jokers "
-        "played in sets are dead'); the joker may be played at any point of that turn (before_turn_ends), onto "
-        "any meld (001b names no owner), and no play may leave it without a place to be laid off.",
+        "Joker swap: only a player down since an earlier turn (down_earlier), from runs; the joker is played at any "
+        "point of that turn (before_turn_ends), onto any meld (001b names no owner), no play leaving it no place.",
     ),
     min_players=3,
     max_players=5,
@@ -169,9 +167,9 @@ BRITISH = Ruleset(
         "the run of seven goes out at once (final_deal = contract_goes_out).",
         "A sequence holds at most one joker in any four consecutive cards (run_joker_spacing = 4); a book "
         "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
-        "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down. 'Use the "
-        "reclaimed joker immediately as a wild in your own meld': the next play places it (at_once), laid off "
-        "onto a meld the swapper laid or in the melds it goes down with (own_melds), never an opponent's meld.",
+        "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
+        "'Use the reclaimed joker immediately as a wild in your own meld': the next play places it (at_once), in "
+        "the melds it goes down with or on a meld the swapper laid (own_melds), never on an opponent's.",
         "Ties: the lower score in the final deal wins (004 offers this or replaying the final deal).",
         "An exhausted stock: 004 offers reshuffling or ending the deal; we reshuffle up to 3 times (as 000) and then "
         "end the deal, so a deal in which nobody can complete the run of seven still ends.",

@@ -198,27 +198,23 @@ class Ruleset:
         default=JokerSwap.AFTER_DOWN,
         metadata=_doc(
             "When a table joker may be swapped for the natural it stands for: never; going_down (as you go down, "
-            "000); after_down (once you are down, 001a/002); down_earlier (once you are down since an earlier "
-            "turn, 001b: 'If a player has met their contract on a previous turn ... they may exchange those cards "
-            "and take the joker'); down (as you go down or once down, 004)."
+            "000); after_down (once down, 001a/002); down_earlier (once down since an earlier turn, 001b: 'met their "
+            "contract on a previous turn'); down (as you go down or once down, 004)."
         ),
     )
     joker_swap_place: JokerSwapPlace = field(
         default=JokerSwapPlace.BEFORE_TURN_ENDS,
         metadata=_doc(
-            "When a joker reclaimed by a swap must be back on the table: at_once (the next play places it, 002: "
-            "'Du må med en gang legge jokeren på et annet sted'; 004: 'use the reclaimed joker immediately'); "
-            "before_turn_ends (other plays may come first, but the turn cannot end with it in hand, 001a: 'so long "
-            "as that Joker is placed somewhere else before the player concludes their turn'; 001b: 'must be used "
-            "during that turn'). Every play before it must leave the joker a place it could be laid off at once. "
-            "A seat not yet down places it in its going-down at once either way."
+            "When a joker taken by a swap goes back on the table: at_once, by the next play (002 'med en gang', 004 "
+            "'immediately'); before_turn_ends, before the turn ends, no play leaving it without a place (001a "
+            "'before the player concludes their turn', 001b 'used during that turn'). Not yet down: in the going-down."
         ),
     )
     joker_swap_target: JokerSwapTarget = field(
         default=JokerSwapTarget.ANY,
         metadata=_doc(
-            "Where a reclaimed joker may go: any meld on the table (001a, 001b, 002), or own_melds, a meld of the "
-            "swapper's own or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
+            "Where a joker taken by a swap may go: any meld (001a, 001b, 002), or own_melds, the swapper's own melds "
+            "or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
         ),
     )
     joker_swap_from_sets: bool = field(default=False, metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."))
