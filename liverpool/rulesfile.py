@@ -166,7 +166,18 @@ FIELD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "no_joinable_runs",
         ),
     ),
-    ("Jokers", ("set_min_naturals", "run_min_naturals", "run_joker_spacing", "joker_swap", "joker_swap_from_sets")),
+    (
+        "Jokers",
+        (
+            "set_min_naturals",
+            "run_min_naturals",
+            "run_joker_spacing",
+            "joker_swap",
+            "joker_swap_place",
+            "joker_swap_target",
+            "joker_swap_from_sets",
+        ),
+    ),
     (
         "Drawing and discarding",
         (

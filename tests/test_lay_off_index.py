@@ -11,7 +11,14 @@ import pytest
 from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import LayOff
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import LayOffIndex, remaining_problem, table_accepted, table_fits, table_lay_off_index
+from liverpool.engine.checks import (
+    LayOffIndex,
+    may_place_reclaimed,
+    remaining_problem,
+    table_accepted,
+    table_fits,
+    table_lay_off_index,
+)
 from liverpool.engine.game import is_legal, new_game
 from liverpool.engine.legal import lay_off_actions, legal_actions
 from liverpool.engine.melds import End, Meld, accepted_faces, lay_off
@@ -110,11 +117,13 @@ def test_the_lay_offs_listed_are_the_index_s_places_for_each_card(preset: str, s
                     for card in dict.fromkeys(hand)
                     if remaining_problem(state, [c for c in hand if c != card]) is None
                     for position, end in index.get(card.face, [])
+                    # a joker taken by a swap goes only where the rules let it (004: own melds)
+                    if card not in state.reclaimed or may_place_reclaimed(state, me, state.melds[position].owner)
                 ]
                 found = lay_off_actions(state, hand)
                 assert found == expected, state.situation()
                 assert all(is_legal(state, a) for a in found)
-                assert [a for a in legal_actions(state) if isinstance(a, LayOff)] == found or state.must_place
+                assert [a for a in legal_actions(state) if isinstance(a, LayOff)] == found or state.must_place or state.reclaimed
                 compared += 1
                 listed += len(found)
             step(state, agents, rng)

@@ -358,6 +358,19 @@ def test_joker_swap_after_down_from_runs_only_liverpool() -> None:
     refused(state, SwapJoker(2, card("7D"), 0, card("JK")), CannotSwap, "jokers in sets are dead")
     refused(state, SwapJoker(2, card("5S"), 1, card("JK#1")), CannotSwap, "stands for 6C, not 5S")
     play(state, SwapJoker(2, card("6C"), 1, card("JK#1")))
+    # 001a: "so long as that Joker is placed somewhere else before the player concludes their turn".
+    assert str(state.melds[1].meld) == "run: 4C 5C 6C 7C" and state.reclaimed == [card("JK#1")]
+    assert state.must_place is None
+    refused(state, Discard(2, card("5S")), MustPlaceCard, "JK#1, taken from the table by a swap, must be placed")
+    play(state, LayOff(2, card("7D"), 0), LayOff(2, card("JK#1"), 2), Discard(2, card("5S")))
+    assert str(state.melds[2].meld) == "set: 8H 8S 8D JK#1"
+
+
+def test_joker_swap_placed_at_once_norsk() -> None:
+    """RULES.md §3 joker swap (002): "Du må med en gang legge jokeren på et annet sted": the next play places it."""
+    rules = dataclasses.replace(NORSK, upcard=True)  # (the helper's situation turns an upcard)
+    state = _seat_1_down_with_jokers(rules, "8H 8S 8D 9C 10C JC QC 6C 7D 5S", 1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C")
+    play(state, go_down(2, "set: 8H 8S 8D", "run: 9C 10C JC QC"), SwapJoker(2, card("6C"), 1, card("JK#1")))
     assert str(state.melds[1].meld) == "run: 4C 5C 6C 7C" and state.must_place == card("JK#1")
     assert {type(a) for a in legal_actions(state)} == {LayOff}
     assert {a.card for a in legal_actions(state) if isinstance(a, LayOff)} == {card("JK#1")}

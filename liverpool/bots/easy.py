@@ -211,6 +211,8 @@ class EasyBot:
         (without ``complete``, only up to the first option found: see :meth:`_prefer`)."""
         if observation.must_place is not None:
             return [*self.rank_go_downs(observation, g.go_downs), *g.lay_offs]
+        if observation.reclaimed:  # a joker taken by a swap this turn: place it before anything else
+            return [a for a in g.lay_offs if a.card in observation.reclaimed]
         first: list[Choice] = []
         if g.go_downs:
             ranked = self.rank_go_downs(observation, g.go_downs)

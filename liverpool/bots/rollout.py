@@ -79,6 +79,9 @@ def _play_options(state: GameState) -> list[Action]:
         return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_OPTIONS)]
     if not hand:
         return [EndTurn(me)]
+    if state.reclaimed:
+        # A joker reclaimed this turn (a playout may start right after a swap): lay it off, as the rules let it.
+        return [a for a in lay_off_actions(state, state.reclaimed) if is_legal(state, a)]
     out: list[Action] = []
     if down:
         out += lay_off_actions(state, hand)

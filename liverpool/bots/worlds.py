@@ -77,6 +77,8 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         call_open=observation.call_open,
         taken=observation.taken,
         must_place=observation.must_place,
+        reclaimed=list(observation.reclaimed),
+        down_this_turn=observation.down_this_turn,
         reshuffles=observation.reshuffles,
         results=list(observation.results),
         replays=max(0, observation.deal - len(rules.deals) + 1),

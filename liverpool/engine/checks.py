@@ -10,7 +10,7 @@ from typing import Final, cast
 
 from .cards import JOKER_FACE, Card
 from .melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
-from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, Ruleset
+from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, JokerSwapTarget, Ruleset
 from .search import can_meet, find_arrangements
 from .state import GameState, TableMeld
 
@@ -20,6 +20,8 @@ _MUST_DISCARD: Final = EmptyHand.MUST_DISCARD
 _SWAP_NEVER: Final = JokerSwap.NEVER
 _SWAP_GOING_DOWN: Final = JokerSwap.GOING_DOWN
 _SWAP_AFTER_DOWN: Final = JokerSwap.AFTER_DOWN
+_SWAP_DOWN_EARLIER: Final = JokerSwap.DOWN_EARLIER
+_OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
 _WHOLE_HAND: Final = FinalDeal.WHOLE_HAND
 _NORMAL_FINAL: Final = FinalDeal.NORMAL
 _NO_CALLS: Final = DiscardCall.NONE
@@ -445,4 +447,37 @@ def swap_allowed(state: GameState, seat: int) -> str | None:
         return "jokers may only be swapped as you go down"
     if mode is _SWAP_AFTER_DOWN and not down:
         return "jokers may only be swapped once you are down"
+    if mode is _SWAP_DOWN_EARLIER and not (down and not state.down_this_turn):
+        if down:
+            return "jokers may only be swapped by a player who went down on an earlier turn, not this one"
+        return "jokers may only be swapped by a player who went down on an earlier turn"
     return None
+
+
+def may_place_reclaimed(state: GameState, seat: int, owner: int) -> bool:
+    """Whether a joker ``seat`` reclaimed by a swap may be laid off onto a meld laid by ``owner``."""
+    return owner == seat or state.rules.joker_swap_target is not _OWN_MELDS
+
+
+def reclaimed_fit(state: GameState, seat: int, melds: Sequence[TableMeld], jokers: Sequence[Card], rest: Sequence[Card]) -> bool:
+    """Whether ``jokers``, reclaimed by ``seat`` and still in its hand, could be laid off now onto ``melds`` (the
+    table), one after another where the rules let reclaimed jokers go, leaving ``rest`` (the seat's other cards)
+    as a hand allowed mid-turn. Each joker goes onto the first meld that takes one: every play made while a
+    reclaimed joker waits must keep this true, so the turn can always end with the jokers placed."""
+    if remaining_problem(state, rest) is not None:
+        return False
+    rules = state.rules
+    table = [tm.meld for tm in melds]
+    for joker in jokers:
+        placed = False
+        for i in range(len(table)):
+            if not may_place_reclaimed(state, seat, melds[i].owner):
+                continue
+            ends = [end for face, end in accepted_faces(table[i], rules) if face == JOKER_FACE]
+            if ends:
+                table[i] = lay_off(table[i], joker, ends[0], rules)
+                placed = True
+                break
+        if not placed:
+            return False
+    return True

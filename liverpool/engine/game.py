@@ -44,7 +44,18 @@ from .errors import (
     WrongPhase,
 )
 from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
-from .rules import Buying, BuyPrecedence, DiscardCall, EmptyHand, MeldKind, Ruleset, StockOut, Ties
+from .rules import (
+    Buying,
+    BuyPrecedence,
+    DiscardCall,
+    EmptyHand,
+    JokerSwapPlace,
+    JokerSwapTarget,
+    MeldKind,
+    Ruleset,
+    StockOut,
+    Ties,
+)
 from .search_candidates import face_weights
 from .state import DealResult, GameState, Phase, TableMeld
 
@@ -59,6 +70,8 @@ _RESHUFFLE: Final = StockOut.RESHUFFLE
 _SET: Final = MeldKind.SET
 _GOES_OUT: Final = EmptyHand.GOES_OUT
 _NO_CALLS: Final = DiscardCall.NONE
+_AT_ONCE: Final = JokerSwapPlace.AT_ONCE
+_OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
 
 
 ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
@@ -215,10 +228,12 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
         case Discard():
             _play_turn(state, action.seat, name, where)
             _no_pending(state, name, where)
+            _none_reclaimed(state, name, where)
             _verify_discard(state, action, name, where)
         case EndTurn():
             _play_turn(state, action.seat, name, where)
             _no_pending(state, name, where)
+            _none_reclaimed(state, name, where)
             if state.hands[action.seat] and not state.rules.discard_optional:
                 raise CannotDiscard(name, "a turn ends with a discard in this ruleset", where)
         case Call():
@@ -315,6 +330,15 @@ def _play_turn(state: GameState, seat: int, name: object, where: object) -> None
 def _no_pending(state: GameState, name: object, where: object) -> None:
     if state.must_place is not None:
         raise MustPlaceCard(name, f"{state.must_place} must be melded or laid off first", where)
+
+
+def _none_reclaimed(state: GameState, name: object, where: object) -> None:
+    """A turn does not end while a joker reclaimed by a swap this turn is still in hand."""
+    if state.reclaimed:
+        jokers = ", ".join(map(str, state.reclaimed))
+        raise MustPlaceCard(
+            name, f"{jokers}, taken from the table by a swap, must be placed on the table before your turn ends", where
+        )
 
 
 def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: object) -> None:
@@ -419,20 +443,45 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
         raise MustPlaceCard(name, f"{state.must_place} must be laid off first", where)
     if not 0 <= action.meld < len(state.melds):
         raise CannotLayOff(name, f"there is no meld {action.meld} on the table", where)
+    target = state.melds[action.meld]
+    reclaimed = state.reclaimed
+    if reclaimed and action.card in reclaimed and not checks.may_place_reclaimed(state, seat, target.owner):
+        raise CannotLayOff(name, f"{action.card}, taken from the table by a swap, goes only into your own melds", where)
     try:
-        lay_off(state.melds[action.meld].meld, action.card, action.end, state.rules)
+        grown = lay_off(target.meld, action.card, action.end, state.rules)
     except ValueError as exc:
         raise CannotLayOff(name, str(exc), where) from exc
     left = [c for c in state.hands[seat] if c != action.card]
     problem = checks.remaining_problem(state, left)
     if problem is not None:
         raise CannotLayOff(name, problem, where)
+    if reclaimed:
+        waiting = [c for c in reclaimed if c != action.card]
+        if waiting:
+            table = list(state.melds)
+            table[action.meld] = TableMeld(target.owner, grown)
+            rest = [c for c in left if c not in waiting]
+            if not checks.reclaimed_fit(state, seat, table, waiting, rest):
+                jokers = ", ".join(map(str, waiting))
+                raise MustPlaceCard(
+                    name, f"{jokers}, taken from the table by a swap, could then no longer be placed this turn", where
+                )
 
 
 def _verify_swap(state: GameState, action: SwapJoker, name: object, where: object) -> None:
     swapped = _checked_swap(state, action, name, where)
     if not _swapped_is_playable(state, action, swapped):
-        raise CannotSwap(name, f"{action.joker} could not be played again at once", where)
+        raise CannotSwap(name, f"{action.joker} could not be {_placed_how(state, action.seat)}", where)
+
+
+def _placed_how(state: GameState, seat: int) -> str:
+    """How a reclaimed joker must be placed, for a refused swap's message."""
+    if not state.down[seat]:
+        return "played again at once (in your going-down)"
+    where = " in your own melds" if state.rules.joker_swap_target is _OWN_MELDS else ""
+    if state.rules.joker_swap_place is _AT_ONCE:
+        return f"played again at once{where}"
+    return f"placed again{where} this turn"
 
 
 def _checked_swap(state: GameState, action: SwapJoker, name: object, where: object) -> Meld:
@@ -485,15 +534,25 @@ def _swapped_is_playable(state: GameState, action: SwapJoker, swapped: Meld) -> 
     hand = list(state.hands[seat])
     hand.remove(action.card)
     hand.append(joker)
-    if state.down[seat]:
-        face = joker & FACE_MASK
-        # The joker fits a meld of the table after the swap: the swapped meld, or another one.
-        fits = any(accepted == face for accepted, _ in accepted_faces(swapped, state.rules)) or any(
-            position != action.meld for position, _ in checks.lay_off_targets(state, joker)
-        )
-        left = [c for c in hand if c != joker]
-        return fits and checks.remaining_problem(state, left) is None
-    return checks.can_go_down(state, seat, hand, joker)
+    if not state.down[seat]:
+        return checks.can_go_down(state, seat, hand, joker)
+    if state.reclaimed:  # jokers reclaimed before wait too: all must keep a place
+        table = list(state.melds)
+        table[action.meld] = TableMeld(table[action.meld].owner, swapped)
+        jokers = [*state.reclaimed, joker]
+        return checks.reclaimed_fit(state, seat, table, jokers, [c for c in hand if c not in jokers])
+    face = joker & FACE_MASK
+    # The joker fits a meld of the table after the swap where it may go: the swapped meld, or another one.
+    owner = state.melds[action.meld].owner
+    fits = (
+        checks.may_place_reclaimed(state, seat, owner)
+        and any(accepted == face for accepted, _ in accepted_faces(swapped, state.rules))
+    ) or any(
+        position != action.meld and checks.may_place_reclaimed(state, seat, state.melds[position].owner)
+        for position, _ in checks.lay_off_targets(state, joker)
+    )
+    left = [c for c in hand if c != joker]
+    return fits and checks.remaining_problem(state, left) is None
 
 
 def _verify_discard(state: GameState, action: Discard, name: object, where: object) -> None:
@@ -536,6 +595,8 @@ def _perform(state: GameState, action: Action) -> None:
             _from_hand(state, action.seat, action.card)
             if state.must_place == action.card:
                 state.must_place = None
+            if state.reclaimed and action.card in state.reclaimed:
+                state.reclaimed.remove(action.card)
             _after_shedding(state, action.seat)
         case DrawDiscard():
             _draw_discard(state, action)
@@ -591,6 +652,8 @@ def _deal(state: GameState, action: Shuffle) -> None:
     state.call_open = False
     state.taken = None
     state.must_place = None
+    state.reclaimed = []
+    state.down_this_turn = False
     state.reshuffles = 0
     state.cut = action.cut
     state.cutter_bonus = None
@@ -689,8 +752,11 @@ def _go_down(state: GameState, action: GoDown) -> None:
             _from_hand(state, seat, card)
         state.melds.append(TableMeld(seat, meld))
     state.down[seat] = True
+    state.down_this_turn = True
     if state.must_place is not None:
         state.must_place = None
+    if state.reclaimed:
+        state.reclaimed = [c for c in state.reclaimed if c in state.hands[seat]]
     if checks.goes_out_on_going_down(state):
         _end_deal(state, went_out=seat)
         return
@@ -709,7 +775,9 @@ def _do_swap(state: GameState, action: SwapJoker) -> None:
     state.melds[action.meld] = TableMeld(table_meld.owner, swapped)
     _from_hand(state, action.seat, action.card)
     _take(state, action.seat, action.joker, known=True)
-    state.must_place = action.joker
+    state.reclaimed.append(action.joker)
+    if state.rules.joker_swap_place is _AT_ONCE or not state.down[action.seat]:
+        state.must_place = action.joker
 
 
 def _discard(state: GameState, action: Discard) -> None:
@@ -738,6 +806,7 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
     state.current = state.next_seat(state.current)
     state.turn += 1
     state.taken = None
+    state.down_this_turn = False  # (no reclaimed joker is left: a turn does not end with one)
     state.phase = _PHASE_DRAW
     if state.stock:
         return
@@ -783,6 +852,8 @@ def _end_deal(state: GameState, went_out: int | None) -> None:
     state.window, state.window_answers, state.may_i_calls = [], {}, []
     state.call_open = state.fresh = False
     state.must_place = state.taken = None
+    state.reclaimed = []
+    state.down_this_turn = False
     if state.deal < len(rules.deals):
         state.phase = _PHASE_DEAL
         return

@@ -160,10 +160,15 @@ def _play_phase(state: GameState) -> list[Action]:
     if not down:
         going_down = checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)
         actions += [GoDown(me, a) for a in going_down]
+    elif state.reclaimed:
+        # Jokers reclaimed this turn wait to be placed: each play must leave them a place, the turn cannot end.
+        actions += [a for a in lay_off_actions(state, hand) if is_legal_made(state, a)]
     else:
         actions += lay_off_actions(state, hand)
     if checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand, going_down)
+    if state.reclaimed:
+        return actions
     rules = state.rules
     barred = state.taken if rules.no_discard_taken_card else None  # the one card that may not be discarded
     if barred is None:
@@ -240,10 +245,13 @@ def lay_off_actions(state: GameState, cards: Sequence[Card]) -> list[Action]:
                 else:
                     held.append((position, end))
     out: list[Action] = []
+    reclaimed = state.reclaimed
     for card in dict.fromkeys(cards):
         targets = places[card & FACE_MASK]
         if not targets:
             continue
+        if reclaimed and card in reclaimed:  # a joker taken by a swap goes only where the rules let it
+            targets = [(m, end) for m, end in targets if checks.may_place_reclaimed(state, me, state.melds[m].owner)]
         # Two cards or more stay in hand: nothing to check (remaining_problem looks at one or none).
         if not (len(hand) > 2 and card in hand):
             left = list(hand)

@@ -75,6 +75,8 @@ class Observation:
     call_open: bool
     taken: Card | None
     must_place: Card | None
+    reclaimed: tuple[Card, ...]
+    down_this_turn: bool
     reshuffles: int
     results: tuple[DealResult, ...]
     totals: tuple[int, ...]
@@ -104,6 +106,8 @@ class Observation:
         call_open: bool,
         taken: Card | None,
         must_place: Card | None,
+        reclaimed: tuple[Card, ...],
+        down_this_turn: bool,
         reshuffles: int,
         results: tuple[DealResult, ...],
         totals: tuple[int, ...],
@@ -135,6 +139,8 @@ class Observation:
             self.call_open = call_open  # type: ignore[misc]
             self.taken = taken  # type: ignore[misc]
             self.must_place = must_place  # type: ignore[misc]
+            self.reclaimed = reclaimed  # type: ignore[misc]
+            self.down_this_turn = down_this_turn  # type: ignore[misc]
             self.reshuffles = reshuffles  # type: ignore[misc]
             self.results = results  # type: ignore[misc]
             self.totals = totals  # type: ignore[misc]
@@ -144,7 +150,7 @@ class Observation:
         values = (
             viewer, rules, seat_count, deal, contract, phase, current, dealer, hand, seats, melds,
             discard_pile, stock_size, fresh, discarder, may_i_calls, window, window_answers, call_open, taken,
-            must_place, reshuffles, results, totals, winners, turn
+            must_place, reclaimed, down_this_turn, reshuffles, results, totals, winners, turn
         )
         for setter, value in zip(_SETTERS, values, strict=True):
             setter(self, value)
@@ -164,6 +170,7 @@ class Observation:
         for extra in (self.taken, self.must_place):
             if extra is not None:
                 cards.add(extra)
+        cards |= set(self.reclaimed)
         return cards
 
     def to_dict(self) -> dict[str, Any]:
@@ -202,6 +209,8 @@ class Observation:
             "call_open": self.call_open,
             "taken": None if self.taken is None else str(self.taken),
             "must_place": None if self.must_place is None else str(self.must_place),
+            "reclaimed": [str(c) for c in self.reclaimed],
+            "down_this_turn": self.down_this_turn,
             "reshuffles": self.reshuffles,
             "results": [{"deal": r.deal, "went_out": r.went_out, "scores": list(r.scores)} for r in self.results],
             "totals": list(self.totals),
@@ -273,6 +282,8 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
         state.call_open,  # call_open
         state.taken,  # taken
         state.must_place,  # must_place
+        tuple(state.reclaimed),  # reclaimed
+        state.down_this_turn,  # down_this_turn
         state.reshuffles,  # reshuffles
         *_results_and_totals(state),  # results, totals
         state.winners,  # winners
@@ -374,5 +385,5 @@ def _made(values: list[Any], viewer: int | None, hand: tuple[Card, ...]) -> Obse
         viewer, values[1], values[2], values[3], values[4], values[5], values[6], values[7], hand,
         values[9], values[10], values[11], values[12], values[13], values[14], values[15], values[16],
         values[17], values[18], values[19], values[20], values[21], values[22], values[23], values[24],
-        values[25],
+        values[25], values[26], values[27],
     )  # fmt: skip

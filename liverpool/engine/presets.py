@@ -22,6 +22,8 @@ from .rules import (
     FinalDeal,
     FirstDealer,
     JokerSwap,
+    JokerSwapPlace,
+    JokerSwapTarget,
     MeldRule,
     Ruleset,
     Ties,
@@ -68,6 +70,7 @@ MAY_I = Ruleset(
     set_distinct_ranks=True,
     run_distinct_suits=True,
     joker_swap=JokerSwap.GOING_DOWN,
+    joker_swap_place=JokerSwapPlace.AT_ONCE,
     joker_swap_from_sets=True,
     buying=Buying.BEFORE_NEXT_DRAW,
     final_deal_buy_limit=4,
@@ -87,8 +90,10 @@ LIVERPOOL = Ruleset(
         "Runs of one contract in different suits: 001a is silent; 000 and 001b require it, so we do.",
         "Sets of one contract may share a rank: only 000 forbids it.",
         "An exhausted stock: 001a is silent; we wash the discards up to 3 times as 000 does, then the deal ends.",
-        "Joker swap 'while playing off' is read as: only once you are down, from runs, and the joker is "
-        "played again at once (002 says the same).",
+        "Joker swap 'while playing off' is read as: once you are down (the turn you go down included), from runs, "
+        "onto any meld (001a names no owner).",
+        "'So long as that Joker is placed somewhere else before the player concludes their turn': other plays may "
+        "come first (before_turn_ends), none leaving it without a place; no discard or going out with it in hand.",
         "Liverpool call: the caller sheds one card on top of the pile, which the next player may take; a "
         "caller must keep at least one card, since going out needs a discard of one's own turn.",
         "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
@@ -107,6 +112,8 @@ CONTRACT = Ruleset(
         "Buying: 001b is silent; we take 001a/002/004's (after the next player declines, nearest first).",
         "An exhausted stock: 001b is silent; we wash up to 3 times as 000 does.",
         "The seventh deal melds every card at once (001b: 'typically requires all cards be melded').",
+        "Joker swap: only a player down since an earlier turn (down_earlier), from runs; the joker is played at any "
+        "point of that turn (before_turn_ends), onto any meld (001b names no owner), no play leaving it no place.",
     ),
     min_players=3,
     max_players=5,
@@ -117,6 +124,7 @@ CONTRACT = Ruleset(
     set_max_length=4,
     run_distinct_suits=True,
     run_min_naturals=2,
+    joker_swap=JokerSwap.DOWN_EARLIER,
     dig_discard_pile=True,
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.GOES_OUT,
@@ -134,6 +142,8 @@ NORSK = Ruleset(
         "The final deal: 002 is silent; the contract must use the whole hand, as in 000 and 001a.",
         "An exhausted stock: 002 is silent; we wash up to 3 times as 000 does.",
         "Runs of one contract may share a suit, but two that could be joined end to end may not be laid as two.",
+        "Joker swap: once you are down, from runs, and the joker is laid again at once ('Du må med en gang "
+        "legge jokeren på et annet sted i samme eller en annen kombinasjon på bordet'), on any meld.",
     ),
     min_players=3,
     max_players=6,
@@ -141,6 +151,7 @@ NORSK = Ruleset(
     upcard=False,
     run_distinct_suits=False,
     no_joinable_runs=True,
+    joker_swap_place=JokerSwapPlace.AT_ONCE,
     discard_optional=True,
     max_reshuffles=3,
     cut_bonus=0,
@@ -157,6 +168,8 @@ BRITISH = Ruleset(
         "A sequence holds at most one joker in any four consecutive cards (run_joker_spacing = 4); a book "
         "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
         "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
+        "'Use the reclaimed joker immediately as a wild in your own meld': the next play places it (at_once), in "
+        "the melds it goes down with or on a meld the swapper laid (own_melds), never on an opponent's.",
         "Ties: the lower score in the final deal wins (004 offers this or replaying the final deal).",
         "An exhausted stock: 004 offers reshuffling or ending the deal; we reshuffle up to 3 times (as 000) and then "
         "end the deal, so a deal in which nobody can complete the run of seven still ends.",
@@ -169,6 +182,8 @@ BRITISH = Ruleset(
     card_values=FIVES_TENS_JOKER_15,
     run_joker_spacing=4,
     joker_swap=JokerSwap.DOWN,
+    joker_swap_place=JokerSwapPlace.AT_ONCE,
+    joker_swap_target=JokerSwapTarget.OWN_MELDS,
     joker_swap_from_sets=True,
     buy_limit=3,
     discard_call=DiscardCall.NONE,

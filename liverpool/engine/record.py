@@ -173,6 +173,8 @@ def snapshot(state: GameState) -> str:
         "call_open": state.call_open,
         "taken": None if state.taken is None else str(state.taken),
         "must_place": None if state.must_place is None else str(state.must_place),
+        "reclaimed": [str(c) for c in state.reclaimed],
+        "down_this_turn": state.down_this_turn,
         "reshuffles": state.reshuffles,
         "cut": state.cut,
         "cutter_bonus": state.cutter_bonus,

@@ -42,7 +42,18 @@ class JokerSwap(StrEnum):
     NEVER = "never"
     GOING_DOWN = "going_down"
     AFTER_DOWN = "after_down"
+    DOWN_EARLIER = "down_earlier"
     DOWN = "down"
+
+
+class JokerSwapPlace(StrEnum):
+    AT_ONCE = "at_once"
+    BEFORE_TURN_ENDS = "before_turn_ends"
+
+
+class JokerSwapTarget(StrEnum):
+    ANY = "any"
+    OWN_MELDS = "own_melds"
 
 
 class Buying(StrEnum):
@@ -185,7 +196,26 @@ class Ruleset:
     run_joker_spacing: int = field(default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4)."))
     joker_swap: JokerSwap = field(
         default=JokerSwap.AFTER_DOWN,
-        metadata=_doc("When a table joker may be swapped for the natural it stands for: never, going_down (as you go down, 000), after_down (once you are down, 001a/002), down (either, 004). The joker must be played at once."),
+        metadata=_doc(
+            "When a table joker may be swapped for the natural it stands for: never; going_down (as you go down, "
+            "000); after_down (once down, 001a/002); down_earlier (once down since an earlier turn, 001b: 'met their "
+            "contract on a previous turn'); down (as you go down or once down, 004)."
+        ),
+    )
+    joker_swap_place: JokerSwapPlace = field(
+        default=JokerSwapPlace.BEFORE_TURN_ENDS,
+        metadata=_doc(
+            "When a joker taken by a swap goes back on the table: at_once, by the next play (002 'med en gang', 004 "
+            "'immediately'); before_turn_ends, before the turn ends, no play leaving it without a place (001a "
+            "'before the player concludes their turn', 001b 'used during that turn'). Not yet down: in the going-down."
+        ),
+    )
+    joker_swap_target: JokerSwapTarget = field(
+        default=JokerSwapTarget.ANY,
+        metadata=_doc(
+            "Where a joker taken by a swap may go: any meld (001a, 001b, 002), or own_melds, the swapper's own melds "
+            "or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
+        ),
     )
     joker_swap_from_sets: bool = field(default=False, metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."))
     dig_discard_pile: bool = field(default=False, metadata=_doc("A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b)."))
@@ -345,6 +375,8 @@ def field_docs() -> dict[str, str]:
 
 _ENUMS: dict[str, type[StrEnum]] = {
     "joker_swap": JokerSwap,
+    "joker_swap_place": JokerSwapPlace,
+    "joker_swap_target": JokerSwapTarget,
     "buying": Buying,
     "buy_precedence": BuyPrecedence,
     "discard_call": DiscardCall,

@@ -67,6 +67,11 @@ class DealResult:
 
 @dataclass(slots=True)
 class GameState:
+    """The whole game. Of the turn in play: ``taken`` is the card just taken from the pile, ``must_place`` a
+    card the next play must meld or lay off (a card dug for, or a joker reclaimed to be placed at once),
+    ``reclaimed`` the jokers the current seat took from the table this turn and still holds (the turn cannot
+    end with one in hand), and ``down_this_turn`` whether the current seat went down during this turn."""
+
     rules: Ruleset
     seats: int
     first_dealer: int
@@ -89,6 +94,8 @@ class GameState:
     call_open: bool = False
     taken: Card | None = None
     must_place: Card | None = None
+    reclaimed: list[Card] = field(default_factory=list)
+    down_this_turn: bool = False
     reshuffles: int = 0
     cut: int = 0
     cutter_bonus: int | None = None
@@ -123,6 +130,8 @@ class GameState:
             call_open=self.call_open,
             taken=self.taken,
             must_place=self.must_place,
+            reclaimed=list(self.reclaimed),
+            down_this_turn=self.down_this_turn,
             reshuffles=self.reshuffles,
             cut=self.cut,
             cutter_bonus=self.cutter_bonus,

@@ -30,8 +30,10 @@ export function statusText(view) {
   if (of(legal, "discard").length) words.push("discard");
   if (of(legal, "end_turn").length) words.push("end your turn");
   if (of(legal, "call").length) words.push(of(legal, "call").some((a) => a.card) ? "call Liverpool" : "call rummy");
-  const mustPlace = obs.must_place && me !== null && obs.current === me
-    ? ` ${pretty(obs.must_place)} must be melded or laid off now.` : "";
+  const mine = me !== null && obs.current === me;
+  const waiting = (obs.reclaimed ?? []).filter((c) => c !== obs.must_place);
+  const mustPlace = (mine && obs.must_place ? ` ${pretty(obs.must_place)} must be melded or laid off now.` : "")
+    + (mine && waiting.length ? ` ${waiting.map(pretty).join(", ")} must be placed on the table before your turn ends.` : "");
   if (words.length) {
     const yourTurn = obs.current === me && (obs.phase === "draw" || obs.phase === "play");
     return `${yourTurn ? "Your turn: you" : "You"} may ${joinWords(words)}.${mustPlace}`;

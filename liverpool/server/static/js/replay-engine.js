@@ -150,7 +150,8 @@ export class ReplayState {
         meld.cards[meld.cards.indexOf(action.joker)] = action.card;
         this.fromHand(action.seat, [action.card]);
         this.hands[action.seat].push(action.joker);
-        this.mustPlace = action.joker;
+        // Placed by the next play (at_once, or a seat not yet down), else any time before the turn ends.
+        if (this.rules.joker_swap_place !== "before_turn_ends" || !this.down[action.seat]) this.mustPlace = action.joker;
         return `${who} swaps ${pretty(action.card)} for the joker in meld ${action.meld}`;
       }
       case "discard":

@@ -190,6 +190,7 @@ function handMarks(view) {
     if (swap.has(card)) classes.push("can-swap");
     if (card === obs.taken) { classes.push("taken"); title = `${pretty(card)}: just taken from the pile`; }
     if (card === obs.must_place) { classes.push("must-place"); title = `${pretty(card)} must be melded or laid off now`; }
+    else if ((obs.reclaimed ?? []).includes(card)) { classes.push("must-place"); title = `${pretty(card)} must be placed on the table before your turn ends`; }
     if (assigned.has(card)) {
       const slot = assigned.get(card);
       classes.push("assigned");
