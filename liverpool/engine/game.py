@@ -302,10 +302,13 @@ def _shape_problem(action: Action) -> str | None:
 
 
 def _turn(state: GameState, seat: int, phase: Phase, name: object, where: object) -> None:
-    if state.phase is not phase:
-        raise WrongPhase(name, f"this is the {state.phase.value} phase, not the {phase.value} phase", where)
-    if seat != state.current:
+    """Refuse an action of the turn's seat made in the wrong ``phase`` or by another seat: whose turn it is
+    comes first, so a seat acting out of turn hears ``not_your_turn`` whatever the phase of the turn."""
+    now = state.phase
+    if seat != state.current and (now is _PHASE_DRAW or now is _PHASE_PLAY or now is _PHASE_BUY):
         raise NotYourTurn(name, f"it is seat {state.current}'s turn", where)
+    if now is not phase:
+        raise WrongPhase(name, f"this is the {now.value} phase, not the {phase.value} phase", where)
 
 
 def _play_turn(state: GameState, seat: int, name: object, where: object) -> None:
