@@ -831,7 +831,7 @@ def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
     pass_window(state)
     refused(state, GoDown(1, melds(*WHOLE_HAND_MELDS)), CannotGoDown, "you must keep a card to discard")
     play(state, go_down(1, "set: 7H 7S 7C 7D", "run: 8D 9D 10D JD QD KD"))
-    refused(state, LayOff(1, card("AD"), 1), CannotLayOff, "you must keep a card to discard")
+    refused(state, LayOff(1, card("AD"), 1, "high"), CannotLayOff, "you must keep a card to discard")
     play(state, Discard(1, card("AD")))
     assert state.results[-1].went_out == 1
 

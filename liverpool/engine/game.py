@@ -422,8 +422,15 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
         raise MustPlaceCard(name, f"{state.must_place} must be laid off first", where)
     if not 0 <= action.meld < len(state.melds):
         raise CannotLayOff(name, f"there is no meld {action.meld} on the table", where)
+    meld = state.melds[action.meld].meld
+    # One form for each lay-off, the one legal_actions lists: no end for a set, the end for a run.
+    if meld.kind is _SET:
+        if action.end is not None:
+            raise MalformedAction(name, f"a lay-off onto a set names no end (end=None), not end={action.end!r}", where)
+    elif action.end is None:
+        raise MalformedAction(name, "a lay-off onto a run names the end the card goes to, 'low' or 'high'", where)
     try:
-        lay_off(state.melds[action.meld].meld, action.card, action.end, state.rules)
+        lay_off(meld, action.card, action.end, state.rules)
     except ValueError as exc:
         raise CannotLayOff(name, str(exc), where) from exc
     left = [c for c in state.hands[seat] if c != action.card]
