@@ -241,7 +241,7 @@ def test_joinable_runs_may_not_be_laid_as_two_norsk(first_low: bool) -> None:
     play(state, DrawStock(1))
     low, high = "run: 3H 4H 5H 6H", "run: 7H 8H 9H 10H"
     pair = (low, high) if first_low else (high, low)
-    refused(state, go_down(1, *pair), CannotGoDown, "could be joined into one run")
+    refused(state, go_down(1, *pair), CannotGoDown, "could be laid as one run")
     play(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8H 9H 10H JH"))
     assert hand(state, 1) == "7H 2S KS"
 
