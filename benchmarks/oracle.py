@@ -17,8 +17,9 @@ The model, literally the rules of ``liverpool.engine.melds.contract_problem``:
    least as many melds of ``t`` or more cards as it has slots of ``t`` or more (the sorted pairing of
    ``contract_problem``); exactly its lengths when longer melds are off.
 5. Between melds: one set per rank (``set_distinct_ranks``), one run per suit (``run_distinct_suits``),
-   and never a run ending at ``t`` beside a run of the same suit starting at ``t + 1``
-   (``no_joinable_runs``).
+   and, by ``joinable_runs``: never a run ending at ``t`` beside a run of the same suit starting at
+   ``t + 1`` (``touching``), or never two runs laid whose cards could make one run (``could_join``: a
+   boolean ``laid`` per run candidate, and ``laid[a] + laid[b] <= 1`` for each such pair).
 6. Maximise the points melded; the penalty is the hand's points less that.
 
 Cards are the engine's ints: the face is ``card & 63``, ``suit * 13 + rank - 1`` for naturals (suits
@@ -119,6 +120,31 @@ def candidates(counts: Counter[int], contract: Sequence[Any], rules: Any) -> lis
     return out
 
 
+def _could_be_one_run(a: Candidate, b: Candidate, rules: Any) -> bool:
+    """Whether the cards of runs ``a`` and ``b`` could be laid as one run: one suit, no rank twice, and some
+    place for all of them (aces as the rules allow, jokers in the holes, spaced as the rules ask)."""
+    naturals = [f for f in a.faces + b.faces if f != JOKER]
+    if len({f // 13 for f in naturals}) != 1 or len({f % 13 for f in naturals}) != len(naturals):
+        return False
+    size = len(a.faces) + len(b.faces)
+    if size > 13 or len(naturals) < rules.run_min_naturals:
+        return False
+    ranks = sorted(f % 13 + 1 for f in naturals)
+    choices = [ranks]
+    if ranks[0] == 1:  # an ace: low, or high
+        choices = ([ranks] if rules.aces_low else []) + ([[*ranks[1:], 14]] if rules.aces_high else [])
+    for placed in choices:
+        for low in range(1 if rules.aces_low else 2, (14 if rules.aces_high else 13) - size + 2):
+            if not low <= placed[0] or not placed[-1] <= low + size - 1:
+                continue
+            holes = [r for r in range(low, low + size) if r not in placed]
+            window = rules.run_joker_spacing
+            if window > 1 and any(q - p < window for p, q in combinations(holes, 2)):
+                continue
+            return True
+    return False
+
+
 def least_penalty(
     hand: Sequence[int], contract: Sequence[Any], rules: Any, *, whole_hand: bool = False, keep: int = 0
 ) -> Answer:
@@ -159,7 +185,16 @@ def least_penalty(
     if rules.run_distinct_suits:
         for suit in range(4):
             model.add(laid([i for i, c in runs if c.suit == suit]) <= 1)
-    if rules.no_joinable_runs:
+    joinable = str(rules.joinable_runs)
+    if joinable == "could_join":
+        flags = {}
+        for i, _ in runs:
+            flags[i] = model.new_bool_var(f"laid{i}")
+            model.add(y[i] <= slots["run"] * flags[i])
+        for (i, a), (j, b) in combinations(runs, 2):
+            if _could_be_one_run(a, b, rules):
+                model.add(flags[i] + flags[j] <= 1)
+    if joinable == "touching":
         for suit in range(4):
             for t in range(1, 14):
                 ending = [i for i, c in runs if c.suit == suit and c.high == t]

@@ -163,7 +163,7 @@ FIELD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "set_distinct_suits",
             "set_max_length",
             "run_distinct_suits",
-            "no_joinable_runs",
+            "joinable_runs",
         ),
     ),
     (

@@ -95,7 +95,7 @@ def test_liverpool_the_turn_does_not_end_with_the_reclaimed_joker_in_hand() -> N
     play(state, go_down(1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C"), Discard(1, card("KS")), DrawStock(2))
     pass_window(state)
     play(state, go_down(2, "set: 8H 8S 8D", "run: 9C 10C JC QC"), SwapJoker(2, card("6C"), 1, card("JK#1")))
-    play(state, LayOff(2, card("7D"), 0), LayOff(2, card("8C"), 2), LayOff(2, card("KC"), 3))
+    play(state, LayOff(2, card("7D"), 0), LayOff(2, card("8C"), 2), LayOff(2, card("KC"), 3, "high"))
     assert state.hands[2] == [card("JK#1")]
     listed = _listed_are_legal(state)
     assert listed and all(isinstance(a, LayOff) and a.card == card("JK#1") for a in listed)
@@ -181,7 +181,7 @@ def test_contract_swap_on_a_later_turn_and_use_the_joker_during_it() -> None:
     pass_window(state)
     swap = SwapJoker(2, card("6C"), 1, card("JK"))
     assert swap in _listed_are_legal(state)
-    play(state, swap, LayOff(2, card("QC"), 3))  # another play before the joker
+    play(state, swap, LayOff(2, card("QC"), 3, "high"))  # another play before the joker
     assert state.must_place is None and state.reclaimed == [card("JK")] and not state.down_this_turn
     for seat in (None, 0, 1, 2):  # the reclaimed joker is public: it came off the table
         assert observe(state, seat).reclaimed == (card("JK"),)

@@ -104,7 +104,7 @@ def test_play_on_from_a_position_to_the_end_of_its_deal() -> None:
     apply(state, Discard(2, state.hands[2][-1]))
     apply(state, DrawStock(0))
     apply(state, Pass(1))
-    apply(state, LayOff(0, _c("8H"), 1))
+    apply(state, LayOff(0, _c("8H"), 1, "high"))
     apply(state, Discard(0, state.hands[0][0]))
     assert state.phase is Phase.DEAL and state.deal == 2 and state.dealer == 1
     assert state.results[-1].went_out == 0 and state.results[-1].scores[0] == 0

@@ -14,6 +14,7 @@ from liverpool.engine.rules import (
     DiscardCall,
     EmptyHand,
     FinalDeal,
+    JoinableRuns,
     JokerSwap,
     MeldKind,
     MeldRule,
@@ -156,7 +157,7 @@ def test_norsk() -> None:
     assert (r.min_players, r.max_players) == (3, 6)
     assert r.upcard is False
     assert r.discard_optional is True
-    assert r.no_joinable_runs is True
+    assert r.joinable_runs is JoinableRuns.COULD_JOIN
     assert r.run_distinct_suits is False
     assert r.discard_call is DiscardCall.LIVERPOOL
     assert r.joker_swap is JokerSwap.AFTER_DOWN and not r.joker_swap_from_sets

@@ -241,7 +241,7 @@ def test_joinable_runs_may_not_be_laid_as_two_norsk(first_low: bool) -> None:
     play(state, DrawStock(1))
     low, high = "run: 3H 4H 5H 6H", "run: 7H 8H 9H 10H"
     pair = (low, high) if first_low else (high, low)
-    refused(state, go_down(1, *pair), CannotGoDown, "could be joined into one run")
+    refused(state, go_down(1, *pair), CannotGoDown, "could be laid as one run")
     play(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8H 9H 10H JH"))
     assert hand(state, 1) == "7H 2S KS"
 
@@ -844,7 +844,7 @@ def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
     pass_window(state)
     refused(state, GoDown(1, melds(*WHOLE_HAND_MELDS)), CannotGoDown, "you must keep a card to discard")
     play(state, go_down(1, "set: 7H 7S 7C 7D", "run: 8D 9D 10D JD QD KD"))
-    refused(state, LayOff(1, card("AD"), 1), CannotLayOff, "you must keep a card to discard")
+    refused(state, LayOff(1, card("AD"), 1, "high"), CannotLayOff, "you must keep a card to discard")
     play(state, Discard(1, card("AD")))
     assert state.results[-1].went_out == 1
 

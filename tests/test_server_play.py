@@ -96,7 +96,8 @@ def test_bad_messages_get_an_error_and_change_nothing(lobby_server: ServerProces
             ({"type": "action", "action": {"type": "teleport"}}, "malformed"),
             ({"type": "action", "action": {"type": "shuffle", "deck": [], "cut": 0}}, "malformed"),
             ({"type": "action", "action": {"type": "draw_stock", "seat": 1}}, "not_your_seat"),
-            ({"type": "action", "action": {"type": "discard", "card": absent}}, "wrong_phase"),
+            # (seat 0 to draw: discarding is wrong in the draw phase; another seat's turn: not seat 0's)
+            ({"type": "action", "action": {"type": "discard", "card": absent}}, "wrong_phase" if my_turn else "not_your_turn"),
             ({"type": "action", "action": {"type": "pass"}}, "wrong_phase"),
         ]
         if not my_turn:

@@ -26,7 +26,7 @@ from .actions import (
     SwapJoker,
 )
 from .cards import Card, format_cards, make_shoe, parse_cards
-from .errors import IllegalAction
+from .errors import IllegalAction, Reason
 from .game import apply, is_legal, new_game
 from .legal import is_chance, legal_actions
 from .melds import Meld
@@ -60,6 +60,7 @@ __all__ = [
     "Phase",
     "Position",
     "PositionError",
+    "Reason",
     "Reshuffle",
     "Ruleset",
     "SeededChance",

@@ -77,7 +77,8 @@ class GoDown:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    """Add a card from hand to a meld on the table (``end`` of a run: 'low' or 'high')."""
+    """Add a card from hand to a meld on the table: ``end`` is 'low' or 'high' for a run, None for a set (the
+    one form ``legal_actions`` lists; the other is refused as malformed)."""
 
     seat: int
     card: Card

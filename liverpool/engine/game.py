@@ -317,10 +317,13 @@ def _shape_problem(action: Action) -> str | None:
 
 
 def _turn(state: GameState, seat: int, phase: Phase, name: object, where: object) -> None:
-    if state.phase is not phase:
-        raise WrongPhase(name, f"this is the {state.phase.value} phase, not the {phase.value} phase", where)
-    if seat != state.current:
+    """Refuse an action of the turn's seat made in the wrong ``phase`` or by another seat: whose turn it is
+    comes first, so a seat acting out of turn hears ``not_your_turn`` whatever the phase of the turn."""
+    now = state.phase
+    if seat != state.current and (now is _PHASE_DRAW or now is _PHASE_PLAY or now is _PHASE_BUY):
         raise NotYourTurn(name, f"it is seat {state.current}'s turn", where)
+    if now is not phase:
+        raise WrongPhase(name, f"this is the {now.value} phase, not the {phase.value} phase", where)
 
 
 def _play_turn(state: GameState, seat: int, name: object, where: object) -> None:
@@ -444,6 +447,12 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
     if not 0 <= action.meld < len(state.melds):
         raise CannotLayOff(name, f"there is no meld {action.meld} on the table", where)
     target = state.melds[action.meld]
+    # One form for each lay-off, the one legal_actions lists: no end for a set, the end for a run.
+    if target.meld.kind is _SET:
+        if action.end is not None:
+            raise MalformedAction(name, f"a lay-off onto a set names no end (end=None), not end={action.end!r}", where)
+    elif action.end is None:
+        raise MalformedAction(name, "a lay-off onto a run names the end the card goes to, 'low' or 'high'", where)
     reclaimed = state.reclaimed
     if reclaimed and action.card in reclaimed and not checks.may_place_reclaimed(state, seat, target.owner):
         raise CannotLayOff(name, f"{action.card}, taken from the table by a swap, goes only into your own melds", where)

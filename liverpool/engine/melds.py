@@ -20,13 +20,16 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
-from .rules import MeldKind, MeldRule, Ruleset
+from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
+from .search_candidates import _spaced
 from .values import by_fields, native
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
 _SET: Final = MeldKind.SET
 _RUN: Final = MeldKind.RUN
+_TOUCHING: Final = JoinableRuns.TOUCHING
+_COULD_JOIN: Final = JoinableRuns.COULD_JOIN
 
 
 End = Literal["low", "high"]
@@ -304,12 +307,102 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
         return "the sets of a contract must be of different ranks"
     if rules.run_distinct_suits and len({m.suit for m in runs}) < len(runs):
         return "the runs of a contract must be of different suits"
-    if rules.no_joinable_runs:
+    joinable = rules.joinable_runs
+    if joinable is _TOUCHING:
         for a in runs:
             for b in runs:
                 if a is not b and a.suit == b.suit and a.high + 1 == b.low:
                     return f"{a} and {b} could be joined into one run and may not be laid as two"
+    elif joinable is _COULD_JOIN:
+        for i in range(len(runs)):
+            for j in range(i + 1, len(runs)):
+                if runs_could_join(runs[i], runs[j], rules):
+                    return (
+                        f"{runs[i]} and {runs[j]} could be laid as one run, so they may not be laid apart"
+                    )
     return None
+
+
+def runs_could_join(a: Meld, b: Meld, rules: Ruleset) -> bool:
+    """Whether the cards of the runs ``a`` and ``b`` could be laid as one run under ``rules`` (its aces, joker
+    spacing and fewest naturals), the jokers of both placed anew: same suit, no rank twice, and a place for
+    the run. (002: "kombinasjoner som kunne vært lagt sammen".)
+
+    >>> from .presets import find_preset
+    >>> norsk = find_preset('norsk')
+    >>> runs_could_join(Meld.parse('run: 3S 4S 5S JK'), Meld.parse('run: 8S 9S 10S JK'), norsk)
+    True
+    >>> runs_could_join(Meld.parse('run: 3S 4S 5S 6S'), Meld.parse('run: 8S 9S 10S JS'), norsk)
+    False
+    """
+    if a.kind is not _RUN or b.kind is not _RUN:
+        return False
+    suit = -1
+    ranks = jokers = 0
+    for cards in (a.cards, b.cards):
+        for card in cards:
+            face = card & FACE_MASK
+            if face == JOKER_FACE:
+                jokers += 1
+                continue
+            if suit < 0:
+                suit = face // 13
+            bit = 2 << (face % 13)
+            if face // 13 != suit or ranks & bit:
+                return False
+            ranks |= bit
+    return could_be_one_run(ranks, jokers, rules.aces_low, rules.aces_high, rules.run_joker_spacing,
+                            rules.run_min_naturals)  # fmt: skip
+
+
+# Answers of could_be_one_run, by its arguments packed in one int.
+_one_run: Final[dict[int, bool]] = {}
+
+
+def could_be_one_run(
+    ranks: int, jokers: int, aces_low: bool, aces_high: bool, spacing: int, min_naturals: int
+) -> bool:
+    """Whether naturals of one suit, one of each rank of ``ranks`` (bits 1..13, the ace at bit 1), and
+    ``jokers`` jokers make one valid run: some place of ``len`` ranks in a row holds every natural (an ace
+    low or high, as the rules allow), the jokers standing for the ranks between, at most one joker in any
+    ``spacing`` cards in a row (when above 1), at least ``min_naturals`` naturals."""
+    key = (
+        ranks | (jokers & 255) << 14 | aces_low << 22 | aces_high << 23 | (spacing & 255) << 24 | min_naturals << 32
+    )
+    known = _one_run.get(key)
+    if known is None:
+        known = _one_run_worked_out(ranks, jokers, aces_low, aces_high, spacing, min_naturals)
+        if len(_one_run) >= 1 << 16:
+            _one_run.clear()
+        _one_run[key] = known
+    return known
+
+
+def _one_run_worked_out(
+    ranks: int, jokers: int, aces_low: bool, aces_high: bool, spacing: int, min_naturals: int
+) -> bool:
+    naturals = 0
+    for rank in range(1, 14):
+        if ranks >> rank & 1:
+            naturals += 1
+    size = naturals + jokers
+    if naturals == 0 or naturals < min_naturals or size > 13:
+        return False
+    first = 1 if aces_low else 2
+    last = 14 if aces_high else 13
+    placements = [ranks]
+    if ranks & 2:  # the ace low (as given) or high
+        placements = ([ranks] if aces_low else []) + ([ranks & ~2 | 1 << 14] if aces_high else [])
+    for placed in placements:
+        lowest = (placed & -placed).bit_length() - 1
+        highest = placed.bit_length() - 1
+        for low in range(max(first, highest - size + 1), min(lowest, last - size + 1) + 1):
+            window = ((1 << size) - 1) << low
+            holes = window & ~placed
+            if spacing <= 1 or _spaced(holes, spacing):
+                return True
+    return False
+
 
 
 def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:

@@ -21,6 +21,7 @@ from .rules import (
     EmptyHand,
     FinalDeal,
     FirstDealer,
+    JoinableRuns,
     JokerSwap,
     JokerSwapPlace,
     JokerSwapTarget,
@@ -141,17 +142,20 @@ NORSK = Ruleset(
         "(RULES §2, 10 cards) and 001a's values, since 002 otherwise follows 001a (Liverpool call, floating).",
         "The final deal: 002 is silent; the contract must use the whole hand, as in 000 and 001a.",
         "An exhausted stock: 002 is silent; we wash up to 3 times as 000 does.",
-        "Runs of one contract may share a suit, but two that could be joined end to end may not be laid as two.",
         "Joker swap: once you are down, from runs, and the joker is laid again at once ('Du må med en gang "
         "legge jokeren på et annet sted i samme eller en annen kombinasjon på bordet'), on any meld.",
+        "Runs of one contract may share a suit, but two whose cards could be laid as one run may not be laid "
+        "apart (joinable_runs = could_join): 002's 'kombinasjoner som kunne vært lagt sammen' are combinations "
+        "that could have been laid together, so 3-4-5-JK and 8-9-10-JK of a suit are one run (3 to 10, the "
+        "jokers as 6 and 7), not two, though they do not touch as laid.",
     ),
     min_players=3,
     max_players=6,
     decks=(DeckRule(4, 2, 4), DeckRule(6, 3, 6)),
     upcard=False,
     run_distinct_suits=False,
-    no_joinable_runs=True,
     joker_swap_place=JokerSwapPlace.AT_ONCE,
+    joinable_runs=JoinableRuns.COULD_JOIN,
     discard_optional=True,
     max_reshuffles=3,
     cut_bonus=0,

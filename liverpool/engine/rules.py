@@ -20,7 +20,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .cards import JOKER_FACE
 
@@ -54,6 +54,12 @@ class JokerSwapPlace(StrEnum):
 class JokerSwapTarget(StrEnum):
     ANY = "any"
     OWN_MELDS = "own_melds"
+class JoinableRuns(StrEnum):
+    """Whether two runs of one suit in one going-down may be laid apart when they could be one run."""
+
+    ALLOWED = "allowed"
+    TOUCHING = "touching"
+    COULD_JOIN = "could_join"
 
 
 class Buying(StrEnum):
@@ -190,7 +196,10 @@ class Ruleset:
     set_distinct_suits: bool = field(default=False, metadata=_doc("No two cards of one suit in a set (001b)."))
     set_max_length: int | None = field(default=None, metadata=_doc("Most cards in a set, or none for no limit (001b: 4)."))
     run_distinct_suits: bool = field(default=True, metadata=_doc("The runs of one contract must be of different suits (000, 001b)."))
-    no_joinable_runs: bool = field(default=False, metadata=_doc("Two runs of one suit that could be joined end to end may not be laid as two (002)."))
+    joinable_runs: JoinableRuns = field(
+        default=JoinableRuns.ALLOWED,
+        metadata=_doc("Two runs of one suit in one going-down: allowed; touching (not when laid end to end, as laid); could_join (not when their cards could be laid as one run under these run rules, jokers placed anew, 002). The older no_joinable_runs = true reads as touching."),
+    )
     set_min_naturals: int = field(default=2, metadata=_doc("Fewest natural (non-joker) cards in a set (001a, 002, 004: 2)."))
     run_min_naturals: int = field(default=3, metadata=_doc("Fewest natural cards in a run (001a, 002: 3)."))
     run_joker_spacing: int = field(default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4)."))
@@ -337,6 +346,9 @@ class Ruleset:
         for key, raw in data.items():
             if key == "base":
                 continue
+            if key == _OLD_JOINABLE:
+                values["joinable_runs"] = _old_joinable(raw, data)
+                continue
             if key not in known:
                 raise RulesetError(str(key), f"unknown ruleset field (known: {', '.join(known)})")
             values[key] = _convert(key, raw)
@@ -377,6 +389,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "joker_swap": JokerSwap,
     "joker_swap_place": JokerSwapPlace,
     "joker_swap_target": JokerSwapTarget,
+    "joinable_runs": JoinableRuns,
     "buying": Buying,
     "buy_precedence": BuyPrecedence,
     "discard_call": DiscardCall,
@@ -386,6 +399,19 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "ties": Ties,
     "first_dealer": FirstDealer,
 }
+# The field joinable_runs was the bool no_joinable_runs until issue 24: true meant runs laid end to end.
+_OLD_JOINABLE: Final = "no_joinable_runs"
+
+
+def _old_joinable(raw: Any, data: dict[str, Any]) -> JoinableRuns:
+    """``joinable_runs`` from an older file's ``no_joinable_runs`` (true: ``touching``, false: ``allowed``)."""
+    if not isinstance(raw, bool):
+        raise RulesetError(_OLD_JOINABLE, f"expected true or false, got {raw!r}")
+    if "joinable_runs" in data:
+        raise RulesetError(_OLD_JOINABLE, "give joinable_runs or the older no_joinable_runs, not both")
+    return JoinableRuns.TOUCHING if raw else JoinableRuns.ALLOWED
+
+
 _OPTIONAL_INTS = {"set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"}
 
 

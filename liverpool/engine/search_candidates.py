@@ -36,7 +36,7 @@ from typing import Final
 
 from .bits import bit_count
 from .cards import JOKER_FACE, face_text
-from .rules import MeldKind, MeldRule, Ruleset
+from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
 
 Entry = tuple[int, int, int, int, int, int]
 SCAN: Final = 6
@@ -48,6 +48,7 @@ _SUIT_BITS: Final = 8
 _SHAPE_BITS: Final = 40
 _by_order: Final = itemgetter(5)
 _RUN: Final = MeldKind.RUN
+_TOUCHING: Final = JoinableRuns.TOUCHING  # (runs laid end to end: their ends are tagged)
 
 
 def _order(score: int, size: int, family: int, low: int, shape: int) -> int:
@@ -66,6 +67,21 @@ def decode(kind: MeldKind, order: int) -> tuple[int, tuple[int, ...]]:
     per_suit = shape >> 8
     naturals = tuple(suit * 13 + family - 1 for suit in range(4) for _ in range(per_suit >> (_SUIT_BITS * suit) & 255))
     return family, naturals + (JOKER_FACE,) * (shape & 255)
+
+
+def run_cards(order: int) -> tuple[int, int, int]:
+    """The suit, the ranks of the naturals (bits 1..13, an ace at bit 1) and the jokers of the run candidate
+    ``order``: what :func:`.melds.runs_could_join` reads of a run."""
+    shape = order & ((1 << _SHAPE_BITS) - 1)
+    low = order >> _SHAPE_BITS & 15
+    size = 255 - (order >> (_SHAPE_BITS + 8) & 255)
+    ranks = jokers = 0
+    for r in range(low, low + size):
+        if shape >> r & 1:
+            jokers += 1
+        else:
+            ranks |= 2 << ((r - 1) % 13)
+    return order >> (_SHAPE_BITS + 4) & 15, ranks, jokers
 
 
 def family_of(order: int) -> int:
@@ -310,7 +326,7 @@ def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
     jokers = counts[JOKER_FACE]
     joker_unit = 1 << (JOKER_FACE * width)
     joker_weight = weights[JOKER_FACE]
-    joinable = rules.no_joinable_runs
+    joinable = rules.joinable_runs is _TOUCHING
     # (the ruleset's fields read once: it is a Python object, each read a look-up by name)
     min_naturals, spacing, distinct = rules.run_min_naturals, rules.run_joker_spacing, rules.run_distinct_suits
     aces_low, aces_high = rules.aces_low, rules.aces_high

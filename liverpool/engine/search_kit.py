@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import JOKER_FACE
-from .rules import MeldKind, MeldRule, Ruleset
+from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
 from .search_candidates import face_weights, lengths_allowed
 from .search_members import rank_fields
 from .search_tables import SHARED_JOKERS, RunBook, RunRules, SetRules
@@ -21,7 +21,8 @@ _SET: Final = MeldKind.SET
 
 class ValueShape:
     """A contract under a ruleset as the value search reads it: how many slots of each kind and whether the
-    slots of one kind differ in length (``uneven``: the search does not answer then), and a :class:`Kit`
+    slots of one kind differ in length (``uneven``: the search does not answer then, nor when runs that could
+    be laid as one must not be laid apart and two may share a suit, ``joins``), and a :class:`Kit`
     for each packing width and kind of score."""
 
     def __init__(self, contract: tuple[MeldRule, ...], rules: Ruleset) -> None:
@@ -40,6 +41,11 @@ class ValueShape:
                 set_slots += 1
                 set_length = rule.length
         self.uneven = uneven
+        # Runs of one suit that could be laid as one may not be laid apart: the tables know nothing of it, so
+        # the search does not answer when two runs may share a suit (the arrangement search does).
+        self.joins = (
+            rules.joinable_runs is JoinableRuns.COULD_JOIN and run_slots > 1 and not rules.run_distinct_suits
+        )
         self.run_slots = run_slots
         self.set_slots = set_slots
         self.kits: list[Kit | None] = []

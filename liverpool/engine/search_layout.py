@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .rules import MeldKind, MeldRule, Ruleset
+from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
 from .search_candidates import lengths_allowed
 from .search_walk import BY_ORDER, BY_SIZE, FREE
 
@@ -31,8 +31,9 @@ class Slot:
 class Layout:
     """What a search reads of one contract under one ruleset: its slots in search order, the open groups
     below each depth as ``(kind, slots, distinct)``, how each slot's candidate follows the one before
-    (:func:`_chain`), whether its candidates' tags say more than their family's bit (joinable runs: see
-    :class:`.search_candidates.Family`), the depths in contract order, and the lengths of runs and of
+    (:func:`_chain`), whether its candidates' tags say more than their family's bit (runs laid end to end:
+    see :class:`.search_candidates.Family`), whether its run may not be one that could be laid as one run
+    with a run of the slots before (``joins``: :func:`.melds.runs_could_join`), the depths in contract order, and the lengths of runs and of
     sets the contract allows (:func:`.search_candidates.lengths_allowed`)."""
 
     contract: tuple[MeldRule, ...]
@@ -41,6 +42,7 @@ class Layout:
     below: list[list[tuple[MeldKind, int, bool]]]
     chains: list[int]
     tagged: list[bool]
+    joins: list[bool]
     placed: list[int]
     run_lengths: int
     set_lengths: int
@@ -76,11 +78,13 @@ def _make_layout(contract: tuple[MeldRule, ...], rules: Ruleset) -> Layout:
         kinds = [slot.kind for slot in slots[depth:]]
         below.append([(k, kinds.count(k), _distinct(k, rules)) for k in KIND_ORDER if k in kinds])
     chains = [_chain(slots, depth, rules.longer_melds) for depth in range(len(slots))]
-    tagged = [slot.kind is MeldKind.RUN and rules.no_joinable_runs for slot in slots]
+    tagged = [slot.kind is MeldKind.RUN and rules.joinable_runs is JoinableRuns.TOUCHING for slot in slots]
+    could_join = rules.joinable_runs is JoinableRuns.COULD_JOIN and not rules.run_distinct_suits
+    joins = [slot.kind is MeldKind.RUN and could_join for slot in slots]
     placed = sorted(range(len(slots)), key=lambda depth: slots[depth].position)
     run_lengths = lengths_allowed(contract, MeldKind.RUN, rules)
     set_lengths = lengths_allowed(contract, MeldKind.SET, rules)
-    return Layout(contract, rules, slots, below, chains, tagged, placed, run_lengths, set_lengths)
+    return Layout(contract, rules, slots, below, chains, tagged, joins, placed, run_lengths, set_lengths)
 
 
 def _chain(slots: list[Slot], depth: int, longer_melds: bool) -> int:

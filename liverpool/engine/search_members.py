@@ -12,7 +12,7 @@ from typing import Final
 
 from .bits import bit_count
 from .cards import JOKER_FACE
-from .rules import Ruleset
+from .rules import JoinableRuns, Ruleset
 from .search_candidates import (
     _RUN_SUIT_BIT,
     _SET_RANK_BIT,
@@ -24,6 +24,7 @@ from .search_candidates import (
 from .search_tables import Member, RunBook, RunRules, SetRules, Steps
 
 _score: Final = itemgetter(0)
+_TOUCHING: Final = JoinableRuns.TOUCHING  # (runs laid end to end: their ends are tagged)
 # The bit a suit's own runs are tagged with, when the suit is tabled in its own fields (``local``).
 LOCAL_SUIT_BIT: Final = 1 << 48
 
@@ -56,7 +57,7 @@ def run_members(
     if not shapes:
         return []
     joker_weight = weights[JOKER_FACE]
-    joinable = rules.no_joinable_runs
+    joinable = rules.joinable_runs is _TOUCHING
     if local:
         suit_tag = LOCAL_SUIT_BIT if rules.run_distinct_suits else 0
         shift = low_base = 0

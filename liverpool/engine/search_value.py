@@ -13,7 +13,7 @@ The tables are those of :mod:`.search_tables`. The melds are the shapes of :mod:
 (:func:`.search_members.run_members`, :func:`.search_members.set_members`: only what this search reads
 of them, and runs alike in that are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
 there; their ``tag`` and ``block`` carry the rules between melds of one family (distinct suits or ranks,
-runs that could be joined). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
+runs laid end to end). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
 ``None`` otherwise, and the caller searches arrangements instead.
 
 >>> from .cards import parse_cards
@@ -51,11 +51,16 @@ _RUN: Final = MeldKind.RUN
 _SET: Final = MeldKind.SET
 
 
-def most_shed(hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool) -> int | None:
+def most_shed(
+    hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool, joins: bool = True
+) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
-    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length."""
+    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length or two runs
+    that could be laid as one must not be laid apart (``joinable_runs = could_join``, with runs that may share
+    a suit: the tables do not know that rule). Not ``joins``: the answer as if that rule were off (for runs
+    that could be laid as one, never less than the answer with it)."""
     shape = value_shape(contract, rules)
-    if shape.uneven:
+    if shape.uneven or (joins and shape.joins):
         return None
     run_slots, set_slots = shape.run_slots, shape.set_slots
     if not run_slots and not set_slots:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .search_candidates import Entry, Family
+from .melds import could_be_one_run
+from .rules import Ruleset
+from .search_candidates import Entry, Family, run_cards
 
 # What a walk looks for: any arrangement (stop at the first), the best one, the ``limit`` best.
 FEASIBLE: Final = 0
@@ -50,6 +52,8 @@ class Walk:
         lists: list[list[tuple[int, list[Entry], list[int]]]],
         chains: list[int],
         tagged: list[bool],
+        joins: list[bool],
+        rules: Ruleset,
         by_order: bool,
         mode: int,
         limit: int,
@@ -72,6 +76,13 @@ class Walk:
         self.lists = lists
         self.chains = chains
         self.tagged = tagged
+        # Runs that could be laid as one may not be laid apart (``joins`` at a depth: its run is tested against
+        # the runs of the depths before it that join too), under these run rules.
+        self.joins = joins
+        self.aces_low: bool = rules.aces_low
+        self.aces_high: bool = rules.aces_high
+        self.spacing: int = rules.run_joker_spacing
+        self.min_naturals: int = rules.run_min_naturals
         self.by_order = by_order
         self.last = len(lists) - 1
         self.mode = mode
@@ -225,6 +236,7 @@ class Walk:
                 return
         chain = self.chains[depth]
         tagged = self.tagged[depth]  # (else each candidate's tag is its family's bit, tested below)
+        joins = self.joins[depth]
         guard, max_used = self.guard, self.max_used
         for bit, entries, orders in self.lists[depth]:
             if bit & blocked:
@@ -258,6 +270,8 @@ class Walk:
                 after = left - use
                 if after & guard != guard:
                     continue
+                if joins and self.joins_before(order, path):
+                    continue
                 if depth == last:
                     self.accept(after, score + c_score, (*path, order))
                 else:
@@ -266,6 +280,24 @@ class Walk:
                     )
                 if self.stopped:
                     return
+
+
+    def joins_before(self, order: int, path: tuple[int, ...]) -> bool:
+        """Whether the run of ``order`` and the run of some depth of ``path`` that joins could be laid as one
+        run (:func:`.melds.runs_could_join`, read off the candidates' orders)."""
+        suit, ranks, jokers = run_cards(order)
+        for depth in range(len(path)):
+            if not self.joins[depth]:
+                continue
+            other_suit, other_ranks, other_jokers = run_cards(path[depth])
+            if other_suit != suit or other_ranks & ranks:
+                continue
+            if could_be_one_run(
+                ranks | other_ranks, jokers + other_jokers, self.aces_low, self.aces_high, self.spacing,
+                self.min_naturals,
+            ):  # fmt: skip
+                return True
+        return False
 
 
 def _top_sum(values: list[int], count: int) -> int:

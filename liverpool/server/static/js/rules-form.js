@@ -7,6 +7,7 @@ const ENUMS = {
   joker_swap: ["never", "going_down", "after_down", "down_earlier", "down"],
   joker_swap_place: ["at_once", "before_turn_ends"],
   joker_swap_target: ["any", "own_melds"],
+  joinable_runs: ["allowed", "touching", "could_join"],
   buying: ["none", "before_next_draw", "after_next_declines"],
   buy_precedence: ["turn_order", "first_call"],
   discard_call: ["none", "liverpool", "rummy"],
