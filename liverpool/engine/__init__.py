@@ -36,7 +36,7 @@ from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
 from .rules import Ruleset
 from .search import can_meet, find_arrangements
-from .state import GameState, Phase
+from .state import DealEndReason, DealResult, GameState, Phase
 
 __all__ = [
     "PRESETS",
@@ -44,6 +44,8 @@ __all__ = [
     "Buy",
     "Call",
     "Card",
+    "DealEndReason",
+    "DealResult",
     "Discard",
     "DrawDiscard",
     "DrawStock",
