@@ -28,7 +28,7 @@ from .actions import (
 from .cards import Card, format_cards, make_shoe, parse_cards
 from .errors import IllegalAction
 from .game import apply, is_legal, new_game
-from .legal import is_chance, legal_actions
+from .legal import go_down_arrangements, is_chance, legal_actions
 from .melds import Meld
 from .observe import Observation, observe
 from .play import SeededChance, chance_action, live_rng, run_game
@@ -70,6 +70,7 @@ __all__ = [
     "find_arrangements",
     "find_preset",
     "format_cards",
+    "go_down_arrangements",
     "is_chance",
     "is_legal",
     "legal_actions",
