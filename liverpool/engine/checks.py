@@ -58,7 +58,10 @@ def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None
 def go_down_options(
     state: GameState, seat: int, hand: Sequence[Card], must_include: Card | None, limit: int
 ) -> list[tuple[Meld, ...]]:
-    """Arrangements of ``hand`` that meet this deal's contract and leave an allowed hand."""
+    """Up to ``limit`` arrangements of ``hand`` that meet this deal's contract and leave an allowed hand: those
+    that leave the fewest points in hand, in the search's order (:func:`.search.find_arrangements`). With a
+    card just taken from the pile that may not be the only card left, the best of those that meld it and of
+    those that keep another card besides it, by points left. :func:`.legal.go_down_arrangements` gives them all."""
     rules = state.rules
     contract = state.deal_rule.contract
     whole, keep, taken = go_down_question(state, hand)
@@ -72,7 +75,7 @@ def go_down_options(
         asked = limit * 2
         while True:
             found = find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=asked)
-            melded = [a for a in found if remaining_problem(state, _left(hand, a)) is None]
+            melded = [a for a in found if remaining_problem(state, left_after(hand, a)) is None]
             if len(melded) >= limit or len(found) < asked:
                 return melded[:limit]
             asked *= 2
@@ -157,13 +160,14 @@ def _with_joker(arrangement: tuple[Meld, ...], natural: Card, joker: Card, rules
     return out
 
 
-def _left(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:
+def left_after(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:
+    """The cards of ``hand`` that ``arrangement`` does not lay."""
     used = {c for m in arrangement for c in m.cards}
     return [c for c in hand if c not in used]
 
 
 def _penalty_left(state: GameState, hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> int:
-    return sum(state.rules.value(c) for c in _left(hand, arrangement))
+    return sum(state.rules.value(c) for c in left_after(hand, arrangement))
 
 
 def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]]:

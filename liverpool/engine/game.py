@@ -57,7 +57,7 @@ from .rules import (
     Ties,
 )
 from .search_candidates import face_weights
-from .state import DealResult, GameState, Phase, TableMeld
+from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
@@ -72,6 +72,7 @@ _GOES_OUT: Final = EmptyHand.GOES_OUT
 _NO_CALLS: Final = DiscardCall.NONE
 _AT_ONCE: Final = JokerSwapPlace.AT_ONCE
 _OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
+_WENT_OUT: Final = DealEndReason.WENT_OUT
 
 
 ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
@@ -767,7 +768,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
     if state.reclaimed:
         state.reclaimed = [c for c in state.reclaimed if c in state.hands[seat]]
     if checks.goes_out_on_going_down(state):
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
         return
     _after_shedding(state, seat)
 
@@ -775,7 +776,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
 def _after_shedding(state: GameState, seat: int) -> None:
     """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
     if not state.hands[seat] and state.rules.empty_hand is _GOES_OUT:
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
 
 
 def _do_swap(state: GameState, action: SwapJoker) -> None:
@@ -794,7 +795,7 @@ def _discard(state: GameState, action: Discard) -> None:
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
     if not state.hands[seat]:
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
         return
     state.fresh = True
     state.discarder = seat
@@ -828,7 +829,17 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
     if can_wash:
         state.phase = _PHASE_RESHUFFLE
     else:
-        _end_deal(state, went_out=None)
+        _end_deal(state, None, _stock_out_reason(state))
+
+
+def _stock_out_reason(state: GameState) -> DealEndReason:
+    """Why a deal whose stock ran out and could not be washed ends."""
+    rules = state.rules
+    if rules.stock_out is not _RESHUFFLE:
+        return DealEndReason.STOCK_OUT
+    if rules.max_reshuffles is not None and state.reshuffles >= rules.max_reshuffles:
+        return DealEndReason.WASHES_USED
+    return DealEndReason.PILE_TOO_SMALL
 
 
 def _call(state: GameState, action: Call) -> None:
@@ -849,13 +860,22 @@ def _call(state: GameState, action: Call) -> None:
     state.may_i_calls = []
 
 
-def _end_deal(state: GameState, went_out: int | None) -> None:
+def _end_deal(state: GameState, went_out: int | None, reason: DealEndReason) -> None:
+    """Score the deal and lay it open in its result (hands, points, melds, reason), then deal the next one or
+    end the game."""
     rules = state.rules
     values = face_weights(rules.card_values, False)
-    scores = [0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)]
+    points = tuple([0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)])
+    scores = list(points)
     if state.cutter_bonus is not None:
         scores[state.cutter_bonus] += rules.cut_bonus
-    state.results.append(DealResult(state.deal, went_out, tuple(scores), state.cutter_bonus))
+    hands = tuple([tuple(hand) for hand in state.hands])
+    state.results.append(
+        DealResult(
+            state.deal, went_out, tuple(scores), reason, hands, points, tuple(state.melds), state.reshuffles,
+            state.cutter_bonus,
+        )
+    )  # fmt: skip
     state.deal += 1
     state.dealer = state.next_seat(state.dealer)
     state.window, state.window_answers, state.may_i_calls = [], {}, []

@@ -15,7 +15,7 @@ from .errors import IllegalAction
 from .game import apply, new_game
 from .position import Position, PositionError, new_position
 from .rules import Ruleset, RulesetError
-from .state import GameState
+from .state import DealResult, GameState
 
 FORMAT = "liverpool-record"
 VERSION = 1
@@ -179,8 +179,22 @@ def snapshot(state: GameState) -> str:
         "cut": state.cut,
         "cutter_bonus": state.cutter_bonus,
         "replays": state.replays,
-        "results": [[r.deal, r.went_out, list(r.scores), r.cut_bonus_seat] for r in state.results],
+        "results": [_result_snapshot(r) for r in state.results],
         "winners": list(state.winners),
         "turn": state.turn,
     }
     return json.dumps(data, separators=(",", ":"))
+
+
+def _result_snapshot(result: DealResult) -> list[Any]:
+    return [
+        result.deal,
+        result.went_out,
+        list(result.scores),
+        result.cut_bonus_seat,
+        result.reason.value,
+        result.reshuffles,
+        [[str(c) for c in hand] for hand in result.hands],
+        list(result.points),
+        [[tm.owner, tm.meld.kind.value, tm.meld.low, [str(c) for c in tm.meld.cards]] for tm in result.melds],
+    ]
