@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve play test bench compile clean
+.PHONY: run serve play test bench compile fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ bench: $(STAMP)
 # A mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
 compile: $(STAMP)
 	$(BIN)/python scripts/compile.py build/mypyc
+
+# Engine fuzzing (docs/fuzzing.md): random games on every preset and table size, half of the steps illegal
+# or mutated, on the pure build and then on the compiled one; fails on any violation. FUZZ_ACTIONS, FUZZ_SEED.
+FUZZ_ACTIONS ?= 250000
+FUZZ_SEED ?= 1
+fuzz: $(STAMP) compile
+	PYTHONPATH=. $(BIN)/python -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
+	PYTHONPATH=build/mypyc $(BIN)/python -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(VENV) .venv-bench build

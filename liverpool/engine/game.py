@@ -175,7 +175,10 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     if state.phase is _PHASE_GAME_OVER:
         raise GameOver(name, "the game is over", where)
     seat = action.seat
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+    if seat is None:
+        if type(action) is not Shuffle and type(action) is not Reshuffle:
+            raise MalformedAction(name, "only chance actions have no seat", where)
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
     problem = None if made else _shape_problem(action)
     if problem is not None:
@@ -275,9 +278,18 @@ def _shape_problem(action: Action) -> str | None:
         return f"{type(action).__name__} is not an action"
     cards: list[object] = []
     match action:
-        case Shuffle(deck=deck):
+        case Shuffle():
+            deck: object = getattr(action, "deck")  # noqa: B009 (read untyped, as melds below)
+            cut: object = getattr(action, "cut")  # noqa: B009
+            if not isinstance(deck, tuple):
+                return f"a deck is a tuple of Card values, not {type(deck).__name__}"
+            if isinstance(cut, bool) or not isinstance(cut, int):
+                return f"the cut must be a whole number, not {cut!r}"
             cards = list(deck)
-        case Reshuffle(stock=stock):
+        case Reshuffle():
+            stock: object = getattr(action, "stock")  # noqa: B009
+            if not isinstance(stock, tuple):
+                return f"a stock is a tuple of Card values, not {type(stock).__name__}"
             cards = list(stock)
         case GoDown():
             # Read untyped: compiled with mypyc, reading an attribute checks it against its annotation.
@@ -285,10 +297,13 @@ def _shape_problem(action: Action) -> str | None:
             if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
                 return "a going-down is a tuple of Meld values"
             cards = [c for m in action.melds for c in m.cards]
-        case LayOff(card=card) | Discard(card=card):
+        case LayOff(card=card) | SwapJoker(card=card):
+            index: object = getattr(action, "meld")  # noqa: B009
+            if isinstance(index, bool) or not isinstance(index, int):
+                return f"a meld is named by its index, a whole number, not {index!r}"
+            cards = [card, action.joker] if isinstance(action, SwapJoker) else [card]
+        case Discard(card=card):
             cards = [card]
-        case SwapJoker(card=card, joker=joker):
-            cards = [card, joker]
         case Call(card=card) if card is not None:
             cards = [card]
         case DrawDiscard():
