@@ -575,7 +575,8 @@ def _try_illegal(game: _Game, listed: list[Action], tally: Tally) -> bool:
     else:
         tally.accepted_unlisted += 1
         tally.kinds[f"{kind} accepted"] += 1
-        tally.accepted_examples.setdefault(kind, repr(candidate))
+        example = repr(candidate)
+        tally.accepted_examples.setdefault(kind, example if len(example) <= 160 else example[:157] + "...")
     return _after_step(game, candidate, tally)
 
 
@@ -630,7 +631,7 @@ def campaign(
     """Play games round the (preset, seats) cases until ``actions`` steps are spent; see the module doc.
     A game stops at its first violation (its state is no longer trusted); the campaign goes on. A game
     plays ``game_steps`` steps at most: by default an even share of ``actions`` over the cases (at least
-    300, at most :data:`GAME_STEPS`), so that every case is played; a whole game is some 4,000 steps."""
+    300, at most :data:`GAME_STEPS`), so that every case is played; a whole game takes some thousands."""
     tally = Tally()
     todo = cases(presets, seats)
     if not todo:
