@@ -40,9 +40,10 @@ compile: $(STAMP)
 # or mutated, on the pure build and then on the compiled one; fails on any violation. FUZZ_ACTIONS, FUZZ_SEED.
 FUZZ_ACTIONS ?= 250000
 FUZZ_SEED ?= 1
+# (-P: python -m would put the current folder, the pure tree, before PYTHONPATH.)
 fuzz: $(STAMP) compile
-	PYTHONPATH=. $(BIN)/python -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
-	PYTHONPATH=build/mypyc $(BIN)/python -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
+	PYTHONPATH=. $(BIN)/python -P -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
+	PYTHONPATH=build/mypyc $(BIN)/python -P -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(VENV) .venv-bench build
