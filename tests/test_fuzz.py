@@ -84,6 +84,10 @@ MISTYPED: list[Any] = [
     ("play", lambda s: Buy(None)),  # type: ignore[arg-type]
     ("play", lambda s: LayOff(s.current, s.hands[s.current][0], None)),  # type: ignore[arg-type]
     ("play", lambda s: SwapJoker(s.current, s.hands[s.current][0], "0", Card.joker())),  # type: ignore[arg-type]
+    # Refused on the pure build before too, but a TypeError on the compiled one (reading a typed field):
+    ("play", lambda s: Buy("0")),  # type: ignore[arg-type]
+    ("play", lambda s: Discard(1.5, s.hands[s.current][0])),  # type: ignore[arg-type]
+    ("play", lambda s: LayOff(s.current, s.hands[s.current][0], 0, True)),  # type: ignore[arg-type]
 ]
 
 

@@ -174,7 +174,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
         raise GameOver(name, "the game is over", where)
-    seat = action.seat
+    # Read untyped: compiled, reading ``action.seat`` checks it against its annotation (a TypeError for a
+    # seat of another type, which must be refused as malformed).
+    seat: object = getattr(action, "seat")  # noqa: B009
     if seat is None:
         if type(action) is not Shuffle and type(action) is not Reshuffle:
             raise MalformedAction(name, "only chance actions have no seat", where)
@@ -211,8 +213,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
         case LayOff():
-            if action.end not in (None, "low", "high"):
-                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {action.end!r}", where)
+            end: object = getattr(action, "end")  # noqa: B009 (read untyped, as the seat above)
+            if end is not None and end != "low" and end != "high":
+                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {end!r}", where)
             _play_turn(state, action.seat, name, where)
             _verify_lay_off(state, action, name, where)
         case Discard():
