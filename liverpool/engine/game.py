@@ -188,8 +188,13 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
         raise GameOver(name, "the game is over", where)
-    seat = action.seat
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+    # Read untyped: compiled, reading ``action.seat`` checks it against its annotation (a TypeError for a
+    # seat of another type, which must be refused as malformed).
+    seat: object = getattr(action, "seat")  # noqa: B009
+    if seat is None:
+        if type(action) is not Shuffle and type(action) is not Reshuffle:
+            raise MalformedAction(name, "only chance actions have no seat", where)
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
     problem = None if made else _shape_problem(action)
     if problem is not None:
@@ -222,8 +227,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
         case LayOff():
-            if action.end not in (None, "low", "high"):
-                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {action.end!r}", where)
+            end: object = getattr(action, "end")  # noqa: B009 (read untyped, as the seat above)
+            if end is not None and end != "low" and end != "high":
+                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {end!r}", where)
             _play_turn(state, action.seat, name, where)
             _verify_lay_off(state, action, name, where)
         case Discard():
@@ -291,9 +297,18 @@ def _shape_problem(action: Action) -> str | None:
         return f"{type(action).__name__} is not an action"
     cards: list[object] = []
     match action:
-        case Shuffle(deck=deck):
+        case Shuffle():
+            deck: object = getattr(action, "deck")  # noqa: B009 (read untyped, as melds below)
+            cut: object = getattr(action, "cut")  # noqa: B009
+            if not isinstance(deck, tuple):
+                return f"a deck is a tuple of Card values, not {type(deck).__name__}"
+            if isinstance(cut, bool) or not isinstance(cut, int):
+                return f"the cut must be a whole number, not {cut!r}"
             cards = list(deck)
-        case Reshuffle(stock=stock):
+        case Reshuffle():
+            stock: object = getattr(action, "stock")  # noqa: B009
+            if not isinstance(stock, tuple):
+                return f"a stock is a tuple of Card values, not {type(stock).__name__}"
             cards = list(stock)
         case GoDown():
             # Read untyped: compiled with mypyc, reading an attribute checks it against its annotation.
@@ -301,10 +316,13 @@ def _shape_problem(action: Action) -> str | None:
             if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
                 return "a going-down is a tuple of Meld values"
             cards = [c for m in action.melds for c in m.cards]
-        case LayOff(card=card) | Discard(card=card):
+        case LayOff(card=card) | SwapJoker(card=card):
+            index: object = getattr(action, "meld")  # noqa: B009
+            if isinstance(index, bool) or not isinstance(index, int):
+                return f"a meld is named by its index, a whole number, not {index!r}"
+            cards = [card, action.joker] if isinstance(action, SwapJoker) else [card]
+        case Discard(card=card):
             cards = [card]
-        case SwapJoker(card=card, joker=joker):
-            cards = [card, joker]
         case Call(card=card) if card is not None:
             cards = [card]
         case DrawDiscard():
