@@ -77,6 +77,7 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         call_open=observation.call_open,
         taken=observation.taken,
         must_place=observation.must_place,
+        turn_end_counts=[s.hand_count if s.announced else -1 for s in observation.seats],
         reshuffles=observation.reshuffles,
         results=list(observation.results),
         replays=max(0, observation.deal - len(rules.deals) + 1),

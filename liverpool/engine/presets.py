@@ -15,6 +15,7 @@ import dataclasses
 from .rules import (
     STANDARD_CONTRACTS,
     Buying,
+    DealOut,
     DealRule,
     DeckRule,
     DiscardCall,
@@ -32,10 +33,11 @@ class UnknownPreset(ValueError):
     """A preset name or alias that does not exist."""
 
 
-def _deals(contracts: tuple[str, ...], hands: tuple[int, ...]) -> tuple[DealRule, ...]:
+def _deals(contracts: tuple[str, ...], hands: tuple[int, ...], outs: dict[int, DealOut] | None = None) -> tuple[DealRule, ...]:
+    """Deals of these contracts and hand sizes; ``outs`` gives the out of some deals by index (else normal)."""
     return tuple(
-        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand)
-        for contract, hand in zip(contracts, hands, strict=True)
+        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand, (outs or {}).get(i, DealOut.NORMAL))
+        for i, (contract, hand) in enumerate(zip(contracts, hands, strict=True))
     )
 
 
@@ -44,6 +46,7 @@ FACE_VALUES_JOKER_20 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 20)
 FIVES_TENS_JOKER_15 = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 15)
 FACE_VALUES_JOKER_15 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15)
 BRITISH_CONTRACTS = (*STANDARD_CONTRACTS[:6], "run 7")
+RUN_OF_SEVEN_GOES_OUT = {6: DealOut.GOES_OUT}  # 004's deal 7, wherever it stands in the match
 
 MAY_I = Ruleset(
     name="may-i",
@@ -59,6 +62,10 @@ MAY_I = Ruleset(
         "First dealer: 000 is silent; the low card of a cut deals, as in 001a/001b.",
         "000's table says 'groups must be different' in rounds 1 and 5 (round 4's three groups carry a warning "
         "instead); one ruleset field covers every deal, so the sets of any contract must differ in rank.",
+        "Buying the upcard: 000 buys 'when another player discards a card that you want'; the upcard turned at "
+        "the deal's start is nobody's discard, so it cannot be bought (upcard_buyable = false).",
+        "Announcing: 'After discarding, if you have 3 or less cards in your hand, you must announce how many "
+        "cards you have': the count is announced at the end of the turn, not while cards are laid mid-turn.",
     ),
     min_players=3,
     max_players=8,
@@ -78,6 +85,8 @@ MAY_I = Ruleset(
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=3,
+    announce_after_discard=True,
+    float_out_unplayable=False,
 )
 
 LIVERPOOL = Ruleset(
@@ -94,6 +103,14 @@ LIVERPOOL = Ruleset(
         "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
         "Deal 7 names 12 cards while 001a deals 10 every deal: a player reaches 12 by buying (each buy adds "
         "two cards), so the three runs of deal 7 are made with bought cards.",
+        "Floating: 'a floater must draw an unplayable card from the deck (down-pile) in order to go out': a "
+        "player who began the turn with no cards may discard the card drawn to go out only if it fits no meld "
+        "on the table; a card that fits is laid off, and the player floats on.",
+        "Buying the upcard: 001a buys 'after each player has finished their turn by discarding'; the upcard "
+        "is nobody's discard, so it cannot be bought (the turn list's 'may allow any player to buy the top card' "
+        "is read with that section).",
+        "The knock 'when there is only one card left in your hand' is not tied to the discard: it shows "
+        "whenever the hand holds one card, mid-turn included.",
     ),
 )
 
@@ -107,6 +124,7 @@ CONTRACT = Ruleset(
         "Buying: 001b is silent; we take 001a/002/004's (after the next player declines, nearest first).",
         "An exhausted stock: 001b is silent; we wash up to 3 times as 000 does.",
         "The seventh deal melds every card at once (001b: 'typically requires all cards be melded').",
+        "Buying the upcard: 001b is silent on buying; with 001a's buying after a discard, the upcard cannot be bought.",
     ),
     min_players=3,
     max_players=5,
@@ -120,6 +138,7 @@ CONTRACT = Ruleset(
     dig_discard_pile=True,
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.GOES_OUT,
+    float_out_unplayable=False,
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=0,
@@ -134,6 +153,10 @@ NORSK = Ruleset(
         "The final deal: 002 is silent; the contract must use the whole hand, as in 000 and 001a.",
         "An exhausted stock: 002 is silent; we wash up to 3 times as 000 does.",
         "Runs of one contract may share a suit, but two that could be joined end to end may not be laid as two.",
+        "Floating: 002 says only that you must discard your last card ('du må kaste ditt siste kort') and that "
+        "emptying the hand without a card to discard floats; it does not ask for an unplayable card, so a "
+        "floater may go out by discarding any card drawn (float_out_unplayable = false).",
+        "Buying the upcard: 002 deals no upcard, so there is none to buy.",
     ),
     min_players=3,
     max_players=6,
@@ -142,6 +165,7 @@ NORSK = Ruleset(
     run_distinct_suits=False,
     no_joinable_runs=True,
     discard_optional=True,
+    float_out_unplayable=False,
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=0,
@@ -153,7 +177,9 @@ BRITISH = Ruleset(
     notes=(
         "Jokers: 004 allows 2-4 jokers with two decks; we use 4 (2 per deck), and 6 with three decks.",
         "004 says deal 7 (a run of 7) has no extra cards while dealing 12: we read it as going down with "
-        "the run of seven goes out at once (final_deal = contract_goes_out).",
+        "the run of seven goes out at once (that deal's out = goes_out, a property of the contract).",
+        "Buying the upcard: 004 buys when 'the current player declines the top discard'; the upcard starts the "
+        "discard pile and is its top card, so the first player's decline opens it to buyers (upcard_buyable).",
         "A sequence holds at most one joker in any four consecutive cards (run_joker_spacing = 4); a book "
         "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
         "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
@@ -165,15 +191,17 @@ BRITISH = Ruleset(
     min_players=3,
     max_players=8,
     decks=(DeckRule(4, 2, 4), DeckRule(8, 3, 6)),
-    deals=_deals(BRITISH_CONTRACTS, HANDS_10_12),
+    deals=_deals(BRITISH_CONTRACTS, HANDS_10_12, RUN_OF_SEVEN_GOES_OUT),
     card_values=FIVES_TENS_JOKER_15,
+    upcard_buyable=True,
     run_joker_spacing=4,
     joker_swap=JokerSwap.DOWN,
     joker_swap_from_sets=True,
     buy_limit=3,
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.MUST_DISCARD,
-    final_deal=FinalDeal.CONTRACT_GOES_OUT,
+    float_out_unplayable=False,
+    final_deal=FinalDeal.NORMAL,
     max_reshuffles=3,
     cut_bonus=0,
     first_dealer=FirstDealer.LOW_CARD,
@@ -185,10 +213,12 @@ BRITISH_9 = dataclasses.replace(
     BRITISH,
     name="british-9",
     title="Liverpool Rummy, British, nine deals (004)",
-    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; the run of 7 "
-           "is then an ordinary deal, and the last deal is played normally."),
-    deals=_deals((*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12)),
-    final_deal=FinalDeal.NORMAL,
+    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; deal 7's run of "
+           "seven still goes out at once, since going out on completing it belongs to that contract, and the "
+           "last deal is played normally."),
+    deals=_deals(
+        (*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12), RUN_OF_SEVEN_GOES_OUT
+    ),
 )
 
 BRITISH_FIXED = dataclasses.replace(
@@ -196,7 +226,7 @@ BRITISH_FIXED = dataclasses.replace(
     name="british-fixed",
     title="Liverpool Rummy, British, fixed 10-card hands (004)",
     notes=(*BRITISH.notes, "Fixed hands: 10 cards every deal; the final run is 7 long (004 allows 6 or 7)."),
-    deals=_deals(BRITISH_CONTRACTS, (10,) * 7),
+    deals=_deals(BRITISH_CONTRACTS, (10,) * 7, RUN_OF_SEVEN_GOES_OUT),
 )
 
 BRITISH_NOBUY = dataclasses.replace(

@@ -86,8 +86,13 @@ class GameRecord:
             raise RecordError("$.format", f"expected {FORMAT!r}, got {data.get('format')!r}")
         if data.get("version") != VERSION:
             raise RecordError("$.version", f"this engine reads version {VERSION}, got {data.get('version')!r}")
+        raw_rules = data.get("ruleset")
+        if isinstance(raw_rules, dict):
+            # A record holds every field of its ruleset; one written before a field existed played by the
+            # engine's behaviour of then, which these values keep.
+            raw_rules = {**LEGACY_FIELDS, **raw_rules}
         try:
-            rules = Ruleset.from_dict(data.get("ruleset"))  # type: ignore[arg-type]  # from_dict checks the type
+            rules = Ruleset.from_dict(raw_rules)  # type: ignore[arg-type]  # from_dict checks the type
         except RulesetError as exc:
             raise RecordError(f"$.ruleset.{exc.field}", str(exc)) from exc
         seats = data.get("seats")
@@ -109,6 +114,12 @@ class GameRecord:
         if not isinstance(meta, dict):
             raise RecordError("$.meta", "expected an object")
         return cls(rules, [s["name"] for s in seats], first, actions, meta)
+
+
+LEGACY_FIELDS: dict[str, Any] = {"upcard_buyable": True, "float_out_unplayable": False}
+"""Ruleset fields added after records were first written, with the value that gives the behaviour the engine
+had before them (the upcard could be bought; a floater could go out with any card), for a record whose
+ruleset lacks them."""
 
 
 def replay(record: GameRecord, upto: int | None = None) -> GameState:
@@ -147,6 +158,8 @@ def snapshot(state: GameState) -> str:
         "call_open": state.call_open,
         "taken": None if state.taken is None else str(state.taken),
         "must_place": None if state.must_place is None else str(state.must_place),
+        "floating": state.floating,
+        "turn_end_counts": state.turn_end_counts,
         "reshuffles": state.reshuffles,
         "cut": state.cut,
         "cutter_bonus": state.cutter_bonus,

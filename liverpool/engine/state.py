@@ -89,6 +89,8 @@ class GameState:
     call_open: bool = False
     taken: Card | None = None
     must_place: Card | None = None
+    floating: bool = False
+    turn_end_counts: list[int] = field(default_factory=list)
     reshuffles: int = 0
     cut: int = 0
     cutter_bonus: int | None = None
@@ -123,6 +125,8 @@ class GameState:
             call_open=self.call_open,
             taken=self.taken,
             must_place=self.must_place,
+            floating=self.floating,
+            turn_end_counts=list(self.turn_end_counts),
             reshuffles=self.reshuffles,
             cut=self.cut,
             cutter_bonus=self.cutter_bonus,
