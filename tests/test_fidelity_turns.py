@@ -19,6 +19,7 @@ from liverpool.engine.presets import BRITISH_9, LIVERPOOL, MAY_I, NORSK, PRESETS
 from liverpool.engine.record import GameRecord
 from liverpool.engine.rules import DealOut, DealRule, MeldRule, Ruleset, RulesetError
 from liverpool.engine.state import GameState, Phase
+from liverpool.rulesfile import dump_ruleset
 
 # -- 1. floating (001a; 002) -------------------------------------------------------------------------
 
@@ -128,6 +129,8 @@ def test_a_deal_out_is_read_and_written_on_any_deal() -> None:
     written = rules.to_dict()["deals"]
     assert Ruleset.from_dict(rules.to_dict()) == rules
     assert written == [{"contract": ["run 7"], "hand_size": 10, "out": "goes_out"}, {"contract": ["set 3", "set 3"], "hand_size": 10}]
+    toml = dump_ruleset(BRITISH_9, "toml")
+    assert '{ contract = "run 7", hand_size = 12, out = "goes_out" }' in toml and Ruleset.from_toml(toml) == BRITISH_9
     old = Ruleset.from_dict({"base": "british", "final_deal": "contract_goes_out", "deals": data["deals"][1:]})
     assert old.deal_out(0) is DealOut.GOES_OUT
     with pytest.raises(RulesetError, match=r"deals\[0\]\.out"):

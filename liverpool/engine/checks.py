@@ -29,12 +29,29 @@ _NO_BUYING: Final = Buying.NONE
 
 def goes_out_on_going_down(state: GameState) -> bool:
     """In a deal whose contract ends the deal (its out is whole_hand or goes_out), going down goes out."""
-    return state.rules.deal_out(state.deal) is not _NORMAL_OUT
+    return deal_out(state) is not _NORMAL_OUT
 
 
 def whole_hand_required(state: GameState) -> bool:
     """This deal's contract must use every card of the hand (its out is whole_hand)."""
-    return state.rules.deal_out(state.deal) is _WHOLE_HAND
+    return deal_out(state) is _WHOLE_HAND
+
+
+# The out of the last deal asked about, as its ruleset, its deal number and the out (compiled, asking the
+# ruleset is a Python call, made at each listing of a seat not yet down).
+_last_out: Final[list[tuple[Ruleset, int, DealOut]]] = []
+
+
+def deal_out(state: GameState) -> DealOut:
+    """``state.rules.deal_out(state.deal)``: how this deal's contract ends the deal."""
+    rules, deal = state.rules, state.deal
+    if _last_out:
+        held_rules, held_deal, out = _last_out[0]
+        if held_rules is rules and held_deal == deal:
+            return out
+    out = rules.deal_out(deal)
+    _last_out[:] = [(rules, deal, out)]
+    return out
 
 
 def floater_discard_problem(state: GameState, seat: int, card: Card) -> str | None:
