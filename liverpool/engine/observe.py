@@ -316,7 +316,7 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
     announce = rules.announce_at
     # Announced after the discard (000): the count a seat held as its last turn ended, while it still holds
     # that many, and not while the seat is in the middle of its turn; else whenever it holds so few (001a).
-    after_discard = rules.announce_after_discard
+    after_discard = announce > 0 and rules.announce_after_discard
     counts = state.turn_end_counts
     playing = state.current if state.phase is _PHASE_PLAY else -1
     hands, down, buys, known = state.hands, state.down, state.buys, state.known
