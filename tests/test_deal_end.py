@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from liverpool.cli import app
 from liverpool.engine import DealEndReason, DealResult, GameRecord, observe, replay
-from liverpool.engine.actions import Discard, DrawStock, EndTurn, Pass
+from liverpool.engine.actions import Discard, DrawStock, EndTurn
 from liverpool.engine.presets import find_preset
 from liverpool.engine.record import snapshot
 from liverpool.engine.rules import StockOut
@@ -58,7 +58,7 @@ def _every_view(state: GameState) -> list[DealResult]:
 def _going_out() -> GameState:
     """Seat 1 goes down with two sets of five and has 2C left; seats 0 and 2 hold ten cards each."""
     state = deal(LIVERPOOL, 3, hands=["KS QS JK", "7H 7S 7D 7C 7H#1 8H 8S 8D 8C 8H#1", "4D 4H"], stock_top=["2C"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))  # the upcard is not for sale in `liverpool` (001a buys discards): no buy window
     return play(state, go_down(1, "set: 7H 7S 7D 7C 7H#1", "set: 8H 8S 8D 8C 8H#1"))
 
 

@@ -385,7 +385,7 @@ def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, wh
         raise CannotDraw(name, "someone has called May I, so you must draw from the stock", where)
     hand = state.hands[action.seat]
     if action.depth == 1:
-        if not hand and rules.no_discard_taken_card and not rules.discard_optional:
+        if not hand and not rules.discard_optional and (rules.no_discard_taken_card or rules.float_out_unplayable):
             raise CannotDraw(name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where)
         return
     if not rules.dig_discard_pile:
@@ -588,6 +588,10 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
     _owned(state, seat, [action.card], name, where)
     if state.rules.no_discard_taken_card and action.card == state.taken:
         raise CannotDiscard(name, f"{action.card} was just taken from the pile and may not be discarded this turn", where)
+    if state.floating:
+        problem = checks.floater_discard_problem(state, seat, action.card)
+        if problem is not None:
+            raise CannotDiscard(name, problem, where)
 
 
 # -- performing ----------------------------------------------------------------------------------
@@ -682,6 +686,8 @@ def _deal(state: GameState, action: Shuffle) -> None:
     state.must_place = None
     state.reclaimed = []
     state.down_this_turn = False
+    state.floating = False
+    state.turn_end_counts = [-1] * n
     state.reshuffles = 0
     state.cut = action.cut
     state.cutter_bonus = None
@@ -734,6 +740,7 @@ def _draw_stock(state: GameState, seat: int) -> None:
 
 def _finish_stock_draw(state: GameState) -> None:
     state.fresh = False
+    state.floating = not state.hands[state.current]
     _take(state, state.current, state.stock.pop(), known=False)
     state.taken = None
     state.phase = _PHASE_PLAY
@@ -761,6 +768,7 @@ def _settle_window(state: GameState) -> None:
 
 
 def _draw_discard(state: GameState, action: DrawDiscard) -> None:
+    state.floating = not state.hands[action.seat]
     taken = state.discard_pile[-action.depth :]
     del state.discard_pile[-action.depth :]
     for card in taken:
@@ -831,6 +839,8 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
         state.fresh = False
         state.call_open = False
         state.may_i_calls = []
+    _count_at_turn_end(state, state.current)
+    state.floating = False
     state.current = state.next_seat(state.current)
     state.turn += 1
     state.taken = None
@@ -860,10 +870,19 @@ def _stock_out_reason(state: GameState) -> DealEndReason:
     return DealEndReason.PILE_TOO_SMALL
 
 
+def _count_at_turn_end(state: GameState, seat: int) -> None:
+    """Note how many cards ``seat`` holds as its turn ends, after its discard (what it announces under
+    ``announce_after_discard``)."""
+    counts = state.turn_end_counts
+    if seat < len(counts):
+        counts[seat] = len(state.hands[seat])
+
+
 def _call(state: GameState, action: Call) -> None:
     state.call_open = False
     if action.card is not None:
         _from_hand(state, action.seat, action.card)
+        _count_at_turn_end(state, action.seat)  # (the caller discards out of turn)
         state.discard_pile.append(action.card)
         state.discarder = action.seat
         state.fresh = True
@@ -897,7 +916,7 @@ def _end_deal(state: GameState, went_out: int | None, reason: DealEndReason) -> 
     state.deal += 1
     state.dealer = state.next_seat(state.dealer)
     state.window, state.window_answers, state.may_i_calls = [], {}, []
-    state.call_open = state.fresh = False
+    state.call_open = state.fresh = state.floating = False
     state.must_place = state.taken = None
     state.reclaimed = []
     state.down_this_turn = False

@@ -236,6 +236,8 @@ def _play_phase(state: GameState) -> list[Action]:
         actions += [_discard(me, c) for c in hand]
     else:
         actions += [_discard(me, c) for c in hand if c != barred]
+    if state.floating and checks.floater_discard_problem(state, me, hand[0]) is not None:
+        actions = [a for a in actions if not isinstance(a, Discard)]  # (a floater's one card, see there)
     if rules.discard_optional:
         actions.append(_END_TURNS[me])
     return actions

@@ -18,6 +18,7 @@ from .values import by_fields, native
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
+_PHASE_PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
 
 
@@ -341,7 +342,13 @@ _last_views: Final[list[SeatView]] = []
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
-    announce = state.rules.announce_at
+    rules = state.rules
+    announce = rules.announce_at
+    # Announced after the discard (000): the count a seat held as its last turn ended, while it still holds
+    # that many, and not while the seat is in the middle of its turn; else whenever it holds so few (001a).
+    after_discard = announce > 0 and rules.announce_after_discard
+    counts = state.turn_end_counts
+    playing = state.current if state.phase is _PHASE_PLAY else -1
     hands, down, buys, known = state.hands, state.down, state.buys, state.known
     last = _last_views
     views: list[SeatView] = []
@@ -351,6 +358,8 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
         bought = buys[s]
         cards = known[s]
         announced = announce > 0 and count <= announce
+        if announced and after_discard:
+            announced = s != playing and s < len(counts) and counts[s] == count
         if s < len(last):
             view = last[s]
             if (

@@ -266,6 +266,8 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     state.buys = buys
     state.known = [[] for _ in range(seats)]
     state.reshuffles = position.reshuffles
+    state.turn_end_counts = [-1] * seats  # nobody has announced a count yet
+    state.floating = not state.hands[current]  # the seat to play begins its turn with no cards
     state.results = [
         DealResult(
             deal=d,

@@ -122,6 +122,8 @@ class GameState:
     must_place: Card | None = None
     reclaimed: list[Card] = field(default_factory=list)
     down_this_turn: bool = False
+    floating: bool = False
+    turn_end_counts: list[int] = field(default_factory=list)
     reshuffles: int = 0
     cut: int = 0
     cutter_bonus: int | None = None
@@ -158,6 +160,8 @@ class GameState:
             must_place=self.must_place,
             reclaimed=list(self.reclaimed),
             down_this_turn=self.down_this_turn,
+            floating=self.floating,
+            turn_end_counts=list(self.turn_end_counts),
             reshuffles=self.reshuffles,
             cut=self.cut,
             cutter_bonus=self.cutter_bonus,
