@@ -9,12 +9,18 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from browser_fixtures import Player, body, browser, open_tab, play_until
 from server_fixtures import Client, ServerProcess, action_seqs, my_move, play_moves
 
 from liverpool.server.actor import BACKLOG, RESUME_EVENTS
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, WebSocket
+
+__all__ = ["browser"]
 
 GAME_S = 120.0
 
@@ -258,3 +264,42 @@ def test_a_reconnect_after_a_server_restart_gets_exactly_the_missed_updates(
 
 def simple(state: dict[str, Any]) -> dict[str, Any]:
     return pick(state, "draw_stock", "pass", "discard", "end_turn")
+
+
+# -- the browser -------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_browser_binds_its_actions_and_resumes_with_since(
+    browser: Browser, start_server: Callable[..., ServerProcess], sqlite_url: str
+) -> None:
+    """The table page sends every action with the ``seq`` it shows and a new ``id``, and after a lost
+    connection reconnects with ``?since=`` the ``seq`` of the last state it showed."""
+    server = start_server(sqlite_url)
+    created = server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0)
+    token = server.join(created["invite"], 0, "Ada")
+    tab = open_tab(browser)
+    urls: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    def opened(socket: WebSocket) -> None:
+        urls.append(socket.url)
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    tab.page.on("websocket", opened)
+    tab.goto(f"{server.http}/play/{token}")
+    ada = Player(tab)
+    play_until([ada], lambda: sum(ada.moves.values()) >= 4, limit_s=60)
+    actions = [m for m in sent if m["type"] == "action"]
+    assert len(actions) >= 4
+    assert all(isinstance(m["seq"], int) and m["seq"] > 0 for m in actions)
+    assert len({m["id"] for m in actions}) == len(actions), "a new id for each action"
+    assert "?since=" not in urls[0]
+    shown = int(body(tab, "seq"))
+    server.kill()
+    tab.page.wait_for_function("() => document.body.dataset.connection !== 'open'")
+    server.start()
+    tab.page.wait_for_function("() => document.body.dataset.connection === 'open'", timeout=30_000)
+    assert urls[-1].endswith(f"?since={shown}")
+    play_until([ada], lambda: sum(ada.moves.values()) >= 8, limit_s=60)
+    assert tab.errors == []
