@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
+RESUME_EVENTS = 500
+ACKS_KEPT = 256
 OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
 T = TypeVar("T")
@@ -54,6 +56,11 @@ def action_keys(action: Action) -> set[str]:
 
 def error(reason: str, message: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason, "message": message}
+
+
+def ack(action_id: str, seq: int) -> dict[str, Any]:
+    """The answer to an applied action that carried an ``id``: ``seq`` is the table's seq just after it."""
+    return {"type": "ack", "id": action_id, "seq": seq}
 
 
 @dataclass(eq=False)
@@ -89,6 +96,7 @@ class Client:
 @dataclass
 class Attach:
     client: Client
+    since: int | None = None
 
 
 @dataclass
@@ -100,6 +108,8 @@ class Detach:
 class Submit:
     client: Client
     action: dict[str, Any]
+    seq: int | None = None
+    id: str | None = None
 
 
 @dataclass
@@ -143,7 +153,7 @@ class Loaded:
 
     info: TableInfo
     state: GameState | None
-    backlog: list[dict[str, Any]]
+    backlog: list[dict[str, Any]]  # the last RESUME_EVENTS events (the last BACKLOG are sent on connect)
 
 
 def load(storage: Storage, table_id: str) -> Loaded | None:
@@ -155,7 +165,7 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
         return Loaded(info, None, [])
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
     actions = [action_from_dict(a) for a in storage.actions(table_id)]
-    start = max(0, len(actions) - BACKLOG)
+    start = max(0, len(actions) - RESUME_EVENTS)
     state = replay(GameRecord(Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions[:start]))
     backlog = []
     for seq, action in enumerate(actions[start:], start):
@@ -192,6 +202,7 @@ class TableActor:
         self._bot_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
+        self._acks: dict[int, dict[str, int]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -233,15 +244,16 @@ class TableActor:
 
     # -- what the lobby and the websockets call -------------------------------------------------
 
-    def attach(self, client: Client) -> None:
-        self._post(Attach(client))
+    def attach(self, client: Client, since: int | None = None) -> None:
+        """Connect ``client``; ``since`` is the ``seq`` of the last state it saw before a reconnect."""
+        self._post(Attach(client, since))
 
     def detach(self, client: Client) -> None:
         if self.task is not None and not self.task.done():
             self.queue.put_nowait(Detach(client))
 
-    def submit(self, client: Client, action: dict[str, Any]) -> None:
-        self._post(Submit(client, action))
+    def submit(self, client: Client, action: dict[str, Any], seq: int | None = None, action_id: str | None = None) -> None:
+        self._post(Submit(client, action, seq, action_id))
 
     async def call(self, run: Callable[[], Awaitable[T]]) -> T:
         """Run ``run`` inside the actor (in turn with everything else) and return its result."""
@@ -265,20 +277,21 @@ class TableActor:
 
     async def _handle(self, message: Message) -> None:
         match message:
-            case Attach(client=client):
+            case Attach(client=client, since=since):
                 self.clients.add(client)
                 if client.seat is not None:
                     self._cancel_away(client.seat)
                     self.away.discard(client.seat)
-                for event in self.backlog:
+                missed = self._missed(since)
+                for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
-                client.send({**self.view(client.seat), "rules": self.info.ruleset})
+                client.send({**self.view(client.seat), "rules": self.info.ruleset, "resumed": missed is not None})
                 self._broadcast_state(skip=client)
             case Detach(client=client):
                 self.clients.discard(client)
                 self._broadcast_state()
-            case Submit(client=client, action=raw):
-                await self._submit(client, raw)
+            case Submit(client=client, action=raw, seq=seq, id=action_id):
+                await self._submit(client, raw, seq, action_id)
             case Call(run=run, future=future):
                 await self._answer(run, future)
             case BotTurn(seq=seq):
@@ -305,10 +318,27 @@ class TableActor:
         if not future.done():
             future.set_result(result)
 
-    async def _submit(self, client: Client, raw: dict[str, Any]) -> None:
+    def _missed(self, since: int | None) -> list[dict[str, Any]] | None:
+        """The events a client that last saw the state of ``since`` actions has missed (those of seq
+        ``since`` on), or None when it cannot be told exactly (no ``since``, one from the future, or
+        one older than the events kept): the client then gets the last events and a full state."""
+        current = 0 if self.state is None else len(self.state.history)
+        if since is None or since > current:
+            return None
+        if since == current:
+            return []
+        kept = self.backlog[0]["seq"] if self.backlog else current
+        if since < kept:
+            return None
+        return [event for event in self.backlog if event["seq"] >= since]
+
+    async def _submit(self, client: Client, raw: dict[str, Any], seq: int | None = None, action_id: str | None = None) -> None:
         seat = client.seat
         if seat is None:
             client.send(error("spectator", "spectators watch; they do not act"))
+            return
+        if action_id is not None and action_id in self._acks.get(seat, {}):
+            client.send(ack(action_id, self._acks[seat][action_id]))
             return
         if raw.get("seat", seat) != seat:
             client.send(error("not_your_seat", f"you sit at seat {seat}, not {raw.get('seat')!r}"))
@@ -328,7 +358,26 @@ class TableActor:
         if self.state is None:
             client.send(error("not_started", "the game starts when every seat is filled"))
             return
-        await self._commit(action, client)
+        current = len(self.state.history)
+        if seq is not None and seq != current:
+            client.send(
+                {
+                    **error("stale", f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again"),
+                    "seq": current,
+                }
+            )
+            client.send(self.view(seat))
+            return
+        if await self._commit(action, client) and action_id is not None:
+            self._remember(seat, action_id, current + 1)
+            client.send(ack(action_id, current + 1))
+
+    def _remember(self, seat: int, action_id: str, seq: int) -> None:
+        """Keep the last ACKS_KEPT ids each seat's applied actions carried, with the seq they led to."""
+        acks = self._acks.setdefault(seat, {})
+        acks[action_id] = seq
+        while len(acks) > ACKS_KEPT:
+            del acks[next(iter(acks))]
 
     async def _commit(self, action: Action, client: Client | None = None) -> bool:
         """Apply, store, then broadcast ``action``; an illegal one is answered to ``client`` only."""
@@ -349,7 +398,7 @@ class TableActor:
             self.status = status
         self._track_window(state)
         event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
-        self.backlog = [*self.backlog[-(BACKLOG - 1) :], event]
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         for each in self.clients:
             each.send(event)
         self._broadcast_state()

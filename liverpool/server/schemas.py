@@ -57,9 +57,18 @@ class SaveRuleset(Strict):
     rules: dict[str, Any]
 
 
+ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
 class ActionMessage(Strict):
+    """An action, with the ``seq`` of the state it was chosen in and a client-chosen ``id`` (both optional
+    for older clients: without ``seq`` the action is played against whatever the state is then, without
+    ``id`` it is not acknowledged and a resent copy is a new action)."""
+
     type: Literal["action"]
     action: dict[str, Any]
+    seq: Annotated[int, Field(ge=0, strict=True)] | None = None
+    id: ActionId | None = None
 
 
 class Ping(Strict):

@@ -67,12 +67,15 @@ async def _serve(websocket: WebSocket, actor: TableActor | None, seat: int | Non
         await _refuse(websocket, "unknown_token", "this table no longer exists")
         return
     client = Client(seat)
+    since, problem = _since(websocket.query_params.get("since"))
     try:
-        actor.attach(client)
+        actor.attach(client, since)
     except Refused as exc:
         await _refuse(websocket, exc.reason, exc.message, UNAVAILABLE)
         return
     await websocket.accept()
+    if problem is not None:
+        await websocket.send_json(error("malformed", problem))
     writer = asyncio.create_task(_write(websocket, client))
     try:
         if await _read(websocket, actor, client, websocket.app.state.settings):
@@ -114,11 +117,21 @@ async def _read(websocket: WebSocket, actor: TableActor, client: Client, setting
         match parsed:
             case Ping():
                 client.send({"type": "pong"})
-            case ActionMessage(action=action):
+            case ActionMessage(action=action, seq=seq, id=action_id):
                 try:
-                    actor.submit(client, action)
+                    actor.submit(client, action, seq, action_id)
                 except Refused as exc:
                     client.send(error(exc.reason, exc.message))
+
+
+def _since(raw: str | None) -> tuple[int | None, str | None]:
+    """The ``?since=N`` of a reconnecting client (the ``seq`` of the last state it saw), or why it is not
+    one (the client then gets a full state, as on a first connection)."""
+    if raw is None:
+        return None, None
+    if raw.isascii() and raw.isdigit() and len(raw) <= 18:
+        return int(raw), None
+    return None, f"since must be the seq of the last state seen (a whole number >= 0), not {raw[:20]!r}"
 
 
 def _close(client: Client, code: int, reason: str, message: str) -> None:

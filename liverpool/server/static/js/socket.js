@@ -1,4 +1,5 @@
-// One websocket to the table that reconnects by itself (the server sends the whole state on connect).
+// One websocket to the table that reconnects by itself. A reconnect asks for what it missed
+// (`?since=` the seq of the last state seen): the server sends exactly the missed events, then the state.
 
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 5000;
@@ -6,11 +7,13 @@ const UNKNOWN_TOKEN = 4404;
 
 export class TableSocket {
   /**
-   * url: the websocket URL; onMessage(message); onStatus("connecting" | "open" | "closed" | "gone").
+   * url: the websocket URL; onMessage(message); onStatus("connecting" | "open" | "closed" | "gone");
+   * since(): the seq of the last state seen (a number >= 0), or null on the first connection.
    * A close with code 4404 means the token is not valid: no reconnect. Any other close reconnects.
    */
-  constructor(url, { onMessage, onStatus }) {
+  constructor(url, { onMessage, onStatus, since = () => null }) {
     this.url = url;
+    this.since = since;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.backoff = 250;
@@ -26,7 +29,8 @@ export class TableSocket {
   connect() {
     if (this.stopped) return;
     this.onStatus("connecting");
-    const socket = new WebSocket(this.url);
+    const seen = this.since();
+    const socket = new WebSocket(typeof seen === "number" && seen >= 0 ? `${this.url}?since=${seen}` : this.url);
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.backoff = 250;

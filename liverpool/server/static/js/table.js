@@ -29,12 +29,21 @@ const app = {
   announced: null,
   deadlineAt: null,
   socket: null,
+  session: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
+  sent: 0,
 };
 
 // -- sending --------------------------------------------------------------------------------------
 
+/** A new id for an action: the server applies an id once, however often it is sent. */
+function actionId() {
+  app.sent += 1;
+  return `${app.session}-${app.sent}`;
+}
+
+/** Send an action bound to the state it was chosen in (a table that moved on answers `stale`). */
 function act(action) {
-  if (!app.socket?.send({ type: "action", action })) {
+  if (!app.socket?.send({ type: "action", action, seq: app.seq, id: actionId() })) {
     showError("Not connected: reconnecting…");
     return;
   }
@@ -159,7 +168,11 @@ function onMessage(message) {
       break;
     case "error":
       delete document.body.dataset.pending;
-      showError(message.message ?? message.reason ?? "That is not possible now.");
+      showError(message.reason === "stale"
+        ? "The table changed before your move arrived: look again and choose."
+        : message.message ?? message.reason ?? "That is not possible now.");
+      break;
+    case "ack":
       break;
     default:
       break;
@@ -389,7 +402,7 @@ function start() {
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
-  app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus });
+  app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
   setInterval(renderDeadline, 1000);
 }
