@@ -217,17 +217,46 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         if isinstance(chosen, tuple):  # one more meld of the pending going-down
             self.pending = list(chosen)
             self._options_cache = None
-        elif chosen is DECLINE:
+        else:
+            self._perform(seat, chosen)
+        self._after_step()
+
+    def play(self, action: Action | None) -> None:
+        """Apply an engine action (or ``DECLINE``) for the selected seat, bypassing the encoding: for clients
+        that play some seats with the engine's own agents (the bots of :mod:`liverpool.env.single`). The
+        engine validates it (``IllegalAction``); a seat that must act may not decline."""
+        agent = self.agent_selection
+        assert self.state is not None
+        seat = self.agent_name_mapping[agent]
+        if self.terminations[agent]:
+            raise ValueError(f"{agent} cannot act: the game is over")
+        if action is not None and action.seat != seat:
+            raise ValueError(f"{action!r} is not an action of the selected seat {seat}")
+        if action is DECLINE and enc.PASS not in self.options(seat):
+            raise ValueError(f"seat {seat} must act now and cannot decline ({self.state.situation()})")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.pending = []
+        self._perform(seat, action)
+        self._after_step()
+
+    def _perform(self, seat: int, chosen: Action | None) -> None:
+        assert self.state is not None
+        if chosen is DECLINE:
             self.declined.add(seat)
             self._options_cache = None
-        else:
-            apply(self.state, chosen)
-            self.pending = []
-            self.declined = set()
-            self._moment += 1
-            self._options_cache = None
-            self._advance_chance()
-            self._score()
+            return
+        apply(self.state, chosen)
+        self.pending = []
+        self.declined = set()
+        self._moment += 1
+        self._options_cache = None
+        self._advance_chance()
+        self._score()
+
+    def _after_step(self) -> None:
+        assert self.state is not None
         if self.state.phase is Phase.GAME_OVER:
             self.terminations = {a: True for a in self.agents}
         self.agent_selection = self.possible_agents[self._next_seat()]
