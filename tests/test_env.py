@@ -13,13 +13,13 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from liverpool.engine import GoDown, is_legal, legal_actions, observe  # noqa: E402
-from liverpool.env import encoding as enc  # noqa: E402
-from liverpool.env import liverpool_v0  # noqa: E402
-from liverpool.env.single import LiverpoolSingleEnv  # noqa: E402
+from liverpool.engine import GoDown, is_legal, legal_actions, observe
+from liverpool.env import encoding as enc
+from liverpool.env import liverpool_v0
+from liverpool.env.single import LiverpoolSingleEnv
 
 PRESETS = ["liverpool", "may-i", "contract", "norsk", "british"]
 

@@ -21,7 +21,6 @@ from liverpool.engine import (
     DrawDiscard,
     DrawStock,
     EndTurn,
-    GoDown,
     LayOff,
     Meld,
     Observation,

@@ -23,7 +23,7 @@ Whose turn it is (``agent_selection``), as the engine's game driver asks seats:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -68,10 +68,10 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
     return wrapped
 
 
-class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]  # PettingZoo is untyped
     """Liverpool Rummy as an AEC game; agents ``player_0`` .. ``player_{seats-1}`` are the seats."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "liverpool_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "liverpool_v0", "is_parallelizable": False}
 
     def __init__(
         self, preset: str = "liverpool", seats: int = 4, rules: Ruleset | None = None, render_mode: str | None = None
@@ -317,7 +317,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
         if index < lay.swap:
             face, rest = divmod(index - lay.lay_off, lay.max_melds * len(enc.ENDS))
             meld, end = divmod(rest, len(enc.ENDS))
-            return LayOffAction(seat, card(face), meld, enc.ENDS[end])  # type: ignore[arg-type]
+            return LayOffAction(seat, card(face), meld, enc.ENDS[end])
         face, meld = divmod(index - lay.swap, lay.max_melds)
         table = observe(self.state, seat).melds
         jokers = [c for c in table[meld].meld.cards if Card(c).is_joker] if meld < len(table) else []

@@ -3,7 +3,7 @@
 >>> from liverpool.env.single import LiverpoolSingleEnv
 >>> env = LiverpoolSingleEnv(preset="liverpool", seats=3, opponents="random")
 >>> obs, info = env.reset(seed=3)
->>> obs["action_mask"].sum() == info["action_mask"].sum() > 0
+>>> bool(obs["action_mask"].sum() == info["action_mask"].sum() > 0)
 True
 
 The other seats are bots made with :func:`liverpool.bots.registry.make_bot` (``random``, ``easy``, ``medium``,
@@ -35,7 +35,7 @@ Obs = dict[str, npt.NDArray[Any]]
 class LiverpoolSingleEnv(gymnasium.Env[Obs, np.int64]):
     """Seat ``seat`` against bots of strength ``opponents`` (one name, or a name per other seat)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium declares it an instance variable)
 
     def __init__(
         self,
@@ -113,7 +113,7 @@ class LiverpoolSingleEnv(gymnasium.Env[Obs, np.int64]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.aec.action_mask(self.seat)}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         return self.aec.describe(self.seat)
