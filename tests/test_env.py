@@ -193,8 +193,8 @@ def test_gymnasium_illegal_ends_episode_and_returns_match() -> None:
     assert total == -env.aec.state.totals[0]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 1500), shuffle_seed=st.integers(0, 10_000))
 def test_no_hidden_card_reaches_an_observation(seed: int, steps: int, shuffle_seed: int) -> None:
     """Two states that differ only in what a seat may not see (the stock's order and the other seats' cards
     they did not take face up) give that seat equal observation arrays."""
@@ -207,7 +207,13 @@ def test_no_hidden_card_reaches_an_observation(seed: int, steps: int, shuffle_se
         _random_step(env, rng)
     state = env.state
     assert state is not None
-    viewer = env.agent_name_mapping[env.agent_selection]
+    for viewer in range(state.seats):
+        _check_hidden(env, viewer, shuffle_seed)
+
+
+def _check_hidden(env: liverpool_v0.raw_env, viewer: int, shuffle_seed: int) -> None:
+    state = env.state
+    assert state is not None
     other = state.clone()
     # Pool the hidden cards (stock, and the other hands but for their face-up pickups) and deal them anew.
     hidden = list(other.stock)
@@ -227,5 +233,3 @@ def test_no_hidden_card_reaches_an_observation(seed: int, steps: int, shuffle_se
     a = enc.encode_observation(env.layout, observe(state, viewer), env.pending)
     b = enc.encode_observation(env.layout, observe(other, viewer), env.pending)
     assert np.array_equal(a, b)
-    if state.stock or any(keep.values()):
-        assert other.stock != state.stock or other.hands != state.hands or len(state.stock) <= 1
