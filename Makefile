@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Tests run in parallel processes (pytest-xdist), one per core by default.
 TEST_WORKERS ?= auto
 
-.PHONY: run serve play test test-quick bench compile clean
+.PHONY: run serve play test test-quick bench compile fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,15 @@ bench: $(STAMP)
 # A mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
 compile: $(STAMP)
 	$(BIN)/python scripts/compile.py build/mypyc
+
+# Engine fuzzing (docs/fuzzing.md): random games on every preset and table size, half of the steps illegal
+# or mutated, on the pure build and then on the compiled one; fails on any violation. FUZZ_ACTIONS, FUZZ_SEED.
+FUZZ_ACTIONS ?= 250000
+FUZZ_SEED ?= 1
+# (-P: python -m would put the current folder, the pure tree, before PYTHONPATH.)
+fuzz: $(STAMP) compile
+	PYTHONPATH=. $(BIN)/python -P -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
+	PYTHONPATH=build/mypyc $(BIN)/python -P -m liverpool.fuzz --actions $(FUZZ_ACTIONS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(VENV) .venv-bench build

@@ -16,8 +16,8 @@ from liverpool.engine.actions import Action, Shuffle
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.play import run_game
 from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay
-from liverpool.engine.state import GameState
-from liverpool.narrate import describe
+from liverpool.engine.state import DealResult, GameState
+from liverpool.narrate import deal_end_lines, describe
 from liverpool.rulesfile import load_ruleset
 
 console = Console(highlight=False, soft_wrap=True)
@@ -63,7 +63,7 @@ def play(
 
 def _catch_up(state: GameState, names: list[str], printed: list[int]) -> None:
     for result in state.results[printed[0] :]:
-        _print_deal_to(result.deal, result.went_out, result.scores, names)
+        _print_deal_end(result, names)
     printed[0] = len(state.results)
 
 
@@ -83,7 +83,8 @@ def _print_totals(state: GameState, names: list[str]) -> None:
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A game record (JSON) written by `liverpool play --record`.")],
 ) -> None:
-    """Re-play a record through the engine and print each deal's scores and the totals.
+    """Re-play a record through the engine and print each deal's end (why, each hand laid down, the points)
+    and the totals.
 
     Exits with status 2 on a malformed file or at the first illegal action, naming it.
     """
@@ -104,14 +105,13 @@ def replay_command(
             points = ", ".join(f"{record.seats[s]}: {p}" for s, p in enumerate(result.scores))
             console.print(f"Deal {result.deal + 1} (before the position): Points: {points}", markup=False)
             continue
-        _print_deal_to(result.deal, result.went_out, result.scores, record.seats)
+        _print_deal_end(result, record.seats)
     _print_totals(state, record.seats)
     if not state.is_over:
         console.print(f"(the record stops before the end: {state.situation()})", markup=False)
     sys.stdout.flush()
 
 
-def _print_deal_to(deal: int, went_out: int | None, scores: tuple[int, ...], names: list[str]) -> None:
-    out = "nobody went out" if went_out is None else f"{names[went_out]} went out"
-    points = ", ".join(f"{names[s]}: {p}" for s, p in enumerate(scores))
-    console.print(f"Deal {deal + 1}: {out}. Points: {points}", markup=False)
+def _print_deal_end(result: DealResult, names: list[str]) -> None:
+    for line in deal_end_lines(result, names):
+        console.print(line, markup=False)

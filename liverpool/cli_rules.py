@@ -112,12 +112,17 @@ def print_ruleset(console: Console, ruleset: Ruleset) -> None:
 
 def contract_table(ruleset: Ruleset, caption: str) -> Table:
     table = Table(title="Contracts", title_justify="left", title_style="bold", caption=caption, caption_justify="left")
-    for column in ("deal", "contract", "melds", "min cards", "hand size"):
+    for column in ("deal", "contract", "melds", "min cards", "hand size", "out"):
         table.add_column(column, justify="right" if column in ("deal", "min cards", "hand size") else "left")
     for i, deal in enumerate(ruleset.deals):
         melds = ", ".join(str(meld) for meld in deal.contract)
         final = " (final)" if ruleset.is_final(i) else ""
         table.add_row(
-            f"{i + 1}{final}", describe_contract(deal.contract), melds, str(min_cards(deal)), str(deal.hand_size)
+            f"{i + 1}{final}",
+            describe_contract(deal.contract),
+            melds,
+            str(min_cards(deal)),
+            str(deal.hand_size),
+            ruleset.deal_out(i).value,
         )
     return table

@@ -18,7 +18,7 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.cards import Card
-from liverpool.engine.state import GameState
+from liverpool.engine.state import DealEndReason, DealResult, GameState
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -65,3 +65,44 @@ def describe(before: GameState, action: Action, names: list[str]) -> str:
                 return f"{who} calls rummy on {names[before.discarder or 0]}'s discard"
             return f"{who} calls Liverpool and sheds {card.pretty()}"
     return repr(action)
+
+
+def deal_end_reason(result: DealResult, names: list[str]) -> str:
+    """Why a deal ended, as a sentence: who went out, or how the stock ran out."""
+    if result.went_out is not None:
+        return f"{names[result.went_out]} went out"
+    if result.reason is DealEndReason.BEFORE_POSITION:
+        return "played before the record's starting position (only its points are known)"
+    washes = result.reshuffles
+    ran_out = f"was washed {washes} time{'s' if washes != 1 else ''} and ran out again" if washes else "ran out"
+    match result.reason:
+        case DealEndReason.WASHES_USED if not washes:
+            return "nobody went out: the stock ran out and may not be washed"
+        case DealEndReason.WASHES_USED:
+            return f"nobody went out: the stock {ran_out}, as many washes as allowed"
+        case DealEndReason.PILE_TOO_SMALL:
+            return f"nobody went out: the stock {ran_out}, with too few discards to wash"
+    return f"nobody went out: the stock {ran_out}"
+
+
+def deal_end_lines(result: DealResult, names: list[str]) -> list[str]:
+    """A deal's end as everyone sees it when the hands are laid down: the reason and scores, then what each
+    seat was caught with ("Bob caught with 7♥ K♠ JK: 35") and the melds left on the table."""
+    scores = ", ".join(f"{names[s]}: {p}" for s, p in enumerate(result.scores))
+    lines = [f"Deal {result.deal + 1}: {deal_end_reason(result, names)}. Points: {scores}"]
+    for seat, hand in enumerate(result.hands):
+        points = result.points[seat]
+        if seat == result.went_out:
+            if hand:
+                lines.append(f"  {names[seat]} went out holding {cards_text(hand)}: {points}")
+            continue
+        held = cards_text(hand) if hand else "no cards"
+        lines.append(f"  {names[seat]} caught with {held}: {points}")
+    if result.cut_bonus_seat is not None:
+        lines.append(f"  {names[result.cut_bonus_seat]} scores the cut bonus")
+    if result.melds:
+        table = "; ".join(
+            f"{names[tm.owner]}'s {tm.meld.kind.value} {cards_text(tm.meld.cards)}" for tm in result.melds
+        )
+        lines.append(f"  on the table: {table}")
+    return lines

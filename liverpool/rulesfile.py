@@ -29,7 +29,7 @@ from typing import Any, Literal
 import tomli_w
 
 from .engine.presets import UnknownPreset, find_preset
-from .engine.rules import DealRule, MeldRule, Ruleset, RulesetError, field_docs
+from .engine.rules import DealOut, DealRule, MeldRule, Ruleset, RulesetError, field_docs
 
 RulesetFormat = Literal["json", "toml"]
 FORMATS: dict[str, RulesetFormat] = {".json": "json", ".toml": "toml"}
@@ -198,9 +198,21 @@ FIELD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "buy_limit",
             "final_deal_buy_limit",
             "buy_blocks_next_player",
+            "upcard_buyable",
         ),
     ),
-    ("Going out and scoring", ("discard_call", "empty_hand", "announce_at", "card_values", "ties")),
+    (
+        "Going out and scoring",
+        (
+            "discard_call",
+            "empty_hand",
+            "float_out_unplayable",
+            "announce_at",
+            "announce_after_discard",
+            "card_values",
+            "ties",
+        ),
+    ),
     ("Notes", ("notes",)),
 )
 """The fields of a ruleset by topic, in the order ``rules show`` and ``docs/rulesets.md`` give them."""
@@ -230,7 +242,10 @@ def format_value(ruleset: Ruleset, name: str) -> str:
     if name == "decks":
         return describe_decks(ruleset)
     if name == "deals":
-        return "; ".join(f"{describe_contract(d.contract)} ({d.hand_size} cards)" for d in ruleset.deals)
+        return "; ".join(
+            f"{describe_contract(d.contract)} ({d.hand_size} cards{'' if d.out is DealOut.NORMAL else ', out: ' + d.out.value})"
+            for d in ruleset.deals
+        )
     if name == "card_values":
         return ruleset.describe_card_values()
     if name == "notes":

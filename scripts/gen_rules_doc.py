@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from liverpool.engine.presets import ALIASES, PRESETS
-from liverpool.engine.rules import DealRule, Ruleset, field_docs
+from liverpool.engine.rules import DealOut, DealRule, Ruleset, field_docs
 from liverpool.rulesfile import describe_contract, format_value, grouped_fields, min_cards
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
@@ -35,18 +35,22 @@ def reference() -> str:
 
 def contracts() -> list[str]:
     lines = ["## Contracts", "", f"`deals`: {field_docs()['deals']}", ""]
-    by_deals: dict[tuple[DealRule, ...], list[str]] = {}
+    by_deals: dict[tuple[tuple[DealRule, ...], str], list[str]] = {}
     for r in PRESETS.values():
-        by_deals.setdefault(r.deals, []).append(r.name)
-    for deals, names in by_deals.items():
-        final = PRESETS[names[0]].final_deal.value
+        by_deals.setdefault((r.deals, r.final_deal.value), []).append(r.name)
+    for (deals, _), names in by_deals.items():
+        rules = PRESETS[names[0]]
         lines += [f"### {', '.join(f'`{n}`' for n in names)}", ""]
-        lines += ["| deal | contract | melds | min cards | hand size |", "|---|---|---|---|---|"]
+        lines += ["| deal | contract | melds | min cards | hand size | out |", "|---|---|---|---|---|---|"]
         for i, deal in enumerate(deals):
             melds = ", ".join(str(m) for m in deal.contract)
-            label = f"{i + 1} (final: `{final}`)" if i == len(deals) - 1 else str(i + 1)
+            label = f"{i + 1} (final)" if i == len(deals) - 1 else str(i + 1)
+            out = rules.deal_out(i).value
+            if deal.out is DealOut.NORMAL and out != "normal":
+                out += " (final_deal)"
             lines.append(
-                f"| {label} | {describe_contract(deal.contract)} | `{melds}` | {min_cards(deal)} | {deal.hand_size} |"
+                f"| {label} | {describe_contract(deal.contract)} | `{melds}` | {min_cards(deal)} | {deal.hand_size} "
+                f"| `{out}` |"
             )
         lines.append("")
     return lines

@@ -28,7 +28,7 @@ from liverpool.engine.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
 from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import FinalDeal, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules import DealOut, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 
@@ -198,7 +198,7 @@ def test_shed_order_is_the_sort_by_tuples() -> None:
 def _whole(observation: Observation) -> bool:
     """Whether the deal is whole-hand, read afresh (not from what ``table`` keeps)."""
     rules = observation.rules
-    return rules.final_deal is FinalDeal.WHOLE_HAND and observation.deal >= len(rules.deals) - 1
+    return rules.deal_out(observation.deal) is DealOut.WHOLE_HAND
 
 
 def test_need_of_follows_the_deal_asked_about() -> None:

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test`
 CHECKED = (
     "test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py",
     "test_observe_values.py", "test_pickle.py", "test_made_values.py", "test_lay_off_index.py", "test_chance.py",
-    "test_bits.py", "test_search_kit.py",
+    "test_bits.py", "test_search_kit.py", "test_fidelity_swaps.py", "test_fidelity_melds.py", "test_errors.py",
+    "test_deal_end.py", "test_go_down_all.py", "test_position.py", "test_fuzz.py",
 )
 
 RUN = """

@@ -94,7 +94,7 @@ def test_replayed_final_deal_keeps_the_final_deal_buy_limit() -> None:
 def test_lay_off_with_a_malformed_end_is_refused() -> None:
     """game.py, _verify: LayOff(end='middle') was taken as 'high', and the game's record then could not be read."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 4C 5C 6C 7C 2D 9S KH"], stock_top=["8C"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "set: 7H 7S 7D", "run: 4C 5C 6C 7C"))
+    play(state, DrawStock(1), go_down(1, "set: 7H 7S 7D", "run: 4C 5C 6C 7C"))
     refused(state, LayOff(1, card("8C"), 1, "middle"), MalformedAction, "'low' or 'high', not 'middle'")  # type: ignore[arg-type]
     play(state, LayOff(1, card("8C"), 1, "high"))
 
@@ -105,7 +105,7 @@ def test_a_set_takes_its_rank_from_its_first_natural() -> None:
     assert Meld.parse("set: 7H 7S 8D").low == 7
     assert Meld.parse("set: JK 8D 7H").low == 8
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 8H 8S 8D 2C 5D 9H KS"], stock_top=["QD"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 8D", "set: 8H 8S 7D"), CannotGoDown, "8D is not of the set's rank 7")
 
 

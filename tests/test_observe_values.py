@@ -25,6 +25,19 @@ def _seat_views_by_hand(state: GameState) -> tuple[SeatView, ...]:
     """The seat views as the plain dataclass constructor makes them (the reference)."""
     in_deal = state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER and bool(state.hands)
     announce = state.rules.announce_at
+
+    def announced(s: int) -> bool:
+        if not in_deal:
+            return False
+        count = len(state.hands[s])
+        if not (announce > 0 and count <= announce):
+            return False
+        if not state.rules.announce_after_discard:
+            return True
+        mid_turn = state.phase is Phase.PLAY and s == state.current
+        counts = state.turn_end_counts
+        return not mid_turn and s < len(counts) and counts[s] == count
+
     return tuple(
         SeatView(
             seat=s,
@@ -32,7 +45,7 @@ def _seat_views_by_hand(state: GameState) -> tuple[SeatView, ...]:
             down=state.down[s] if in_deal else False,
             buys=state.buys[s] if in_deal else 0,
             known=tuple(state.known[s]) if in_deal else (),
-            announced=in_deal and announce > 0 and len(state.hands[s]) <= announce,
+            announced=announced(s),
         )
         for s in range(state.seats)
     )

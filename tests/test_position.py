@@ -160,11 +160,16 @@ def test_the_current_seat_buys_and_reshuffles_are_kept() -> None:
 
 
 def test_the_upcard_and_another_discarder() -> None:
-    upcard = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(LIVERPOOL)
-    state = new_position(LIVERPOOL, upcard)
+    british = find_preset("british")
+    upcard = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(british)
+    state = new_position(british, upcard)
     assert state.fresh and state.discarder is None and state.deal == 0 and state.first_dealer == 0
     apply(state, DrawStock(1))
-    assert state.window == [2, 0]  # `liverpool` lets everyone but the next player buy the upcard, the dealer too
+    assert state.window == [2, 0]  # `british` lets everyone but the next player buy the upcard, the dealer too
+    upcard = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(LIVERPOOL)
+    state = new_position(LIVERPOOL, upcard)
+    apply(state, DrawStock(1))
+    assert state.phase is Phase.PLAY and state.window == []  # `liverpool` buys discards only, not the upcard
     called = _deal_two(discarder=1, current=2, hands=["8H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D"])
     state = new_position(LIVERPOOL, called)
     assert state.discarder == 1 and legal_actions(state, 1) == []  # one's own discard is not for sale
@@ -403,3 +408,23 @@ def test_the_documented_example_replays(tmp_path: Path) -> None:
     assert "Deal 1 (before the position): Points: Ann: 0, Bob: 45, Cy: 80" in result.output
     assert "Deal 2: Ann went out. Points: Ann: 0, Bob: 5, Cy: 70" in result.output
     assert "the record stops before the end: deal 3, deal phase" in result.output
+
+
+def test_a_may_i_position_plays_on_and_announces_after_the_discard() -> None:
+    """RULES.md §3 announcements (000): "After discarding, if you have 3 or less cards in your hand, you must
+    announce how many cards you have." A position of `may-i` plays on with the announcing of its ruleset."""
+    may_i = find_preset("may-i")
+    position = Position.of(hands=["2C 3C 9S", "5D 6D 7D 8D 9D", "2H 3H 4H 5H 6H"], discard_pile="KD", current=0)
+    state = new_position(may_i, position.with_rest_in_stock(may_i))
+    apply(state, DrawStock(0))
+    apply(state, Discard(0, _c("9S")))
+    seat = observe(state, 1).seats[0]
+    assert seat.hand_count == 3 and seat.announced
+
+
+def test_a_floater_position_is_floating() -> None:
+    """RULES.md §3 floating (001a): a seat set to play with no cards is floating: it may not go out by
+    discarding a drawn card that could be laid off."""
+    position = _deal_two(discarder=2, current=0, hands=["", "9S 9D 9H 3C 4C 5C 2S KH 8H", "2D 5S 7S JS JD QS AC 10D"])
+    state = new_position(LIVERPOOL, position)
+    assert state.floating

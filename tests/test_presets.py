@@ -11,6 +11,7 @@ from liverpool.engine.rules import (
     STANDARD_CONTRACTS,
     Buying,
     BuyPrecedence,
+    DealOut,
     DiscardCall,
     EmptyHand,
     FinalDeal,
@@ -178,7 +179,7 @@ def test_british() -> None:
     # RULES.md §3 joker limits (004): at most one joker per 4-card segment.
     assert r.run_joker_spacing == 4
     # RULES.md §3 final deal (004): going out by completing the run of 7.
-    assert r.final_deal is FinalDeal.CONTRACT_GOES_OUT
+    assert r.deal_out(6) is DealOut.GOES_OUT
 
 
 def test_british_variants() -> None:

@@ -191,7 +191,7 @@ def test_sets_of_one_rank_are_fine_without_the_constraint() -> None:
     """RULES.md §3 set constraints: only 000 asks for different ranks; liverpool lets two sets share a rank
     and lets a set hold two cards of one suit (two decks)."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 7H#1 7S#1 8H 8S 8D KS"], stock_top=["2C"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     play(state, go_down(1, "set: 7H 7H#1 7S", "set: 7C 7D 7S#1"))
     assert state.down[1] and hand(state, 1) == "8H 8S 8D KS 2C"
 
@@ -199,7 +199,7 @@ def test_sets_of_one_rank_are_fine_without_the_constraint() -> None:
 def test_sets_of_distinct_suits_and_at_most_four_cards_contract() -> None:
     """RULES.md §3 set constraints: sets 3-4 cards, no two cards of one suit (001b); lay-offs too."""
     state = deal(CONTRACT, 4, hands=[None, "7H 7H#1 7S 7D 7C 8H 8S 8D 8H#1 JK"], stock_top=["2C"])
-    play(state, DrawStock(1), Pass(2), Pass(3), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7H#1 7S", "set: 8H 8S 8D"), CannotGoDown, "two 7H in one set")
     refused(state, go_down(1, "set: 7H 7S 7D 7C JK", "set: 8H 8S 8D"), CannotGoDown, "at most 4 cards")
     play(state, go_down(1, "set: 7H 7S 7D 7C", "set: 8H 8S 8D"))
@@ -215,11 +215,11 @@ def test_sets_of_distinct_suits_and_at_most_four_cards_contract() -> None:
 def test_runs_of_a_contract_in_different_suits_of_four_or_more() -> None:
     """RULES.md §3 run constraints: runs of a contract in different suits (000, 001b); min length 4 (most)."""
     state = deal(LIVERPOOL, 3, hands=[None, "3H 4H 5H 6H 8H 9H 10H JH 2S KS"], stock_top=["5D"], deal_no=2)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8H 9H 10H JH"), CannotGoDown, "different suits")
 
     state = deal(LIVERPOOL, 3, hands=[None, "3H 4H 5H 6H 8C 9C 10C 2S KS QD"], stock_top=["JC"], deal_no=2)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8C 9C 10C"), CannotGoDown, "a run of 3 cards .* at least 4")
     play(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8C 9C 10C JC"))
     assert hand(state, 1) == "2S KS QD"
@@ -228,7 +228,7 @@ def test_runs_of_a_contract_in_different_suits_of_four_or_more() -> None:
 def test_runs_of_three_contract() -> None:
     """RULES.md §3 run constraints: min length 3 (001b)."""
     state = deal(CONTRACT, 3, hands=[None, "7H 7S 7D 4C 5C 6C 2D 9S KH QD"], stock_top=["JH"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     play(state, go_down(1, "set: 7H 7S 7D", "run: 4C 5C 6C"))
     assert state.down[1]
 
@@ -249,7 +249,7 @@ def test_joinable_runs_may_not_be_laid_as_two_norsk(first_low: bool) -> None:
 def test_runs_have_aces_low_or_high_but_never_wrap() -> None:
     """RULES.md §1 (shared by every row of run constraints): A-2-3-4 and J-Q-K-A, never K-A-2."""
     state = deal(LIVERPOOL, 3, hands=[None, "AH 2H 3H 4H JS QS KS AS 2S 7D"], stock_top=["7H#1"], deal_no=2)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "run: QS KS AS 2S", "run: AH 2H 3H 4H"), CannotGoDown, "cannot go from rank 12 to 15")
     play(state, go_down(1, "run: AH 2H 3H 4H", "run: JS QS KS AS"))
     assert [tm.meld.low for tm in state.melds] == [1, 11]
@@ -263,7 +263,7 @@ def test_longer_melds_but_no_extra_melds() -> None:
     """RULES.md §3 laying more than the minimum: longer melds allowed, no extra melds (000, 004);
     the contract is laid once."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 9H 9S 9D"], stock_top=["KS"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D", "set: 9H 9S 9D"), CannotGoDown,
             r"asks for 2 set\(s\), not 3")
     refused(state, go_down(1, "set: 7H 7S 7D 7C"), CannotGoDown, r"asks for 2 set\(s\), not 1")
@@ -276,7 +276,7 @@ def test_melds_of_exactly_the_contract_when_longer_melds_are_off() -> None:
     """RULES.md §3 laying more than the minimum: the option off, a set of 4 does not fit 'set 3'."""
     rules = dataclasses.replace(LIVERPOOL, longer_melds=False)
     state = deal(rules, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 9H 9S 9D"], stock_top=["KS"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 7D 7C", "set: 8H 8S 8D"), CannotGoDown, "longer melds are not allowed")
     play(state, go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D"))
     play(state, LayOff(1, card("7C"), 0))
@@ -288,7 +288,7 @@ def test_melds_of_exactly_the_contract_when_longer_melds_are_off() -> None:
 def test_joker_limits_two_naturals_in_a_set_three_in_a_run() -> None:
     """RULES.md §3 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 8H JK JK#1 10H 5S 5D 5C 2C KS"], stock_top=["QD"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 5S 5D 5C", "run: 7H 8H JK JK#1"), CannotGoDown,
             "a run needs at least 3 natural cards, this one has 2")
     refused(state, go_down(1, "set: 5C JK JK#1", "run: 7H 8H 10H 5S"), CannotGoDown,
@@ -308,7 +308,7 @@ def test_joker_limits_one_joker_per_four_cards_british() -> None:
     assert hand(state, 1) == "9H KS 2C"
 
     state = deal(LIVERPOOL, 3, hands=hands, stock_top=["2C"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0), crowded)
+    play(state, DrawStock(1), crowded)
 
 
 def test_joker_limits_lay_off_a_second_joker() -> None:
@@ -316,7 +316,9 @@ def test_joker_limits_lay_off_a_second_joker() -> None:
     hands = [None, "5S 5D 5C 4H 5H 6H JK JK#1 KS 2D"]
     for rules, accepted in ((BRITISH, False), (LIVERPOOL, True)):
         state = deal(rules, 3, hands=hands, stock_top=["2C"], deal_no=1)
-        play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "set: 5S 5D 5C", "run: 4H 5H 6H JK"))
+        play(state, DrawStock(1))
+        pass_window(state)  # (british sells the upcard, liverpool does not)
+        play(state, go_down(1, "set: 5S 5D 5C", "run: 4H 5H 6H JK"))
         lay = LayOff(1, card("JK#1"), 1, "high")
         if accepted:
             play(state, lay)
@@ -329,7 +331,7 @@ def test_joker_limits_lay_off_a_second_joker() -> None:
 def test_joker_limits_runs_of_three_need_two_naturals_contract() -> None:
     """RULES.md §3 joker limits, read for 001b's runs of 3: two naturals."""
     state = deal(CONTRACT, 3, hands=[None, "7H 7S 7D JK 6C 2D 9S KH QD 3S"], stock_top=["5C"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 7D", "run: JK 5C KH"), CannotGoDown)
     play(state, go_down(1, "set: 7H 7S 7D", "run: 5C 6C JK"))
 
@@ -427,7 +429,7 @@ def test_joker_swap_never() -> None:
 def _pile_of_two(rules: Ruleset, seat_2: str) -> GameState:
     """The pile is 9C (the upcard) under KC (seat 1's discard); seat 2 is to draw."""
     state = deal(rules, 3, hands=[None, "2C 3D 4H 5S 6C 8D 10H QS KC JD", seat_2], upcard="9C", stock_top=["AH"])
-    play(state, DrawStock(1), Pass(2), Pass(0), Discard(1, card("KC")))
+    play(state, DrawStock(1), Discard(1, card("KC")))
     assert discard_pile(state) == "9C KC"
     return state
 
@@ -457,7 +459,7 @@ def test_dig_when_down_lays_the_card_off_at_once_contract() -> None:
     of the cards taken above it."""
     state = deal(CONTRACT, 3, hands=["2H 3S 4D 6C JC QH 10S AS KD 5C", SEVENS_EIGHTS, "9C 9D 9S 10C 10D 10H 3C 6H JD 2S"],
                  upcard="7C", stock_top=["QD", "3D", "4H"])
-    play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D"), Discard(1, card("KS")))
+    play(state, DrawStock(1), go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D"), Discard(1, card("KS")))
     turn(state)
     turn(state)
     assert discard_pile(state) == "7C KS 3D 4H" and state.current == 1
@@ -516,7 +518,7 @@ def test_discard_is_optional_norsk() -> None:
 def test_discard_is_required_to_end_the_turn() -> None:
     """RULES.md §3 discard optional: required to end the turn (others)."""
     state = deal(LIVERPOOL, 3)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     assert EndTurn(1) not in legal_actions(state)
     refused(state, EndTurn(1), CannotDiscard, "a turn ends with a discard in this ruleset")
 
@@ -792,7 +794,7 @@ def test_no_discard_calls() -> None:
 def test_going_out_by_discarding_the_last_card() -> None:
     """RULES.md §3 going out: by discarding the last card (000, 001a, 002, 004)."""
     state = deal(LIVERPOOL, 3, hands=["KS QS", "7H 7S 7D 7C 7H#1 8H 8S 8D 8C 8H#1"], stock_top=["2C"])
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     play(state, go_down(1, "set: 7H 7S 7D 7C 7H#1", "set: 8H 8S 8D 8C 8H#1"))
     assert hand(state, 1) == "2C" and observe(state, 0).seats[1].announced
     value_0 = sum(LIVERPOOL.value(c) for c in state.hands[0])
@@ -809,7 +811,7 @@ WHOLE_HAND_MELDS = ("set: 7H 7S 7C 7D", "run: 8D 9D 10D JD QD KD AD")
 def test_melding_every_card_goes_out_contract() -> None:
     """RULES.md §3 going out: melding every card also goes out (001b)."""
     state = deal(CONTRACT, 3, hands=WHOLE_HAND_DEAL_2, stock_top=["AD"], deal_no=1)
-    play(state, DrawStock(1), Pass(2), Pass(0), GoDown(1, melds(*WHOLE_HAND_MELDS)))
+    play(state, DrawStock(1), GoDown(1, melds(*WHOLE_HAND_MELDS)))
     assert state.results[-1].went_out == 1 and state.results[-1].scores[1] == 0 and state.phase is Phase.DEAL
 
 
@@ -855,12 +857,12 @@ def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
 def test_final_deal_contract_uses_the_whole_hand_liverpool() -> None:
     """RULES.md §3 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out");
     liverpool note: with 10 cards dealt, the 12 cards of three runs come from buying."""
-    state = deal(LIVERPOOL, 3, hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D"], upcard="4D",
-                 stock_top=["5D", "KC", "QC", "6D"], deal_no=6)
+    state = deal(LIVERPOOL, 3, hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D"], upcard="KH",
+                 stock_top=["4D", "5D", "QC", "6D"], deal_no=6)
     assert state.is_final_deal and len(state.hands[1]) == 10
-    play(state, DrawStock(1), Pass(2), Buy(0))
+    play(state, DrawStock(1))  # (liverpool's upcard is not for sale: seat 0 buys seat 1's discard)
     assert not any(isinstance(a, GoDown) for a in legal_actions(state)), "11 cards cannot make three runs of 4"
-    play(state, Discard(1, card("KC")), DrawStock(2), Pass(0), Discard(2, card("QC")), DrawStock(0), Pass(1))
+    play(state, Discard(1, card("4D")), DrawStock(2), Buy(0), Discard(2, card("QC")), DrawStock(0), Pass(1))
     assert len(state.hands[0]) == 13
     refused(state, go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
             "the final contract must use every card in your hand")
@@ -894,12 +896,12 @@ def test_final_deal_going_down_goes_out_british(rules: Ruleset) -> None:
     assert result.scores[0] == sum(rules.value(c) for c in state.hands[0]) > 0
 
 
-def test_deal_7_is_ordinary_in_nine_deals_british_9() -> None:
-    """RULES.md §2 extra lists (9-deal, 004) with §3 final deal: the run of 7 no longer ends the deal, and the
-    last deal (two runs of 5) is played normally."""
+def test_the_last_deal_is_ordinary_in_nine_deals_british_9() -> None:
+    """RULES.md §2 extra lists (9-deal, 004) with §3 final deal: the last deal (two runs of 5) is played
+    normally (deal 7's run of seven goes out wherever it stands: tests/test_fidelity_turns.py)."""
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 6H 7H KS KD QC 9S 4C JD"], stock_top=["8H"], deal_no=6)
     play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "run: 2H 3H 4H 5H 6H 7H 8H"))
-    assert state.phase is Phase.PLAY and hand(state, 1) == "KS KD QC 9S 4C JD"
+    assert state.results[-1].went_out == 1 and state.deal == 7
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 6H 2S 3S 4S 5S KD QC 9C"], stock_top=["6S"], deal_no=8)
     assert state.is_final_deal
     play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "run: 2H 3H 4H 5H 6H", "run: 2S 3S 4S 5S 6S"))
@@ -1032,7 +1034,8 @@ def test_announcements(name: str, at: int) -> None:
     assert not observe(state, 0).seats[1].announced
     play(state, go_down(1, "set: 7H 7S 7D 7C", "set: 8H 8S 8D 8C"))
     assert len(state.hands[1]) == 3
-    assert observe(state, 0).seats[1].announced is (at >= 3)
+    # mid-turn: only where the count shows whenever the hand is that small (000 announces after discarding)
+    assert observe(state, 0).seats[1].announced is (at >= 3 and not rules.announce_after_discard)
     play(state, Discard(1, card("5D")))
     assert len(state.hands[1]) == 2
     assert observe(state, 2).seats[1].announced is (at >= 2)
@@ -1145,13 +1148,13 @@ def test_preset_contract_choices() -> None:
     assert state.buys == [1, 0, 0]
 
     state = deal(CONTRACT, 3, hands=[None, "2H 3H 4H 2S 3S 4S 5S 2D 3D 4D 5D KS"], stock_top=["5H"], deal_no=6)
-    play(state, DrawStock(1), Pass(2), Pass(0))
+    play(state, DrawStock(1))
     refused(state, go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
             "must use every card")
     refused(state, go_down(1, "run: 2H 3H 4H 5H KS", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown)
     assert not any(isinstance(a, GoDown) for a in legal_actions(state))
     state = deal(CONTRACT, 3, hands=[None, "2H 3H 4H 2S 3S 4S 5S 2D 3D 4D 5D 6D"], stock_top=["5H"], deal_no=6)
-    play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D 6D"))
+    play(state, DrawStock(1), go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D 6D"))
     assert state.results[-1].went_out == 1 and state.is_over
 
 

@@ -32,7 +32,7 @@ from liverpool.engine.state import TableMeld
 from .easy import Choice, EasyBot, unused_cards, without
 from .options import Options
 from .plan import Plan
-from .table import is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
+from .table import contract_ends_deal, is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +159,7 @@ class MediumBot(EasyBot):
 
     def go_down_now(self, observation: Observation, best: Choice) -> bool:
         """Go down, unless many cards would be stuck in hand while nobody else is down yet."""
-        if not isinstance(best, GoDown) or is_final_deal(observation):
+        if not isinstance(best, GoDown) or is_final_deal(observation) or contract_ends_deal(observation):
             return True
         seat = me(observation)
         if any(s.down for s in observation.seats if s.seat != seat):
@@ -171,7 +171,7 @@ class MediumBot(EasyBot):
             return None
         if not g.go_downs:
             return super().swap_to_go_down(observation, g)
-        if is_final_deal(observation):
+        if is_final_deal(observation) or contract_ends_deal(observation):
             return None
         rules = observation.rules
         keep = 1 if rules.empty_hand is EmptyHand.MUST_DISCARD else 0

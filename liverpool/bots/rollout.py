@@ -88,7 +88,11 @@ def _play_options(state: GameState) -> list[Action]:
     else:
         out += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_OPTIONS)]
     rules = state.rules
-    out += [Discard(me, c) for c in hand if not (rules.no_discard_taken_card and c == state.taken)]
+    out += [
+        Discard(me, c)
+        for c in hand
+        if not (rules.no_discard_taken_card and c == state.taken) and checks.floater_discard_problem(state, me, c) is None
+    ]
     if rules.discard_optional:
         out.append(EndTurn(me))
     return out

@@ -12,7 +12,7 @@ from typing import Final
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.checks import table_fits
 from liverpool.engine.observe import Observation
-from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules import DealOut, EmptyHand, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
@@ -101,7 +101,12 @@ def whole_runs_use_of(observation: Observation, hand: Sequence[int], size: int |
 
 
 def _whole_hand(observation: Observation) -> bool:
-    return observation.rules.final_deal is FinalDeal.WHOLE_HAND and is_final_deal(observation)
+    return observation.rules.deal_out(observation.deal) is DealOut.WHOLE_HAND
+
+
+def contract_ends_deal(observation: Observation) -> bool:
+    """Going down with this deal's contract goes out (its out is whole_hand or goes_out)."""
+    return observation.rules.deal_out(observation.deal) is not DealOut.NORMAL
 
 
 class _Deal:

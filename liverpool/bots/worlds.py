@@ -79,6 +79,7 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         must_place=observation.must_place,
         reclaimed=list(observation.reclaimed),
         down_this_turn=observation.down_this_turn,
+        turn_end_counts=[s.hand_count if s.announced else -1 for s in observation.seats],
         reshuffles=observation.reshuffles,
         results=list(observation.results),
         replays=max(0, observation.deal - len(rules.deals) + 1),

@@ -28,7 +28,7 @@ from .actions import (
 from .cards import Card, format_cards, make_shoe, parse_cards
 from .errors import IllegalAction, Reason
 from .game import apply, is_legal, new_game
-from .legal import is_chance, legal_actions
+from .legal import go_down_arrangements, is_chance, legal_actions
 from .melds import Meld
 from .observe import Observation, observe
 from .play import SeededChance, chance_action, live_rng, run_game
@@ -37,7 +37,7 @@ from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
 from .rules import Ruleset
 from .search import can_meet, find_arrangements
-from .state import GameState, Phase
+from .state import DealEndReason, DealResult, GameState, Phase
 
 __all__ = [
     "PRESETS",
@@ -45,6 +45,8 @@ __all__ = [
     "Buy",
     "Call",
     "Card",
+    "DealEndReason",
+    "DealResult",
     "Discard",
     "DrawDiscard",
     "DrawStock",
@@ -72,6 +74,7 @@ __all__ = [
     "find_arrangements",
     "find_preset",
     "format_cards",
+    "go_down_arrangements",
     "is_chance",
     "is_legal",
     "legal_actions",

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
-from .cards import JOKER_FACE, Card
+from .cards import FACE_MASK, JOKER_FACE, Card
 from .melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
-from .rules import Buying, DiscardCall, EmptyHand, FinalDeal, JokerSwap, JokerSwapTarget, Ruleset
+from .rules import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget, Ruleset
 from .search import can_meet, find_arrangements
 from .state import GameState, TableMeld
 
@@ -22,20 +22,55 @@ _SWAP_GOING_DOWN: Final = JokerSwap.GOING_DOWN
 _SWAP_AFTER_DOWN: Final = JokerSwap.AFTER_DOWN
 _SWAP_DOWN_EARLIER: Final = JokerSwap.DOWN_EARLIER
 _OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
-_WHOLE_HAND: Final = FinalDeal.WHOLE_HAND
-_NORMAL_FINAL: Final = FinalDeal.NORMAL
+_WHOLE_HAND: Final = DealOut.WHOLE_HAND
+_NORMAL_OUT: Final = DealOut.NORMAL
 _NO_CALLS: Final = DiscardCall.NONE
 _LIVERPOOL_CALL: Final = DiscardCall.LIVERPOOL
 _NO_BUYING: Final = Buying.NONE
 
 
 def goes_out_on_going_down(state: GameState) -> bool:
-    """In a final deal whose contract ends the deal, going down goes out."""
-    return state.is_final_deal and state.rules.final_deal is not _NORMAL_FINAL
+    """In a deal whose contract ends the deal (its out is whole_hand or goes_out), going down goes out."""
+    return deal_out(state) is not _NORMAL_OUT
 
 
 def whole_hand_required(state: GameState) -> bool:
-    return state.is_final_deal and state.rules.final_deal is _WHOLE_HAND
+    """This deal's contract must use every card of the hand (its out is whole_hand)."""
+    return deal_out(state) is _WHOLE_HAND
+
+
+# The out of the last deal asked about, as its ruleset, its deal number and the out (compiled, asking the
+# ruleset is a Python call, made at each listing of a seat not yet down).
+_last_out: Final[list[tuple[Ruleset, int, DealOut]]] = []
+
+
+def deal_out(state: GameState) -> DealOut:
+    """``state.rules.deal_out(state.deal)``: how this deal's contract ends the deal."""
+    rules, deal = state.rules, state.deal
+    if _last_out:
+        held_rules, held_deal, out = _last_out[0]
+        if held_rules is rules and held_deal == deal:
+            return out
+    out = rules.deal_out(deal)
+    _last_out[:] = [(rules, deal, out)]
+    return out
+
+
+def floater_discard_problem(state: GameState, seat: int, card: Card) -> str | None:
+    """Why ``seat``, floating this turn (it began the turn with no cards), may not go out by discarding
+    ``card``, its last card, under ``float_out_unplayable`` (001a: "a floater must draw an unplayable card
+    from the deck (down-pile) in order to go out"): the card fits a meld on the table, or it was not drawn
+    from the stock. None when the discard is allowed (or the seat is not floating)."""
+    if not state.floating or not state.rules.float_out_unplayable:
+        return None
+    hand = state.hands[seat]
+    if len(hand) != 1 or hand[0] != card:
+        return None
+    if card == state.taken:
+        return f"a floater goes out only with a card drawn from the stock, and {card} was taken from the pile"
+    if table_fits(state.melds, state.rules) >> (card & FACE_MASK) & 1:
+        return f"a floater goes out only with an unplayable card, and {card} fits a meld on the table: lay it off"
+    return None
 
 
 def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None:
@@ -58,7 +93,10 @@ def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None
 def go_down_options(
     state: GameState, seat: int, hand: Sequence[Card], must_include: Card | None, limit: int
 ) -> list[tuple[Meld, ...]]:
-    """Arrangements of ``hand`` that meet this deal's contract and leave an allowed hand."""
+    """Up to ``limit`` arrangements of ``hand`` that meet this deal's contract and leave an allowed hand: those
+    that leave the fewest points in hand, in the search's order (:func:`.search.find_arrangements`). With a
+    card just taken from the pile that may not be the only card left, the best of those that meld it and of
+    those that keep another card besides it, by points left. :func:`.legal.go_down_arrangements` gives them all."""
     rules = state.rules
     contract = state.deal_rule.contract
     whole, keep, taken = go_down_question(state, hand)
@@ -72,7 +110,7 @@ def go_down_options(
         asked = limit * 2
         while True:
             found = find_arrangements(hand, contract, rules, keep=keep, must_include=must_include, limit=asked)
-            melded = [a for a in found if remaining_problem(state, _left(hand, a)) is None]
+            melded = [a for a in found if remaining_problem(state, left_after(hand, a)) is None]
             if len(melded) >= limit or len(found) < asked:
                 return melded[:limit]
             asked *= 2
@@ -157,13 +195,14 @@ def _with_joker(arrangement: tuple[Meld, ...], natural: Card, joker: Card, rules
     return out
 
 
-def _left(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:
+def left_after(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card]:
+    """The cards of ``hand`` that ``arrangement`` does not lay."""
     used = {c for m in arrangement for c in m.cards}
     return [c for c in hand if c not in used]
 
 
 def _penalty_left(state: GameState, hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> int:
-    return sum(state.rules.value(c) for c in _left(hand, arrangement))
+    return sum(state.rules.value(c) for c in left_after(hand, arrangement))
 
 
 def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]]:
@@ -360,6 +399,7 @@ class _BuyRules:
         self.limit: int | None = rules.buy_limit_for(0)
         self.final_limit: int | None = rules.buy_limit_for(self.last_deal)
         self.penalty: int = rules.buy_penalty_cards
+        self.upcard_buyable: bool = rules.upcard_buyable
 
     def limit_in(self, deal: int) -> int | None:
         """``rules.buy_limit_for`` the deal (a replayed final deal is final too)."""
@@ -392,6 +432,8 @@ def buy_problem(state: GameState, seat: int) -> str | None:
         return "buying is off in this ruleset"
     if not state.fresh or not state.discard_pile:
         return "there is no fresh discard to buy"
+    if state.discarder is None and not rules.upcard_buyable:
+        return "the upcard turned at the deal's start is nobody's discard and may not be bought in this ruleset"
     if seat == state.current:
         return "the player about to draw takes the discard by drawing it, not by buying"
     if seat == state.discarder:

@@ -57,7 +57,7 @@ from .rules import (
     Ties,
 )
 from .search_candidates import face_weights
-from .state import DealResult, GameState, Phase, TableMeld
+from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
@@ -72,6 +72,7 @@ _GOES_OUT: Final = EmptyHand.GOES_OUT
 _NO_CALLS: Final = DiscardCall.NONE
 _AT_ONCE: Final = JokerSwapPlace.AT_ONCE
 _OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
+_WENT_OUT: Final = DealEndReason.WENT_OUT
 
 
 ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
@@ -187,8 +188,13 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
         raise GameOver(name, "the game is over", where)
-    seat = action.seat
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+    # Read untyped: compiled, reading ``action.seat`` checks it against its annotation (a TypeError for a
+    # seat of another type, which must be refused as malformed).
+    seat: object = getattr(action, "seat")  # noqa: B009
+    if seat is None:
+        if type(action) is not Shuffle and type(action) is not Reshuffle:
+            raise MalformedAction(name, "only chance actions have no seat", where)
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise MalformedAction(name, f"there is no seat {seat!r} at this {state.seats}-seat table", where)
     problem = None if made else _shape_problem(action)
     if problem is not None:
@@ -221,8 +227,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
         case LayOff():
-            if action.end not in (None, "low", "high"):
-                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {action.end!r}", where)
+            end: object = getattr(action, "end")  # noqa: B009 (read untyped, as the seat above)
+            if end is not None and end != "low" and end != "high":
+                raise MalformedAction(name, f"the end of a run is 'low' or 'high', not {end!r}", where)
             _play_turn(state, action.seat, name, where)
             _verify_lay_off(state, action, name, where)
         case Discard():
@@ -290,9 +297,18 @@ def _shape_problem(action: Action) -> str | None:
         return f"{type(action).__name__} is not an action"
     cards: list[object] = []
     match action:
-        case Shuffle(deck=deck):
+        case Shuffle():
+            deck: object = getattr(action, "deck")  # noqa: B009 (read untyped, as melds below)
+            cut: object = getattr(action, "cut")  # noqa: B009
+            if not isinstance(deck, tuple):
+                return f"a deck is a tuple of Card values, not {type(deck).__name__}"
+            if isinstance(cut, bool) or not isinstance(cut, int):
+                return f"the cut must be a whole number, not {cut!r}"
             cards = list(deck)
-        case Reshuffle(stock=stock):
+        case Reshuffle():
+            stock: object = getattr(action, "stock")  # noqa: B009
+            if not isinstance(stock, tuple):
+                return f"a stock is a tuple of Card values, not {type(stock).__name__}"
             cards = list(stock)
         case GoDown():
             # Read untyped: compiled with mypyc, reading an attribute checks it against its annotation.
@@ -300,10 +316,13 @@ def _shape_problem(action: Action) -> str | None:
             if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
                 return "a going-down is a tuple of Meld values"
             cards = [c for m in action.melds for c in m.cards]
-        case LayOff(card=card) | Discard(card=card):
+        case LayOff(card=card) | SwapJoker(card=card):
+            index: object = getattr(action, "meld")  # noqa: B009
+            if isinstance(index, bool) or not isinstance(index, int):
+                return f"a meld is named by its index, a whole number, not {index!r}"
+            cards = [card, action.joker] if isinstance(action, SwapJoker) else [card]
+        case Discard(card=card):
             cards = [card]
-        case SwapJoker(card=card, joker=joker):
-            cards = [card, joker]
         case Call(card=card) if card is not None:
             cards = [card]
         case DrawDiscard():
@@ -366,7 +385,7 @@ def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, wh
         raise CannotDraw(name, "someone has called May I, so you must draw from the stock", where)
     hand = state.hands[action.seat]
     if action.depth == 1:
-        if not hand and rules.no_discard_taken_card and not rules.discard_optional:
+        if not hand and not rules.discard_optional and (rules.no_discard_taken_card or rules.float_out_unplayable):
             raise CannotDraw(name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where)
         return
     if not rules.dig_discard_pile:
@@ -569,6 +588,10 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
     _owned(state, seat, [action.card], name, where)
     if state.rules.no_discard_taken_card and action.card == state.taken:
         raise CannotDiscard(name, f"{action.card} was just taken from the pile and may not be discarded this turn", where)
+    if state.floating:
+        problem = checks.floater_discard_problem(state, seat, action.card)
+        if problem is not None:
+            raise CannotDiscard(name, problem, where)
 
 
 # -- performing ----------------------------------------------------------------------------------
@@ -663,6 +686,8 @@ def _deal(state: GameState, action: Shuffle) -> None:
     state.must_place = None
     state.reclaimed = []
     state.down_this_turn = False
+    state.floating = False
+    state.turn_end_counts = [-1] * n
     state.reshuffles = 0
     state.cut = action.cut
     state.cutter_bonus = None
@@ -715,6 +740,7 @@ def _draw_stock(state: GameState, seat: int) -> None:
 
 def _finish_stock_draw(state: GameState) -> None:
     state.fresh = False
+    state.floating = not state.hands[state.current]
     _take(state, state.current, state.stock.pop(), known=False)
     state.taken = None
     state.phase = _PHASE_PLAY
@@ -742,6 +768,7 @@ def _settle_window(state: GameState) -> None:
 
 
 def _draw_discard(state: GameState, action: DrawDiscard) -> None:
+    state.floating = not state.hands[action.seat]
     taken = state.discard_pile[-action.depth :]
     del state.discard_pile[-action.depth :]
     for card in taken:
@@ -767,7 +794,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
     if state.reclaimed:
         state.reclaimed = [c for c in state.reclaimed if c in state.hands[seat]]
     if checks.goes_out_on_going_down(state):
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
         return
     _after_shedding(state, seat)
 
@@ -775,7 +802,7 @@ def _go_down(state: GameState, action: GoDown) -> None:
 def _after_shedding(state: GameState, seat: int) -> None:
     """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
     if not state.hands[seat] and state.rules.empty_hand is _GOES_OUT:
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
 
 
 def _do_swap(state: GameState, action: SwapJoker) -> None:
@@ -794,7 +821,7 @@ def _discard(state: GameState, action: Discard) -> None:
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
     if not state.hands[seat]:
-        _end_deal(state, went_out=seat)
+        _end_deal(state, seat, _WENT_OUT)
         return
     state.fresh = True
     state.discarder = seat
@@ -812,6 +839,8 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
         state.fresh = False
         state.call_open = False
         state.may_i_calls = []
+    _count_at_turn_end(state, state.current)
+    state.floating = False
     state.current = state.next_seat(state.current)
     state.turn += 1
     state.taken = None
@@ -828,13 +857,32 @@ def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
     if can_wash:
         state.phase = _PHASE_RESHUFFLE
     else:
-        _end_deal(state, went_out=None)
+        _end_deal(state, None, _stock_out_reason(state))
+
+
+def _stock_out_reason(state: GameState) -> DealEndReason:
+    """Why a deal whose stock ran out and could not be washed ends."""
+    rules = state.rules
+    if rules.stock_out is not _RESHUFFLE:
+        return DealEndReason.STOCK_OUT
+    if rules.max_reshuffles is not None and state.reshuffles >= rules.max_reshuffles:
+        return DealEndReason.WASHES_USED
+    return DealEndReason.PILE_TOO_SMALL
+
+
+def _count_at_turn_end(state: GameState, seat: int) -> None:
+    """Note how many cards ``seat`` holds as its turn ends, after its discard (what it announces under
+    ``announce_after_discard``)."""
+    counts = state.turn_end_counts
+    if seat < len(counts):
+        counts[seat] = len(state.hands[seat])
 
 
 def _call(state: GameState, action: Call) -> None:
     state.call_open = False
     if action.card is not None:
         _from_hand(state, action.seat, action.card)
+        _count_at_turn_end(state, action.seat)  # (the caller discards out of turn)
         state.discard_pile.append(action.card)
         state.discarder = action.seat
         state.fresh = True
@@ -849,17 +897,26 @@ def _call(state: GameState, action: Call) -> None:
     state.may_i_calls = []
 
 
-def _end_deal(state: GameState, went_out: int | None) -> None:
+def _end_deal(state: GameState, went_out: int | None, reason: DealEndReason) -> None:
+    """Score the deal and lay it open in its result (hands, points, melds, reason), then deal the next one or
+    end the game."""
     rules = state.rules
     values = face_weights(rules.card_values, False)
-    scores = [0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)]
+    points = tuple([0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)])
+    scores = list(points)
     if state.cutter_bonus is not None:
         scores[state.cutter_bonus] += rules.cut_bonus
-    state.results.append(DealResult(state.deal, went_out, tuple(scores), state.cutter_bonus))
+    hands = tuple([tuple(hand) for hand in state.hands])
+    state.results.append(
+        DealResult(
+            state.deal, went_out, tuple(scores), reason, hands, points, tuple(state.melds), state.reshuffles,
+            state.cutter_bonus,
+        )
+    )  # fmt: skip
     state.deal += 1
     state.dealer = state.next_seat(state.dealer)
     state.window, state.window_answers, state.may_i_calls = [], {}, []
-    state.call_open = state.fresh = False
+    state.call_open = state.fresh = state.floating = False
     state.must_place = state.taken = None
     state.reclaimed = []
     state.down_this_turn = False

@@ -1,8 +1,21 @@
 """What may be done now, by whom: :func:`legal_actions` enumerates it.
 
-Every action listed is accepted by :func:`~liverpool.engine.game.apply`. Going down is listed as the
-contract search's best arrangements (up to ``GO_DOWN_LIMIT``); any other valid arrangement is
-accepted too, so a client may build its own.
+Every action listed is accepted by :func:`~liverpool.engine.game.apply`.
+
+Going down is listed as a few arrangements, not all of them: there can be thousands (one 20-card hand of
+the golden search corpus has 17,340), and the listing is asked at every step of every game. The
+:class:`GoDown` actions of :func:`legal_actions` are the ``GO_DOWN_LIMIT`` (8) arrangements that leave the
+fewest points in hand (:func:`.checks.go_down_options`, from :func:`.search.find_arrangements`); among
+arrangements that leave as many, the search's order decides (it fills the contract's runs first, each from
+the suit or rank with the most valuable meld first, then by points, length, low end and where the jokers
+stand), which depends only on the faces in hand and the ruleset. When a card must be
+placed (dug from the pile, or a joker just swapped off the table) only arrangements that meld it count;
+when the card just taken from the pile may not be discarded, an arrangement must not leave it as the only
+card in hand.
+
+Any other valid arrangement is accepted too, so a client may build its own, and
+:func:`go_down_arrangements` gives every one of them: each distinct arrangement that ``apply`` accepts,
+in the same order (the listed ones first), as a separate call off the hot path.
 """
 
 from __future__ import annotations
@@ -28,7 +41,7 @@ from .cards import FACE_MASK, JOKER_FACE, Card
 from .game import dig_is_playable, is_legal_made, is_legal_swap_listed
 from .melds import End, Meld, faces_standing_for
 from .rules import Buying, DiscardCall, MeldKind
-from .search import can_meet
+from .search import can_meet, find_arrangements
 from .state import GameState, Phase
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
@@ -43,7 +56,7 @@ _BUY_PHASE: Final = Phase.BUY
 _PLAY: Final = Phase.PLAY
 
 
-GO_DOWN_LIMIT: Final = 8
+GO_DOWN_LIMIT: Final = 8  # the going-down arrangements legal_actions lists (the fewest points left first)
 _CARD: Final = Card  # (a C static when compiled, where Card is a look-up by name)
 
 
@@ -80,6 +93,54 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     if seat is not None:
         actions = [a for a in actions if a.seat == seat]
     return actions
+
+
+def go_down_arrangements(state: GameState, seat: int) -> list[tuple[Meld, ...]]:
+    """Every way ``seat`` may go down now: each distinct arrangement ``a`` of its hand for which
+    ``apply(state, GoDown(seat, a))`` is accepted, the fewest points left in hand first. Its first
+    ``GO_DOWN_LIMIT`` are the ones :func:`legal_actions` lists, but when the card just taken from the pile
+    may not be discarded: then the listed ones are among these (with other copies of a face, maybe). Empty
+    when the seat may not go down now (it is not its turn to play, or it is down already).
+
+    Distinct, as :func:`.search.find_arrangements` counts them: melds in the contract's order, melds of one
+    kind and length in one order only, and copies of one face taken as one (the lowest copies are laid,
+    but the card that must be placed, and the card just taken from the pile where laying it is what keeps
+    it from being the last card in hand). Each other arrangement ``apply`` accepts is one of these with
+    other copies of the same faces or its melds in another order; a run's jokers count where they stand,
+    so ``JK 5H 6H 7H`` and ``5H 6H 7H JK`` are two.
+
+    Not for the hot path: a hand can have thousands of arrangements, all of them found here.
+    """
+    if not 0 <= seat < state.seats:
+        raise ValueError(f"there is no seat {seat} at this {state.seats}-seat table")
+    if state.phase is not _PLAY or seat != state.current or state.down[seat]:
+        return []
+    hand = state.hands[seat]
+    whole, keep, taken = checks.go_down_question(state, hand)
+    must = state.must_place
+    found = find_arrangements(
+        hand, state.deal_rule.contract, state.rules, whole_hand=whole, keep=keep, must_include=must, limit=None
+    )
+    if taken is None:
+        return found
+    return [fixed for fixed in (_taken_not_last(state, hand, a, taken, must) for a in found) if fixed is not None]
+
+
+def _taken_not_last(
+    state: GameState, hand: Sequence[Card], arrangement: tuple[Meld, ...], taken: Card, must: Card | None
+) -> tuple[Meld, ...] | None:
+    """``arrangement``, or, when it leaves ``taken`` (just taken from the pile, not to be discarded) as the
+    only card in hand, the same melds with ``taken`` laid in the place of another copy of its face, which is
+    left instead; None when there is no such copy."""
+    if checks.remaining_problem(state, checks.left_after(hand, arrangement)) is None:
+        return arrangement
+    face = taken & FACE_MASK
+    for i, meld in enumerate(arrangement):
+        for j, card in enumerate(meld.cards):
+            if card & FACE_MASK == face and card != must:
+                cards = (*meld.cards[:j], taken, *meld.cards[j + 1 :])
+                return (*arrangement[:i], Meld(meld.kind, cards, meld.low), *arrangement[i + 1 :])
+    return None
 
 
 def _draw_phase(state: GameState) -> list[Action]:
@@ -175,6 +236,8 @@ def _play_phase(state: GameState) -> list[Action]:
         actions += [_discard(me, c) for c in hand]
     else:
         actions += [_discard(me, c) for c in hand if c != barred]
+    if state.floating and checks.floater_discard_problem(state, me, hand[0]) is not None:
+        actions = [a for a in actions if not isinstance(a, Discard)]  # (a floater's one card, see there)
     if rules.discard_optional:
         actions.append(_END_TURNS[me])
     return actions

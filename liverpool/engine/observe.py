@@ -1,7 +1,9 @@
 """Observations: exactly what one seat (or a spectator) may know.
 
 Hidden: other seats' hands (except cards they took face up from the pile and still hold), and the
-stock's order and contents. Everything else on the table is public.
+stock's order and contents. Everything else on the table is public. When a deal ends, every hand is laid
+on the table to be counted: each deal's :class:`~.state.DealResult` in ``results`` shows the hands, their
+points, the melds and why the deal ended, for every viewer alike (the deal being played is never among them).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .values import by_fields, native
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
+_PHASE_PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
 
 
@@ -195,10 +198,7 @@ class Observation:
                 }
                 for s in self.seats
             ],
-            "melds": [
-                {"owner": tm.owner, "kind": tm.meld.kind.value, "low": tm.meld.low, "cards": [str(c) for c in tm.meld.cards]}
-                for tm in self.melds
-            ],
+            "melds": [_table_meld_dict(tm) for tm in self.melds],
             "discard_pile": [str(c) for c in self.discard_pile],
             "stock_size": self.stock_size,
             "fresh": self.fresh,
@@ -212,11 +212,31 @@ class Observation:
             "reclaimed": [str(c) for c in self.reclaimed],
             "down_this_turn": self.down_this_turn,
             "reshuffles": self.reshuffles,
-            "results": [{"deal": r.deal, "went_out": r.went_out, "scores": list(r.scores)} for r in self.results],
+            "results": [_result_dict(r) for r in self.results],
             "totals": list(self.totals),
             "winners": list(self.winners),
             "turn": self.turn,
         }
+
+
+def _table_meld_dict(table_meld: TableMeld) -> dict[str, Any]:
+    meld = table_meld.meld
+    return {"owner": table_meld.owner, "kind": meld.kind.value, "low": meld.low, "cards": [str(c) for c in meld.cards]}
+
+
+def _result_dict(result: DealResult) -> dict[str, Any]:
+    """A deal's end as clients read it (see :class:`.state.DealResult`): public once the deal is over."""
+    return {
+        "deal": result.deal,
+        "went_out": result.went_out,
+        "scores": list(result.scores),
+        "reason": result.reason.value,
+        "reshuffles": result.reshuffles,
+        "hands": [[str(c) for c in hand] for hand in result.hands],
+        "points": list(result.points),
+        "melds": [_table_meld_dict(tm) for tm in result.melds],
+        "cut_bonus_seat": result.cut_bonus_seat,
+    }
 
 
 def observe(state: GameState, viewer: int | None) -> Observation:
@@ -322,7 +342,13 @@ _last_views: Final[list[SeatView]] = []
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:
-    announce = state.rules.announce_at
+    rules = state.rules
+    announce = rules.announce_at
+    # Announced after the discard (000): the count a seat held as its last turn ended, while it still holds
+    # that many, and not while the seat is in the middle of its turn; else whenever it holds so few (001a).
+    after_discard = announce > 0 and rules.announce_after_discard
+    counts = state.turn_end_counts
+    playing = state.current if state.phase is _PHASE_PLAY else -1
     hands, down, buys, known = state.hands, state.down, state.buys, state.known
     last = _last_views
     views: list[SeatView] = []
@@ -332,6 +358,8 @@ def _seat_views(state: GameState) -> tuple[SeatView, ...]:
         bought = buys[s]
         cards = known[s]
         announced = announce > 0 and count <= announce
+        if announced and after_discard:
+            announced = s != playing and s < len(counts) and counts[s] == count
         if s < len(last):
             view = last[s]
             if (

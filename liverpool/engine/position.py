@@ -31,7 +31,7 @@ from .cards import JOKER_FACE, Card, CardNotationError, face_text, make_shoe, pa
 from .game import new_game, shoe
 from .melds import Meld, meld_problem
 from .rules import DiscardCall, EmptyHand, MeldKind, Ruleset
-from .state import DealResult, GameState, Phase, TableMeld
+from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 Cards = str | Sequence[Card]
 
@@ -266,7 +266,21 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     state.buys = buys
     state.known = [[] for _ in range(seats)]
     state.reshuffles = position.reshuffles
-    state.results = [DealResult(deal=d, went_out=None, scores=s) for d, s in enumerate(position.scores)]
+    state.turn_end_counts = [-1] * seats  # nobody has announced a count yet
+    state.floating = not state.hands[current]  # the seat to play begins its turn with no cards
+    state.results = [
+        DealResult(
+            deal=d,
+            went_out=None,
+            scores=tuple(s),
+            reason=DealEndReason.BEFORE_POSITION,
+            hands=tuple(() for _ in range(seats)),
+            points=tuple(s),
+            melds=(),
+            reshuffles=0,
+        )
+        for d, s in enumerate(position.scores)
+    ]
     discarder = _discarder(rules, position, current)
     if discarder is None and position.discard_pile:
         state.fresh = rules.upcard  # the upcard, as a deal starts

@@ -15,6 +15,7 @@ import dataclasses
 from .rules import (
     STANDARD_CONTRACTS,
     Buying,
+    DealOut,
     DealRule,
     DeckRule,
     DiscardCall,
@@ -35,10 +36,11 @@ class UnknownPreset(ValueError):
     """A preset name or alias that does not exist."""
 
 
-def _deals(contracts: tuple[str, ...], hands: tuple[int, ...]) -> tuple[DealRule, ...]:
+def _deals(contracts: tuple[str, ...], hands: tuple[int, ...], outs: dict[int, DealOut] | None = None) -> tuple[DealRule, ...]:
+    """Deals of these contracts and hand sizes; ``outs`` gives the out of some deals by index (else normal)."""
     return tuple(
-        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand)
-        for contract, hand in zip(contracts, hands, strict=True)
+        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand, (outs or {}).get(i, DealOut.NORMAL))
+        for i, (contract, hand) in enumerate(zip(contracts, hands, strict=True))
     )
 
 
@@ -47,6 +49,7 @@ FACE_VALUES_JOKER_20 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 20)
 FIVES_TENS_JOKER_15 = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 15)
 FACE_VALUES_JOKER_15 = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15)
 BRITISH_CONTRACTS = (*STANDARD_CONTRACTS[:6], "run 7")
+RUN_OF_SEVEN_GOES_OUT = {6: DealOut.GOES_OUT}  # 004's deal 7, wherever it stands in the match
 
 MAY_I = Ruleset(
     name="may-i",
@@ -62,6 +65,10 @@ MAY_I = Ruleset(
         "First dealer: 000 is silent; the low card of a cut deals, as in 001a/001b.",
         "000's table says 'groups must be different' in rounds 1 and 5 (round 4's three groups carry a warning "
         "instead); one ruleset field covers every deal, so the sets of any contract must differ in rank.",
+        "Buying the upcard: 000 buys 'when another player discards a card that you want'; the upcard turned at "
+        "the deal's start is nobody's discard, so it cannot be bought (upcard_buyable = false).",
+        "Announcing: 'After discarding, if you have 3 or less cards in your hand, you must announce how many "
+        "cards you have': the count is announced at the end of the turn, not while cards are laid mid-turn.",
     ),
     min_players=3,
     max_players=8,
@@ -82,6 +89,8 @@ MAY_I = Ruleset(
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=3,
+    announce_after_discard=True,
+    float_out_unplayable=False,
 )
 
 LIVERPOOL = Ruleset(
@@ -100,6 +109,14 @@ LIVERPOOL = Ruleset(
         "'3 runs with no remaining cards' in deal 7: the contract must use the whole hand, no discard.",
         "Deal 7 names 12 cards while 001a deals 10 every deal: a player reaches 12 by buying (each buy adds "
         "two cards), so the three runs of deal 7 are made with bought cards.",
+        "Floating: 'a floater must draw an unplayable card from the deck (down-pile) in order to go out': a "
+        "player who began the turn with no cards may discard the card drawn to go out only if it fits no meld "
+        "on the table; a card that fits is laid off, and the player floats on.",
+        "Buying the upcard: 001a buys 'after each player has finished their turn by discarding'; the upcard "
+        "is nobody's discard, so it cannot be bought (the turn list's 'may allow any player to buy the top card' "
+        "is read with that section).",
+        "The knock 'when there is only one card left in your hand' is not tied to the discard: it shows "
+        "whenever the hand holds one card, mid-turn included.",
     ),
 )
 
@@ -115,6 +132,7 @@ CONTRACT = Ruleset(
         "The seventh deal melds every card at once (001b: 'typically requires all cards be melded').",
         "Joker swap: only a player down since an earlier turn (down_earlier), from runs; the joker is played at any "
         "point of that turn (before_turn_ends), onto any meld (001b names no owner), no play leaving it no place.",
+        "Buying the upcard: 001b is silent on buying; with 001a's buying after a discard, the upcard cannot be bought.",
     ),
     min_players=3,
     max_players=5,
@@ -129,6 +147,7 @@ CONTRACT = Ruleset(
     dig_discard_pile=True,
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.GOES_OUT,
+    float_out_unplayable=False,
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=0,
@@ -148,6 +167,10 @@ NORSK = Ruleset(
         "apart (joinable_runs = could_join): 002's 'kombinasjoner som kunne vært lagt sammen' are combinations "
         "that could have been laid together, so 3-4-5-JK and 8-9-10-JK of a suit are one run (3 to 10, the "
         "jokers as 6 and 7), not two, though they do not touch as laid.",
+        "Floating: 002 says only that you must discard your last card ('du må kaste ditt siste kort') and that "
+        "emptying the hand without a card to discard floats; it does not ask for an unplayable card, so a "
+        "floater may go out by discarding any card drawn (float_out_unplayable = false).",
+        "Buying the upcard: 002 deals no upcard, so there is none to buy.",
     ),
     min_players=3,
     max_players=6,
@@ -157,6 +180,7 @@ NORSK = Ruleset(
     joker_swap_place=JokerSwapPlace.AT_ONCE,
     joinable_runs=JoinableRuns.COULD_JOIN,
     discard_optional=True,
+    float_out_unplayable=False,
     max_reshuffles=3,
     cut_bonus=0,
     announce_at=0,
@@ -168,7 +192,9 @@ BRITISH = Ruleset(
     notes=(
         "Jokers: 004 allows 2-4 jokers with two decks; we use 4 (2 per deck), and 6 with three decks.",
         "004 says deal 7 (a run of 7) has no extra cards while dealing 12: we read it as going down with "
-        "the run of seven goes out at once (final_deal = contract_goes_out).",
+        "the run of seven goes out at once (that deal's out = goes_out, a property of the contract).",
+        "Buying the upcard: 004 buys when 'the current player declines the top discard'; the upcard starts the "
+        "discard pile and is its top card, so the first player's decline opens it to buyers (upcard_buyable).",
         "A sequence holds at most one joker in any four consecutive cards (run_joker_spacing = 4); a book "
         "needs two naturals; jokers in books may be swapped too, since 004 does not make them dead.",
         "Joker swap: 'during your meld or lay-off phase' means as you go down or once you are down.",
@@ -182,8 +208,9 @@ BRITISH = Ruleset(
     min_players=3,
     max_players=8,
     decks=(DeckRule(4, 2, 4), DeckRule(8, 3, 6)),
-    deals=_deals(BRITISH_CONTRACTS, HANDS_10_12),
+    deals=_deals(BRITISH_CONTRACTS, HANDS_10_12, RUN_OF_SEVEN_GOES_OUT),
     card_values=FIVES_TENS_JOKER_15,
+    upcard_buyable=True,
     run_joker_spacing=4,
     joker_swap=JokerSwap.DOWN,
     joker_swap_place=JokerSwapPlace.AT_ONCE,
@@ -192,7 +219,8 @@ BRITISH = Ruleset(
     buy_limit=3,
     discard_call=DiscardCall.NONE,
     empty_hand=EmptyHand.MUST_DISCARD,
-    final_deal=FinalDeal.CONTRACT_GOES_OUT,
+    float_out_unplayable=False,
+    final_deal=FinalDeal.NORMAL,
     max_reshuffles=3,
     cut_bonus=0,
     first_dealer=FirstDealer.LOW_CARD,
@@ -204,10 +232,12 @@ BRITISH_9 = dataclasses.replace(
     BRITISH,
     name="british-9",
     title="Liverpool Rummy, British, nine deals (004)",
-    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; the run of 7 "
-           "is then an ordinary deal, and the last deal is played normally."),
-    deals=_deals((*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12)),
-    final_deal=FinalDeal.NORMAL,
+    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; deal 7's run of "
+           "seven still goes out at once, since going out on completing it belongs to that contract, and the "
+           "last deal is played normally."),
+    deals=_deals(
+        (*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12), RUN_OF_SEVEN_GOES_OUT
+    ),
 )
 
 BRITISH_FIXED = dataclasses.replace(
@@ -215,7 +245,7 @@ BRITISH_FIXED = dataclasses.replace(
     name="british-fixed",
     title="Liverpool Rummy, British, fixed 10-card hands (004)",
     notes=(*BRITISH.notes, "Fixed hands: 10 cards every deal; the final run is 7 long (004 allows 6 or 7)."),
-    deals=_deals(BRITISH_CONTRACTS, (10,) * 7),
+    deals=_deals(BRITISH_CONTRACTS, (10,) * 7, RUN_OF_SEVEN_GOES_OUT),
 )
 
 BRITISH_NOBUY = dataclasses.replace(

@@ -15,7 +15,7 @@ from .errors import IllegalAction
 from .game import apply, new_game
 from .position import Position, PositionError, new_position
 from .rules import Ruleset, RulesetError
-from .state import GameState
+from .state import DealResult, GameState
 
 FORMAT = "liverpool-record"
 VERSION = 1
@@ -96,8 +96,14 @@ class GameRecord:
             raise RecordError("$.format", f"expected {FORMAT!r}, got {data.get('format')!r}")
         if data.get("version") != VERSION:
             raise RecordError("$.version", f"this engine reads version {VERSION}, got {data.get('version')!r}")
+        raw_rules = data.get("ruleset")
+        if isinstance(raw_rules, dict) and "base" not in raw_rules:
+            # A record holds every field of its ruleset; one written before a field existed played by the
+            # engine's behaviour of then, which these values keep. A ruleset written by hand from a preset
+            # (``base``) means that preset as it is now.
+            raw_rules = {**LEGACY_FIELDS, **raw_rules}
         try:
-            rules = Ruleset.from_dict(data.get("ruleset"))  # type: ignore[arg-type]  # from_dict checks the type
+            rules = Ruleset.from_dict(raw_rules)  # type: ignore[arg-type]  # from_dict checks the type
         except RulesetError as exc:
             raise RecordError(f"$.ruleset.{exc.field}", str(exc)) from exc
         seats = data.get("seats")
@@ -129,6 +135,12 @@ class GameRecord:
             if first != (position.dealer - position.deal) % len(seats):
                 raise RecordError("$.first_dealer", f"deal {position.deal + 1} dealt by seat {position.dealer} makes seat {(position.dealer - position.deal) % len(seats)} the first dealer, not {first}")
         return cls(rules, [s["name"] for s in seats], first, actions, meta, position)
+
+
+LEGACY_FIELDS: dict[str, Any] = {"upcard_buyable": True, "float_out_unplayable": False}
+"""Ruleset fields added after records were first written, with the value that gives the behaviour the engine
+had before them (the upcard could be bought; a floater could go out with any card), for a record whose
+ruleset lacks them."""
 
 
 def replay(record: GameRecord, upto: int | None = None) -> GameState:
@@ -175,12 +187,28 @@ def snapshot(state: GameState) -> str:
         "must_place": None if state.must_place is None else str(state.must_place),
         "reclaimed": [str(c) for c in state.reclaimed],
         "down_this_turn": state.down_this_turn,
+        "floating": state.floating,
+        "turn_end_counts": state.turn_end_counts,
         "reshuffles": state.reshuffles,
         "cut": state.cut,
         "cutter_bonus": state.cutter_bonus,
         "replays": state.replays,
-        "results": [[r.deal, r.went_out, list(r.scores), r.cut_bonus_seat] for r in state.results],
+        "results": [_result_snapshot(r) for r in state.results],
         "winners": list(state.winners),
         "turn": state.turn,
     }
     return json.dumps(data, separators=(",", ":"))
+
+
+def _result_snapshot(result: DealResult) -> list[Any]:
+    return [
+        result.deal,
+        result.went_out,
+        list(result.scores),
+        result.cut_bonus_seat,
+        result.reason.value,
+        result.reshuffles,
+        [[str(c) for c in hand] for hand in result.hands],
+        list(result.points),
+        [[tm.owner, tm.meld.kind.value, tm.meld.low, [str(c) for c in tm.meld.cards]] for tm in result.melds],
+    ]

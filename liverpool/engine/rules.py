@@ -91,6 +91,16 @@ class FinalDeal(StrEnum):
     CONTRACT_GOES_OUT = "contract_goes_out"
 
 
+class DealOut(StrEnum):
+    """How one deal's contract ends the deal: normally (go down, lay off, go out by a discard); ``whole_hand``
+    (the contract must use every card, and going down goes out, no discard: 000/001a's "3 runs and out");
+    ``goes_out`` (going down with the contract goes out at once, whatever is left: 004's run of seven)."""
+
+    NORMAL = "normal"
+    WHOLE_HAND = "whole_hand"
+    GOES_OUT = "goes_out"
+
+
 class StockOut(StrEnum):
     RESHUFFLE = "reshuffle"
     END_DEAL = "end_deal"
@@ -127,10 +137,12 @@ class MeldRule:
 
 @dataclass(frozen=True, slots=True)
 class DealRule:
-    """One deal: the contract to go down with and how many cards each seat is dealt."""
+    """One deal: the contract to go down with, how many cards each seat is dealt, and how the contract
+    ends the deal (``out``, see :class:`DealOut`; a property of the contract wherever the deal stands)."""
 
     contract: tuple[MeldRule, ...]
     hand_size: int
+    out: DealOut = DealOut.NORMAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +194,7 @@ class Ruleset:
     )
     deals: tuple[DealRule, ...] = field(
         default=_deals(*((c, 10) for c in STANDARD_CONTRACTS)),
-        metadata=_doc("The deals in order: each deal's contract (melds as 'set 3' / 'run 4') and hand size."),
+        metadata=_doc("The deals in order: each deal's contract (melds as 'set 3' / 'run 4'), hand size and out (see final_deal)."),
     )
     card_values: tuple[int, ...] = field(
         default=(15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 20),
@@ -191,6 +203,10 @@ class Ruleset:
     aces_low: bool = field(default=True, metadata=_doc("An ace may be low in a run (A-2-3-4)."))
     aces_high: bool = field(default=True, metadata=_doc("An ace may be high in a run (J-Q-K-A). Never both in one run, no wrap."))
     upcard: bool = field(default=True, metadata=_doc("Turn a card up to start the discard pile (false: the first player must draw from stock)."))
+    upcard_buyable: bool = field(
+        default=False,
+        metadata=_doc("The upcard turned at the deal's start may be bought like a discard (000 and 001a buy discards: false; 004's 'the current player declines the top discard' includes it: true)."),
+    )
     longer_melds: bool = field(default=True, metadata=_doc("Melds of a contract may be longer than the minimum (no extra melds either way)."))
     set_distinct_ranks: bool = field(default=False, metadata=_doc("The sets of one contract must be of different ranks (000)."))
     set_distinct_suits: bool = field(default=False, metadata=_doc("No two cards of one suit in a set (001b)."))
@@ -250,15 +266,23 @@ class Ruleset:
         default=EmptyHand.FLOATS,
         metadata=_doc("A player who empties their hand without a discard: must_discard (not allowed: keep a card to discard), floats (play on until a discard goes out, 001a/002), goes_out (melding every card goes out, 001b)."),
     )
+    float_out_unplayable: bool = field(
+        default=True,
+        metadata=_doc("With floats: one who began the turn with no cards goes out only by discarding an unplayable card drawn from stock (001a: 'a floater must draw an unplayable card from the deck'); false: any drawn card (002)."),
+    )
     final_deal: FinalDeal = field(
         default=FinalDeal.WHOLE_HAND,
-        metadata=_doc("The last deal: normal; whole_hand (the contract must use every card, no discard, 000/001a); contract_goes_out (going down goes out at once, 004)."),
+        metadata=_doc("The last deal, if its own out (deals) is normal: normal; whole_hand (use every card, no discard: 000/001a's '3 runs and out'); contract_goes_out (going down goes out: 004's run of 7). A deal's out: normal, whole_hand, goes_out."),
     )
     stock_out: StockOut = field(default=StockOut.RESHUFFLE, metadata=_doc("An empty stock: reshuffle the discards but the top card, or end the deal and score everyone."))
     max_reshuffles: int | None = field(default=3, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3)."))
     cut_bonus: int = field(default=-50, metadata=_doc("Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off)."))
     first_dealer: FirstDealer = field(default=FirstDealer.LOW_CARD, metadata=_doc("First dealer: the first seat, or the low card of a cut (001a, 001b)."))
     announce_at: int = field(default=1, metadata=_doc("A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off)."))
+    announce_after_discard: bool = field(
+        default=False,
+        metadata=_doc("The count is announced as the turn ends, after the discard (000: 'After discarding, if you have 3 or less cards'); false: whenever the hand is that small, mid-turn too (001a's knock)."),
+    )
     ties: Ties = field(default=Ties.SHARE, metadata=_doc("Equal lowest totals: share the win, compare final-deal scores, or replay the final deal (004)."))
     partnerships: bool = field(default=False, metadata=_doc("Four seats play as two teams (0+2, 1+3) whose totals are added (Shanghai, 004)."))
 
@@ -302,6 +326,22 @@ class Ruleset:
     def is_final(self, deal: int) -> bool:
         return deal == len(self.deals) - 1
 
+    def deal_out(self, deal: int) -> DealOut:
+        """How deal ``deal``'s contract ends the deal: the deal's own ``out``, else (in the last deal, or a
+        replayed one) what ``final_deal`` says.
+
+        >>> from liverpool.engine.presets import find_preset
+        >>> [find_preset('british-9').deal_out(d).value for d in (5, 6, 7, 8)]
+        ['normal', 'goes_out', 'normal', 'normal']
+        >>> find_preset('may-i').deal_out(6).value
+        'whole_hand'
+        """
+        last = len(self.deals) - 1
+        out = self.deals[min(deal, last)].out
+        if out is not DealOut.NORMAL or deal < last:
+            return out
+        return _FINAL_OUT[self.final_deal]
+
     def buy_limit_for(self, deal: int) -> int | None:
         if self.is_final(deal) and self.final_deal_buy_limit is not None:
             return self.final_deal_buy_limit
@@ -314,7 +354,7 @@ class Ruleset:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name == "deals":
-                value = [{"contract": [str(m) for m in d.contract], "hand_size": d.hand_size} for d in value]
+                value = [_deal_to_dict(d) for d in value]
             elif f.name == "decks":
                 value = [dataclasses.asdict(d) for d in value]
             elif f.name == "card_values":
@@ -378,6 +418,20 @@ class Ruleset:
 
     def describe_card_values(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in zip(RANK_KEYS, self.card_values, strict=True))
+
+
+_FINAL_OUT: dict[FinalDeal, DealOut] = {
+    FinalDeal.NORMAL: DealOut.NORMAL,
+    FinalDeal.WHOLE_HAND: DealOut.WHOLE_HAND,
+    FinalDeal.CONTRACT_GOES_OUT: DealOut.GOES_OUT,
+}
+
+
+def _deal_to_dict(deal: DealRule) -> dict[str, Any]:
+    out: dict[str, Any] = {"contract": [str(m) for m in deal.contract], "hand_size": deal.hand_size}
+    if deal.out is not DealOut.NORMAL:  # (written only when set: rules files and records from before read the same)
+        out["out"] = deal.out.value
+    return out
 
 
 def field_docs() -> dict[str, str]:
@@ -470,11 +524,15 @@ def _convert(name: str, raw: Any) -> Any:
         return tuple(out)
     if name == "deals":
         if not isinstance(raw, list):
-            raise RulesetError(name, "expected a list of {contract, hand_size}")
+            raise RulesetError(name, "expected a list of {contract, hand_size, out}")
         deals = []
+        outs = {e.value for e in DealOut}
         for i, item in enumerate(raw):
-            if not isinstance(item, dict) or set(item) != {"contract", "hand_size"}:
-                raise RulesetError(f"{name}[{i}]", "expected exactly contract and hand_size")
+            if not isinstance(item, dict) or not {"contract", "hand_size"} <= set(item) <= {"contract", "hand_size", "out"}:
+                raise RulesetError(f"{name}[{i}]", "expected contract, hand_size and optionally out")
+            out = item.get("out", DealOut.NORMAL.value)
+            if not isinstance(out, str) or out not in outs:
+                raise RulesetError(f"{name}[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {out!r}")
             contract = item["contract"]
             if isinstance(contract, str):
                 contract = contract.split(",")
@@ -484,7 +542,7 @@ def _convert(name: str, raw: Any) -> Any:
                 melds = tuple(MeldRule.parse(x) for x in contract)
             except ValueError as exc:
                 raise RulesetError(f"{name}[{i}].contract", str(exc)) from exc
-            deals.append(DealRule(melds, _expect_int(f"{name}[{i}].hand_size", item["hand_size"])))
+            deals.append(DealRule(melds, _expect_int(f"{name}[{i}].hand_size", item["hand_size"]), DealOut(out)))
         return tuple(deals)
     raise RulesetError(name, "cannot be read")  # pragma: no cover - every field is handled above
 
@@ -527,6 +585,8 @@ def _validate(r: Ruleset) -> None:
                 raise RulesetError("run_min_naturals", f"exceeds the run of {meld.length} in deal {i + 1}")
             if meld.kind is MeldKind.SET and r.set_min_naturals > meld.length:
                 raise RulesetError("set_min_naturals", f"exceeds the set of {meld.length} in deal {i + 1}")
+        if not isinstance(deal.out, DealOut):
+            raise RulesetError(f"deals[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {deal.out!r}")
         if deal.hand_size < 1:
             raise RulesetError(f"deals[{i}].hand_size", f"must be positive, not {deal.hand_size}")
     for rule in r.decks:

@@ -46,7 +46,7 @@ from .search_feasible import cards_needed, surely_unmet
 from .search_kit import value_shape
 from .search_layout import Layout, Slot, contract_layout
 from .search_value import most_shed
-from .search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Group, Walk
+from .search_walk import BEST, BY_ORDER, EVERY, FEASIBLE, TOP, Group, Walk
 
 _RUN: Final = MeldKind.RUN
 
@@ -61,9 +61,10 @@ def find_arrangements(
     whole_hand: bool = False,
     keep: int = 0,
     must_include: Card | None = None,
-    limit: int = 8,
+    limit: int | None = 8,
 ) -> list[Arrangement]:
-    """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first.
+    """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first;
+    every one of them when ``limit`` is None, in the same order (the ``limit`` best are its first ``limit``).
 
     ``whole_hand``: every card must be melded. ``keep``: at least this many cards stay in hand.
     ``must_include``: this card must be melded (so nothing is found if it is not in the hand); a hand
@@ -72,6 +73,11 @@ def find_arrangements(
     from the suit (or rank) with the most valuable candidate first, then by points, length, low end and
     joker places. That order depends only on the faces in hand and the ruleset, so the answer does too.
 
+    Distinct means: as the table would show them, with copies of one face taken as one (the lowest copies
+    are laid) and the melds in the contract's order, melds of one kind and length in one order only. Every
+    other way of laying the same cards differs from one of these only by which copy of a face is laid or
+    by the order of those melds, which :func:`~.melds.contract_problem` does not read.
+
     >>> from .cards import parse_cards
     >>> from .presets import find_preset
     >>> rules = find_preset('liverpool')
@@ -79,12 +85,13 @@ def find_arrangements(
     >>> [[str(m) for m in arrangement] for arrangement in found]
     [['run: JK 5H 6H 7H'], ['run: 5H 6H 7H JK']]
     """
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, not {limit}")
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1 (or None for every arrangement), not {limit}")
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return []
-    return search.arrangements([path for _, path in search.run(TOP, limit)])
+    found = search.run(EVERY, 0) if limit is None else search.run(TOP, limit)
+    return search.arrangements([path for _, path in found])
 
 
 def can_meet(
@@ -290,11 +297,11 @@ class _Search:
 
     def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
         """Each slot's candidates as ``mode`` searches them, by family: ``(group bit, entries, their orders)``.
-        Only ``TOP`` needs every candidate: the others keep one of each ``(use, tag, block)``, and
+        Only ``TOP`` and ``EVERY`` need every candidate: the others keep one of each ``(use, tag, block)``, and
         ``FEASIBLE`` tries those with the fewest jokers and cards first, unless the whole hand must go.
         Slots of one kind and length share one list."""
         joker_shift = JOKER_FACE * self.pool.packing.width
-        distinct = mode != TOP and bool(self.pool.counts[JOKER_FACE])
+        distinct = mode != TOP and mode != EVERY and bool(self.pool.counts[JOKER_FACE])
         fewest_first = mode == FEASIBLE and not self.base_need
         by_order = mode != FEASIBLE or bool(self.base_need)  # (as the walk reads the orders: see run)
         slots = self.slots

@@ -1,6 +1,7 @@
 """The depth-first walk of the arrangement search (:mod:`.search`): it fills the contract's slots from
 each slot's candidates, cuts a branch as soon as what it could still shed cannot beat the arrangements
-kept, and keeps the best ``limit`` of them (or stops at the first, for a yes-or-no question).
+kept, and keeps the best ``limit`` of them (or stops at the first, for a yes-or-no question, or keeps every
+one met, which cuts only the branches that cannot be filled).
 
 A :class:`Walk` holds what the branches read and what they keep. It is a class rather than functions
 nested in the search that call themselves: such closures refer to themselves through their shared
@@ -15,10 +16,11 @@ from .melds import could_be_one_run
 from .rules import Ruleset
 from .search_candidates import Entry, Family, run_cards
 
-# What a walk looks for: any arrangement (stop at the first), the best one, the ``limit`` best.
+# What a walk looks for: any arrangement (stop at the first), the best one, the ``limit`` best, every one.
 FEASIBLE: Final = 0
 BEST: Final = 1
 TOP: Final = 2
+EVERY: Final = 3
 # How a slot's candidate must follow the one of the slot before (see ``_Search._chain``).
 FREE: Final = 0
 BY_ORDER: Final = 1
@@ -105,6 +107,8 @@ class Walk:
             self.visit(0, start, 0, 0, 0, 0, 0, ())
         else:
             self.accept(start, 0, ())
+        if self.mode == EVERY:
+            self.found.sort()  # (once: the other modes keep theirs sorted as they go)
         return [(-negated, path) for negated, _, path in self.found]
 
     def best_fitting(self, family: Family, left: int, blocked: int) -> int:
@@ -209,6 +213,8 @@ class Walk:
         found.append((-score, self.met, path))
         if self.mode == FEASIBLE:
             self.stopped = True
+            return
+        if self.mode == EVERY:  # (no bound to raise: every arrangement is kept)
             return
         found.sort()
         del found[self.limit :]

@@ -52,13 +52,39 @@ class TableMeld:
 _NATIVE_TABLE_MELD: Final = native(TableMeld)  # see values.native
 
 
+class DealEndReason(StrEnum):
+    """Why a deal ended: ``went_out``, a seat went out (:attr:`DealResult.went_out`); ``stock_out``, the stock
+    ran out and this ruleset ends the deal then (``stock_out = "end_deal"``); ``washes_used``, the stock ran out
+    once more after being washed as many times as the ruleset allows (``max_reshuffles``;
+    :attr:`DealResult.reshuffles` says how many); ``pile_too_small``, the stock ran out and the discard pile
+    held too few cards to wash into a new one; ``before_position``, a deal played before a set-up position
+    (:mod:`.position`) of which only the points are known (no hands, melds or seat that went out)."""
+
+    WENT_OUT = "went_out"
+    STOCK_OUT = "stock_out"
+    WASHES_USED = "washes_used"
+    PILE_TOO_SMALL = "pile_too_small"
+    BEFORE_POSITION = "before_position"
+
+
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """How a deal ended: who went out (if anyone), each seat's points, and any cut bonus."""
+    """How a deal ended, as everyone sees it once the hands are laid on the table to be counted.
+
+    ``scores`` are what the deal adds to each seat's total: ``points`` (what the cards left in each hand
+    count, 0 for the seat that went out) plus any cut bonus. ``hands`` are the cards each seat held at the
+    end, ``melds`` the table as the deal left it, ``reason`` why it ended and ``reshuffles`` how many times
+    the stock was washed during it. Public: the hands are shown only once the deal is over.
+    """
 
     deal: int
     went_out: int | None
     scores: tuple[int, ...]
+    reason: DealEndReason
+    hands: tuple[tuple[Card, ...], ...]
+    points: tuple[int, ...]
+    melds: tuple[TableMeld, ...]
+    reshuffles: int
     cut_bonus_seat: int | None = None
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
@@ -96,6 +122,8 @@ class GameState:
     must_place: Card | None = None
     reclaimed: list[Card] = field(default_factory=list)
     down_this_turn: bool = False
+    floating: bool = False
+    turn_end_counts: list[int] = field(default_factory=list)
     reshuffles: int = 0
     cut: int = 0
     cutter_bonus: int | None = None
@@ -132,6 +160,8 @@ class GameState:
             must_place=self.must_place,
             reclaimed=list(self.reclaimed),
             down_this_turn=self.down_this_turn,
+            floating=self.floating,
+            turn_end_counts=list(self.turn_end_counts),
             reshuffles=self.reshuffles,
             cut=self.cut,
             cutter_bonus=self.cutter_bonus,

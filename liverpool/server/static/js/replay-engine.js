@@ -63,6 +63,12 @@ export class ReplayState {
     return this.deal >= this.rules.deals.length - 1;
   }
 
+  // Going down goes out: the deal's own out (rules.py DealOut), else final_deal in the last deal.
+  get contractEndsDeal() {
+    const out = this.dealRule.out ?? "normal";
+    return out !== "normal" || (this.isFinal && this.rules.final_deal !== "normal");
+  }
+
   get totals() {
     return this.names.map((_, s) => this.results.reduce((sum, r) => sum + r.scores[s], 0));
   }
@@ -76,6 +82,8 @@ export class ReplayState {
     const rules = this.rules;
     if (rules.buying === "none" || !this.fresh || !this.discard.length) return false;
     if (seat === this.current || seat === this.discarder) return false;
+    // The upcard (no discarder yet) only where the ruleset allows it; records from before the option bought it.
+    if (this.discarder === null && !(rules.upcard_buyable ?? true)) return false;
     const limit = this.buyLimit();
     if (limit !== null && this.buys[seat] >= limit) return false;
     if (this.stock.length < rules.buy_penalty_cards + 1) return false;
@@ -133,7 +141,7 @@ export class ReplayState {
         }
         this.down[action.seat] = true;
         this.mustPlace = null;
-        if (this.isFinal && this.rules.final_deal !== "normal") this.endDeal(action.seat);
+        if (this.contractEndsDeal) this.endDeal(action.seat);
         else this.afterShedding(action.seat);
         return `${who} goes down: ${action.melds.map((m) => `${m.kind} ${prettyList(m.cards)}`).join("; ")}`;
       case "lay_off": {

@@ -17,6 +17,7 @@ const ENUMS = {
   ties: ["share", "final_deal", "replay_final_deal"],
   first_dealer: ["first_seat", "low_card"],
 };
+const DEAL_OUTS = ["normal", "whole_hand", "goes_out"]; // a deal's out (rules.py DealOut)
 const OPTIONAL_INTS = new Set(["set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"]);
 const RANK_KEYS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 
@@ -89,8 +90,8 @@ export function rulesForm(rules, fields = {}) {
         readers[name] = () => input.value.split("\n").map((s) => s.trim()).filter(Boolean);
         break;
       case "deals": {
-        const rows = value.map((d) => ({ contract: d.contract.join(", "), hand_size: d.hand_size }));
-        input = rowTable(testid, ["contract", "hand size"], rows, (row, i) => [
+        const rows = value.map((d) => ({ contract: d.contract.join(", "), hand_size: d.hand_size, out: d.out ?? "normal" }));
+        input = rowTable(testid, ["contract", "hand size", "out"], rows, (row, i) => [
           el("td", {}, el("input", {
             type: "text", value: row.contract, dataset: { testid: `${testid}-contract-${i}` },
             oninput: (e) => { row.contract = e.target.value; },
@@ -99,10 +100,15 @@ export function rulesForm(rules, fields = {}) {
             value: row.hand_size, min: "1", dataset: { testid: `${testid}-hand-${i}` },
             oninput: (e) => { row.hand_size = Number.parseInt(e.target.value, 10); },
           })),
-        ], (all) => ({ ...(all.at(-1) ?? { contract: "set 3, set 3", hand_size: 10 }) }));
+          el("td", {}, el("select", {
+            dataset: { testid: `${testid}-out-${i}` },
+            onchange: (e) => { row.out = e.target.value; },
+          }, DEAL_OUTS.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === row.out })))),
+        ], (all) => ({ ...(all.at(-1) ?? { contract: "set 3, set 3", hand_size: 10, out: "normal" }) }));
         readers[name] = () => rows.map((r) => ({
           contract: r.contract.split(",").map((s) => s.trim()).filter(Boolean),
           hand_size: r.hand_size,
+          ...(r.out === "normal" ? {} : { out: r.out }),
         }));
         break;
       }
