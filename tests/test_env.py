@@ -16,7 +16,7 @@ pytest.importorskip("gymnasium")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liverpool.engine import GoDown, is_legal, legal_actions, observe
+from liverpool.engine import GoDown, go_down_arrangements, is_legal, legal_actions, observe
 from liverpool.env import encoding as enc
 from liverpool.env import liverpool_v0
 from liverpool.env.single import LiverpoolSingleEnv
@@ -39,22 +39,24 @@ def _check_mask(env: liverpool_v0.raw_env) -> None:
     options = env.options(seat)
     listed = legal_actions(state, seat)
     assert listed, "the selected seat has legal actions"
+    going_down = [a for a in listed if isinstance(a, GoDown)]
+    if going_down and env.going_down == "all":
+        going_down = [GoDown(seat, a) for a in go_down_arrangements(state, seat)]
+    shapes = [tuple(sorted(enc.SHAPE_INDEX[enc.shape_of(m)] for m in a.melds)) for a in going_down]
     if not env.pending:
         for action in listed:
-            if isinstance(action, GoDown):
-                first = min(enc.SHAPE_INDEX[enc.shape_of(m)] for m in action.melds)
-                assert env.layout.meld + first in options
-            else:
+            if not isinstance(action, GoDown):
                 assert env.layout.index_of(action) in options, action
+        for seq in shapes:
+            assert env.layout.meld + seq[0] in options
     for index, chosen in options.items():
         if chosen is liverpool_v0.DECLINE:
             assert index == enc.PASS and seat != state.current
         elif isinstance(chosen, tuple):
-            assert any(
-                isinstance(a, GoDown)
-                and tuple(sorted(enc.SHAPE_INDEX[enc.shape_of(m)] for m in a.melds))[: len(chosen)] == chosen
-                for a in listed
-            )
+            assert any(seq[: len(chosen)] == chosen for seq in shapes)
+        elif isinstance(chosen, GoDown):
+            assert index == enc.GO_DOWN_DONE and chosen in going_down and is_legal(state, chosen)
+            assert tuple(env.pending) in shapes
         else:
             assert chosen in listed and is_legal(state, chosen)
     # Other seats: only the selected one acts (the others have no mask).
@@ -67,7 +69,17 @@ def _check_mask(env: liverpool_v0.raw_env) -> None:
 def test_mask_equals_engine_random_play(preset: str, seats: int) -> None:
     """Random play over a few hundred steps of each preset: at each step the mask equals the engine's legal
     actions, and random play reaches a going-down made meld by meld."""
-    env = liverpool_v0.raw_env(preset=preset, seats=seats)
+    _random_play_checked(liverpool_v0.raw_env(preset=preset, seats=seats))
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "british"])
+def test_mask_reaches_every_going_down(preset: str) -> None:
+    """With ``going_down="all"`` the meld steps reach every arrangement the engine accepts
+    (``go_down_arrangements``), and only those."""
+    _random_play_checked(liverpool_v0.raw_env(preset=preset, seats=4, going_down="all"))
+
+
+def _random_play_checked(env: liverpool_v0.raw_env) -> None:
     env.reset(seed=11)
     rng = np.random.default_rng(11)
     went_down = False

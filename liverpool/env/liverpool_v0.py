@@ -43,6 +43,7 @@ from liverpool.engine import (
     SeededChance,
     apply,
     find_preset,
+    go_down_arrangements,
     is_chance,
     legal_actions,
     live_rng,
@@ -74,9 +75,20 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "liverpool_v0", "is_parallelizable": False}
 
     def __init__(
-        self, preset: str = "liverpool", seats: int = 4, rules: Ruleset | None = None, render_mode: str | None = None
+        self,
+        preset: str = "liverpool",
+        seats: int = 4,
+        rules: Ruleset | None = None,
+        render_mode: str | None = None,
+        going_down: str = "listed",
     ) -> None:
+        """``going_down``: which going-downs the meld steps reach: ``"listed"``, those ``legal_actions`` lists
+        (the engine's best few, fast); ``"all"``, every arrangement the engine accepts (``go_down_arrangements``:
+        slower, a hand can have thousands)."""
         super().__init__()
+        if going_down not in ("listed", "all"):
+            raise ValueError(f"going_down is 'listed' or 'all', not {going_down!r}")
+        self.going_down = going_down
         self.rules = rules if rules is not None else find_preset(preset)
         if not 3 <= seats <= 8:
             raise ValueError(f"liverpool_v0 seats 3 to 8 players, not {seats}")
@@ -162,12 +174,16 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             return out
         listed = legal_actions(state, seat)
         going_down: dict[tuple[int, ...], GoDown] = {}
-        for action in listed:
-            if isinstance(action, GoDown):
-                shapes = tuple(sorted(enc.SHAPE_INDEX[enc.shape_of(m)] for m in action.melds))
-                going_down.setdefault(shapes, action)
-            elif not self.pending:
-                out.setdefault(self.layout.index_of(action), action)
+        arrangements = [a for a in listed if isinstance(a, GoDown)]
+        if self.going_down == "all" and arrangements:
+            arrangements = [GoDown(seat, a) for a in go_down_arrangements(state, seat)]
+        for action in arrangements:
+            shapes = tuple(sorted(enc.SHAPE_INDEX[enc.shape_of(m)] for m in action.melds))
+            going_down.setdefault(shapes, action)
+        if not self.pending:
+            for option in listed:
+                if not isinstance(option, GoDown):
+                    out.setdefault(self.layout.index_of(option), option)
         prefix = tuple(self.pending)
         for shapes, action in going_down.items():
             if shapes[: len(prefix)] != prefix:
