@@ -245,3 +245,27 @@ def _check_hidden(env: liverpool_v0.raw_env, viewer: int, shuffle_seed: int) -> 
     a = enc.encode_observation(env.layout, observe(state, viewer), env.pending)
     b = enc.encode_observation(env.layout, observe(other, viewer), env.pending)
     assert np.array_equal(a, b)
+
+
+def test_render_names_the_legal_actions() -> None:
+    env = liverpool_v0.raw_env(preset="liverpool", seats=4, render_mode="ansi")
+    env.reset(seed=5)
+    text = env.render()
+    assert text is not None and "hand:" in text and "draw stock" in text
+    single = LiverpoolSingleEnv(preset="liverpool", seats=3, render_mode="ansi")
+    single.reset(seed=5)
+    shown = single.render()
+    assert shown is not None and "legal:" in shown
+
+
+@pytest.mark.slow
+def test_gymnasium_against_medium_bots() -> None:
+    """A whole game against ``medium`` bots, the learner playing at random: its return is minus its total."""
+    env = LiverpoolSingleEnv(preset="may-i", seats=3, opponents=["medium", "easy"])
+    obs, _ = env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    total, terminated = 0.0, False
+    while not terminated:
+        obs, reward, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+    assert env.aec.state is not None and total == -env.aec.state.totals[0]

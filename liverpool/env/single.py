@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine import observe
+from liverpool.engine import legal_actions, observe
 
 from .liverpool_v0 import raw_env
 
@@ -46,8 +46,11 @@ class LiverpoolSingleEnv(gymnasium.Env[Obs, np.int64]):
         illegal_reward: float = -1000.0,
         raise_illegal: bool = False,
         render_mode: str | None = None,
+        going_down: str = "listed",
     ) -> None:
-        self.aec = raw_env(preset=preset, seats=seats, render_mode="ansi" if render_mode else None)
+        self.aec = raw_env(
+            preset=preset, seats=seats, render_mode="ansi" if render_mode else None, going_down=going_down
+        )
         self.seat = seat
         self.agent = self.aec.possible_agents[seat]
         others = [s for s in range(seats) if s != seat]
@@ -99,8 +102,6 @@ class LiverpoolSingleEnv(gymnasium.Env[Obs, np.int64]):
         reward = 0.0
         while not aec.terminations[self.agent] and aec.agent_selection != self.agent:
             seat = aec.agent_name_mapping[aec.agent_selection]
-            from liverpool.engine import legal_actions
-
             options = legal_actions(state, seat)
             choice = self.bots[seat](observe(state, seat), options, self.bot_rng)
             aec.play(choice)
