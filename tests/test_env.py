@@ -245,6 +245,15 @@ def _check_hidden(env: liverpool_v0.raw_env, viewer: int, shuffle_seed: int) -> 
     a = enc.encode_observation(env.layout, observe(state, viewer), env.pending)
     b = enc.encode_observation(env.layout, observe(other, viewer), env.pending)
     assert np.array_equal(a, b)
+    # Through the environment too, the action mask included.
+    agent = env.possible_agents[viewer]
+    seen = env.observe(agent)
+    twin = copy.copy(env)
+    twin.state = other
+    twin._options_cache = None
+    seen_twin = twin.observe(agent)
+    assert np.array_equal(seen["observation"], seen_twin["observation"])
+    assert np.array_equal(seen["action_mask"], seen_twin["action_mask"])
 
 
 def test_render_names_the_legal_actions() -> None:
