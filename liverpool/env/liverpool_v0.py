@@ -14,7 +14,8 @@ from ``observe(state, seat)`` only. Chance (shuffles, reshuffles) is drawn insid
 Whose turn it is (``agent_selection``), as the engine's game driver asks seats:
 
 * in the play phase, the seat whose turn it is;
-* in a buy window, the first seat after the discarder, in turn order, that has not answered yet;
+* in a buy window, the first seat of the window that has not answered yet, in the driver's order (the seats
+  to the current player's left, nearest first, then the current player);
 * in the draw phase, first each other seat that may act out of turn (buy before the next draw, or call a
   discard), nearest to the left of the current player first, each of which may take its action or PASS
   (decline, an environment step that changes nothing in the game); once all have declined, the current player.
