@@ -11,7 +11,7 @@ TEST_WORKERS ?= auto
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $(STAMP)
 
 # The product: the table server on http://127.0.0.1:8000 (SQLite file liverpool.db; LIVERPOOL_DB for PostgreSQL).
