@@ -1,0 +1,199 @@
+"""The textual app: one seat played by a person, the others by bots, on an 80x24 screen or larger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, RichLog, Static
+
+from liverpool.engine import IllegalAction, observe
+
+from .commands import USAGE, CommandError, parse
+from .session import Session
+from .view import colour, hand_text, melds_text, seats_text, status_text
+
+DEFAULT_SAVE = Path("liverpool-save.json")
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every command and key, and the table's rules."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 78; height: 22; border: round $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, rules_line: str) -> None:
+        super().__init__()
+        self.rules_line = rules_line
+
+    def compose(self) -> ComposeResult:
+        lines = ["Commands (type them, then Enter):"]
+        lines += [f"  {usage}" for usage in USAGE.values()]
+        lines += ["Keys: ctrl+s save, f1 this help, ctrl+q quit, Esc closes this screen.", self.rules_line]
+        with VerticalScroll(id="help"):
+            yield Static("\n".join(lines), markup=False)
+
+    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class LiverpoolApp(App[None]):
+    """A game of Liverpool Rummy in the terminal against bots (see docs/terminal.md)."""
+
+    TITLE = "liverpool"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; }
+    #middle { height: 1fr; }
+    #left { width: 1fr; }
+    #seats { height: auto; }
+    #log { height: 1fr; border-top: solid $secondary; }
+    #melds { width: 40; height: 1fr; border-left: solid $secondary; }
+    #hand { height: 2; }
+    #message { height: 1; color: $warning; }
+    #command { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "save", "save"),
+        Binding("f1", "help", "help"),
+        Binding("ctrl+q", "quit", "quit"),
+    ]
+
+    def __init__(self, session: Session, delay: float = 0.4, save_path: Path = DEFAULT_SAVE) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.save_path = save_path
+        self.message = ""
+        self._logged = 0
+        self._stepping = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="middle"):
+            with Vertical(id="left"):
+                yield Static(id="seats")
+                yield RichLog(id="log", wrap=True, markup=False, min_width=1)
+            yield Static(id="melds")
+        yield Static(id="hand")
+        yield Static(id="message")
+        yield Input(placeholder="command (? for help)", id="command")
+
+    def on_mount(self) -> None:
+        self.query_one("#command", Input).focus()
+        self.refresh_view()
+        self.advance()
+
+    # ---- bots --------------------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Let chance and the bots act until the person must answer; with a delay between bot moves."""
+        if self.delay <= 0:
+            while self.session.step():
+                pass
+            self.refresh_view()
+            return
+        if not self._stepping:
+            self._stepping = True
+            self.set_timer(self.delay, self._tick)
+
+    def _tick(self) -> None:
+        self._stepping = False
+        moved = self.session.step()
+        while moved and self.session.turn().kind == "chance":
+            moved = self.session.step()
+        self.refresh_view()
+        if moved:
+            self.advance()
+
+    # ---- the screen --------------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        session = self.session
+        obs = observe(session.state, session.human)
+        names = session.names
+        self.query_one("#status", Static).update(status_text(obs, names))
+        self.query_one("#seats", Static).update(seats_text(obs, names))
+        self.query_one("#melds", Static).update(melds_text(obs, names))
+        self.query_one("#hand", Static).update(hand_text(session.hand(), colour(), session.by_rank))
+        log = self.query_one("#log", RichLog)
+        for line in session.log[self._logged :]:
+            log.write(Text(line))
+        self._logged = len(session.log)
+        self.query_one("#message", Static).update(Text(self.message or self.prompt()))
+
+    def prompt(self) -> str:
+        """What the person is asked now, from the options the engine lists for the seat."""
+        turn = self.session.turn()
+        if turn.kind == "over":
+            totals = self.session.state.totals
+            names = self.session.names
+            winners = ", ".join(names[s] for s in self.session.state.winners)
+            return f"Game over: winner {winners}; " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(totals))
+        if turn.kind != "human":
+            return "bots are playing..."
+        kinds = sorted({type(a).__name__ for a in turn.options})
+        hint = {
+            "DrawStock": "d draw",
+            "DrawDiscard": "t take",
+            "Discard": "x N discard",
+            "GoDown": "l go down",
+            "LayOff": "o N M lay off",
+            "SwapJoker": "swap N M",
+            "Buy": "b buy",
+            "Pass": "p pass",
+            "Call": "c call",
+            "EndTurn": "e end",
+        }
+        return "Your move: " + ", ".join(hint.get(k, k) for k in kinds)
+
+    # ---- commands ----------------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        self.run_command(event.value)
+
+    def run_command(self, text: str) -> None:
+        """Parse and do one typed command; a bad one leaves the game as it was and says why."""
+        self.message = ""
+        try:
+            command = parse(text)
+            match command.verb:
+                case "help":
+                    self.action_help()
+                case "quit":
+                    self.exit()
+                    return
+                case "sort":
+                    self.session.by_rank = not self.session.by_rank
+                case "save":
+                    self.save(Path(command.path) if command.path else self.save_path)
+                case _:
+                    if self.session.turn().kind != "human":
+                        raise CommandError("it is not your move now")
+                    self.session.act(command)
+        except IllegalAction as exc:
+            self.message = f"Refused: {exc.detail}"
+        except CommandError as exc:
+            self.message = str(exc)
+        self.refresh_view()
+        self.advance()
+
+    def save(self, path: Path) -> None:
+        path.write_text(self.session.record().to_json(), encoding="utf-8")
+        self.message = f"saved to {path} (liverpool play --resume {path})"
+
+    def action_save(self) -> None:
+        self.save(self.save_path)
+        self.refresh_view()
+
+    def action_help(self) -> None:
+        rules = self.session.state.rules
+        self.push_screen(HelpScreen(f"Rules: {rules.title} ({rules.name}); liverpool rules show {rules.name}"))
