@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
@@ -23,7 +24,7 @@ DEFAULT_SAVE = Path("liverpool-save.json")
 class HelpScreen(ModalScreen[None]):
     """Every command and key, and the table's rules."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     #help { width: 78; height: 22; border: round $accent; background: $surface; padding: 0 1; }
@@ -60,7 +61,7 @@ class LiverpoolApp(App[None]):
     #message { height: 1; color: $warning; }
     #command { height: 1; border: none; padding: 0 1; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "save"),
         Binding("f1", "help", "help"),
         Binding("ctrl+q", "quit", "quit"),
