@@ -122,7 +122,7 @@ def test_a_whole_deal_through_the_ui() -> None:
     assert len(session.state.results) == 1, typed
     assert any(t.startswith("x ") for t in typed) and "d" in typed
     assert any(line.startswith("  ada ") for line in session.log)  # what ada held or went out with
-    assert "Deal 2/7" in screen
+    assert "Deal 1 over" in screen and "Enter to deal on" in screen
 
 
 def test_sort_toggle_and_help() -> None:
@@ -216,3 +216,18 @@ def test_the_screen_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
     assert screen + "\n" == SCREEN.read_text(encoding="utf-8")
     for part in ("Deal 1/7", "stock", "discard", "Table", "Hand (by suit)", "ada", "cards"):
         assert part in screen
+
+
+def test_bots_move_on_a_timer_and_wait_for_the_person() -> None:
+    async def run() -> None:
+        session = _session()
+        app = LiverpoolApp(session, delay=0.01)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.5)
+            assert session.turn().kind == "human" and session.log  # the bots played up to the person's turn
+            moves = len(session.state.history)
+            await pilot.press(*_next_command(session), "enter")
+            await pilot.pause(0.5)
+            assert session.turn().kind == "human" and len(session.state.history) > moves + 1
+
+    asyncio.run(run())

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from liverpool.engine import IllegalAction, observe
+from liverpool.engine import Buy, IllegalAction, observe
 
 from .commands import USAGE, CommandError, parse
 from .session import Session
@@ -75,6 +75,7 @@ class LiverpoolApp(App[None]):
         self.message = ""
         self._logged = 0
         self._stepping = False
+        self._deals_seen = len(session.state.results)  # deal ends the person has acknowledged
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -94,12 +95,19 @@ class LiverpoolApp(App[None]):
 
     # ---- bots --------------------------------------------------------------------------------------
 
+    def deal_ended(self) -> bool:
+        """Whether a deal has just ended and the person has not yet pressed Enter to go on."""
+        return len(self.session.state.results) > self._deals_seen
+
     def advance(self) -> None:
-        """Let chance and the bots act until the person must answer; with a delay between bot moves."""
+        """Let chance and the bots act until the person must answer, with a delay between bot moves; stop at
+        a deal's end until the person has read it."""
         if self.delay <= 0:
-            while self.session.step():
+            while not self.deal_ended() and self.session.step():
                 pass
             self.refresh_view()
+            return
+        if self.deal_ended():
             return
         if not self._stepping:
             self._stepping = True
@@ -107,8 +115,10 @@ class LiverpoolApp(App[None]):
 
     def _tick(self) -> None:
         self._stepping = False
+        if self.deal_ended():
+            return
         moved = self.session.step()
-        while moved and self.session.turn().kind == "chance":
+        while moved and not self.deal_ended() and self.session.turn().kind == "chance":
             moved = self.session.step()
         self.refresh_view()
         if moved:
@@ -133,6 +143,11 @@ class LiverpoolApp(App[None]):
     def prompt(self) -> str:
         """What the person is asked now, from the options the engine lists for the seat."""
         turn = self.session.turn()
+        state = self.session.state
+        if self.deal_ended() and turn.kind != "over":
+            result = state.results[-1]
+            mine = result.points[self.session.human]
+            return f"Deal {result.deal + 1} over ({mine} points for you, see the log): Enter to deal on"
         if turn.kind == "over":
             totals = self.session.state.totals
             names = self.session.names
@@ -140,6 +155,9 @@ class LiverpoolApp(App[None]):
             return f"Game over: winner {winners}; " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(totals))
         if turn.kind != "human":
             return "bots are playing..."
+        top = state.discard_pile[-1].pretty() if state.discard_pile else "-"
+        if any(isinstance(a, Buy) for a in turn.options):
+            return f"May I? Buy {top} (b) or pass (p)"
         kinds = sorted({type(a).__name__ for a in turn.options})
         hint = {
             "DrawStock": "d draw",
@@ -164,6 +182,11 @@ class LiverpoolApp(App[None]):
     def run_command(self, text: str) -> None:
         """Parse and do one typed command; a bad one leaves the game as it was and says why."""
         self.message = ""
+        if not text.strip() and self.deal_ended():
+            self._deals_seen = len(self.session.state.results)
+            self.refresh_view()
+            self.advance()
+            return
         try:
             command = parse(text)
             match command.verb:
