@@ -102,7 +102,7 @@ def _next_command(session: Session) -> str:
 
 
 def test_a_whole_deal_through_the_ui() -> None:
-    session = _session()
+    session = _session(seed=19)  # a deal where the scripted player goes down and lays off
 
     async def run() -> tuple[list[str], str]:
         app = LiverpoolApp(session, delay=0)
@@ -121,6 +121,9 @@ def test_a_whole_deal_through_the_ui() -> None:
     typed, screen = asyncio.run(run())
     assert len(session.state.results) == 1, typed
     assert any(t.startswith("x ") for t in typed) and "d" in typed
+    assert [t[0] for t in typed if t[0] in "lo"] == ["l", "o", "o"], typed
+    assert any(line.startswith("ada goes down") for line in session.log)
+    assert sum(line.startswith("ada lays off") for line in session.log) == 2
     assert any(line.startswith("  ada ") for line in session.log)  # what ada held or went out with
     assert "Deal 1 over" in screen and "Enter to deal on" in screen
 
@@ -144,6 +147,21 @@ def test_sort_toggle_and_help() -> None:
             assert "Hand (by rank)" in _screen(app)
 
     asyncio.run(run())
+
+
+def test_go_down_groups_in_any_order() -> None:
+    """`l` names cards by position; the groups and the cards in them may come in any order."""
+    session = _session(seed=19)
+    while True:
+        while session.step():
+            pass
+        command = _next_command(session)
+        if command.startswith("l "):
+            break
+        session.act(parse(command))
+    listed = session.action_for(parse(command))
+    groups = [",".join(reversed(g.split(","))) for g in reversed(command.split()[1:])]
+    assert session.action_for(parse("l " + " ".join(groups))) == listed
 
 
 def test_a_refused_command_says_why_and_changes_nothing() -> None:

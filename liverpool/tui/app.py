@@ -207,6 +207,8 @@ class LiverpoolApp(App[None]):
             self.message = f"Refused: {exc.detail}"
         except CommandError as exc:
             self.message = str(exc)
+        except ValueError as exc:  # no input may crash the game: anything else refused is said, not raised
+            self.message = f"Refused: {exc}"
         self.refresh_view()
         self.advance()
 

@@ -186,7 +186,10 @@ class Session:
         self._declined.add(seat)
 
     def _apply(self, action: Action) -> None:
-        line = describe(self.state, action, self.names)
+        try:
+            line = describe(self.state, action, self.names)
+        except IndexError:  # an action naming a meld that is not there: apply refuses it just below
+            line = repr(action)
         apply(self.state, action)  # raises IllegalAction and leaves the state as it was
         self.log.append(line)
         for result in self.state.results[self._results_logged :]:
@@ -252,6 +255,9 @@ class Session:
 
     def _on_meld(self, verb: str, card: Card, meld: int) -> Action:
         seat = self.human
+        if meld >= len(self.state.melds):
+            count = len(self.state.melds)
+            raise CommandError(f"there is no meld {meld + 1}: the table has {count} meld{'s' if count != 1 else ''}")
         options = legal_actions(self.state)
         if verb == "layoff":
             fits = [a for a in options if isinstance(a, LayOff) and a.card == card and a.meld == meld]
