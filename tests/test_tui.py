@@ -11,7 +11,7 @@ import pytest
 from liverpool.engine import Card, Discard, DrawStock, GameRecord, GoDown, IllegalAction, LayOff, apply, find_preset
 from liverpool.engine.record import snapshot
 from liverpool.tui.app import LiverpoolApp
-from liverpool.tui.commands import Command, CommandError, parse
+from liverpool.tui.commands import Command, CommandError, parse, picked_command
 from liverpool.tui.session import Session
 from liverpool.tui.view import card_text, colour
 
@@ -184,6 +184,35 @@ def test_a_refused_command_says_why_and_changes_nothing() -> None:
             assert app.message == f"Refused: {reason}"
             assert snapshot(session.state) == before
             assert f"Refused: {reason}"[:70] in _screen(app)
+
+    asyncio.run(run())
+
+
+def test_picked_command() -> None:
+    assert picked_command([[]]) == ""
+    assert picked_command([[3]]) == "x 3"
+    assert picked_command([[3]], 2) == "o 3 2"
+    assert picked_command([[1, 2, 3], [4, 5, 6]]) == "l 1,2,3 4,5,6"
+    assert parse(picked_command([[1, 2, 3], [4, 5, 6, 7]])) == parse("l 1,2,3 4,5,6,7")
+
+
+def test_cursor_mode_discards_the_picked_card() -> None:
+    async def run() -> None:
+        session = _session()
+        app = LiverpoolApp(session, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            while not any(isinstance(a, DrawStock) for a in session.turn().options):
+                await pilot.press(*_next_command(session), "enter")
+            await pilot.press("d", "enter")
+            while session.turn().kind == "human" and not any(isinstance(a, Discard) for a in session.turn().options):
+                await pilot.press("p", "enter")  # a May I? window after the draw
+            card = session.hand()[1]
+            await pilot.press("tab", "right", "space")
+            await pilot.pause()
+            assert "cursor:" in _screen(app) and f"a2:{card.pretty()}" in _screen(app)
+            await pilot.press("escape", "space", "enter")  # cleared, picked again, done
+            assert any(line == f"ada discards {card.pretty()}" for line in session.log), session.log[-5:]
 
     asyncio.run(run())
 

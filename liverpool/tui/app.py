@@ -14,7 +14,7 @@ from textual.widgets import Input, RichLog, Static
 
 from liverpool.engine import Buy, IllegalAction, observe
 
-from .commands import USAGE, CommandError, parse
+from .commands import USAGE, CommandError, parse, picked_command
 from .session import Session
 from .view import colour, hand_text, melds_text, seats_text, status_text
 
@@ -37,12 +37,85 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         lines = ["Commands (type them, then Enter):"]
         lines += [f"  {usage}" for usage in USAGE.values()]
-        lines += ["Keys: ctrl+s save, f1 this help, ctrl+q quit, Esc closes this screen.", self.rules_line]
+        lines += [
+            "Cursor mode (Tab to the hand, Tab back): arrows move, space picks a card, g starts a new",
+            "  group, Enter discards the one card picked or goes down with the groups, 1-9 lays the",
+            "  picked card off on that meld, Esc clears the picks.",
+            "Keys: ctrl+s save, f1 this help, ctrl+q quit, Esc closes this screen.",
+            self.rules_line,
+        ]
         with VerticalScroll(id="help"):
             yield Static("\n".join(lines), markup=False)
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
         self.dismiss(None)
+
+
+class HandView(Static, can_focus=True):
+    """The hand; focused (Tab), it is cursor mode: arrows move, space picks, Enter does what the picks say."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "left", show=False),
+        Binding("right", "move(1)", "right", show=False),
+        Binding("space", "pick", "pick"),
+        Binding("g", "group", "new group"),
+        Binding("enter", "confirm", "do it"),
+        Binding("escape", "clear", "clear"),
+        *(Binding(str(n), f"lay_off({n})", f"lay off on meld {n}", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cursor = 0
+        self.picks: list[list[int]] = [[]]
+
+    @property
+    def game(self) -> LiverpoolApp:
+        app = self.app
+        assert isinstance(app, LiverpoolApp)
+        return app
+
+    def action_move(self, step: int) -> None:
+        size = len(self.game.session.hand())
+        if size:
+            self.cursor = (self.cursor + step) % size
+        self.game.refresh_view()
+
+    def action_pick(self) -> None:
+        position = self.cursor + 1
+        if any(position in g for g in self.picks):
+            self.picks = [[p for p in g if p != position] for g in self.picks]
+        else:
+            self.picks[-1].append(position)
+        self.game.refresh_view()
+
+    def action_group(self) -> None:
+        if self.picks[-1]:
+            self.picks.append([])
+        self.game.refresh_view()
+
+    def action_clear(self) -> None:
+        self.picks = [[]]
+        self.game.refresh_view()
+
+    def _do(self, text: str) -> None:
+        self.picks = [[]]
+        if text:
+            self.game.run_command(text)
+        else:
+            self.game.refresh_view()
+
+    def action_confirm(self) -> None:
+        self._do(picked_command(self.picks))
+
+    def action_lay_off(self, meld: int) -> None:
+        self._do(picked_command(self.picks, meld))
+
+    def on_focus(self) -> None:
+        self.game.refresh_view()
+
+    def on_blur(self) -> None:
+        self.game.refresh_view()
 
 
 class LiverpoolApp(App[None]):
@@ -82,9 +155,11 @@ class LiverpoolApp(App[None]):
         with Horizontal(id="middle"):
             with Vertical(id="left"):
                 yield Static(id="seats")
-                yield RichLog(id="log", wrap=True, markup=False, min_width=1)
+                log = RichLog(id="log", wrap=True, markup=False, min_width=1)
+                log.can_focus = False  # Tab goes between the command line and the hand (cursor mode)
+                yield log
             yield Static(id="melds")
-        yield Static(id="hand")
+        yield HandView(id="hand")
         yield Static(id="message")
         yield Input(placeholder="command (? for help)", id="command")
 
@@ -133,12 +208,20 @@ class LiverpoolApp(App[None]):
         self.query_one("#status", Static).update(status_text(obs, names))
         self.query_one("#seats", Static).update(seats_text(obs, names))
         self.query_one("#melds", Static).update(melds_text(obs, names))
-        self.query_one("#hand", Static).update(hand_text(session.hand(), colour(), session.by_rank))
+        hand = self.query_one("#hand", HandView)
+        if hand.has_focus:
+            hand.cursor = min(hand.cursor, max(len(session.hand()) - 1, 0))
+            hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks))
+        else:
+            hand.update(hand_text(session.hand(), colour(), session.by_rank))
         log = self.query_one("#log", RichLog)
         for line in session.log[self._logged :]:
             log.write(Text(line))
         self._logged = len(session.log)
-        self.query_one("#message", Static).update(Text(self.message or self.prompt()))
+        message = self.message or self.prompt()
+        if hand.has_focus and not self.message:
+            message = "cursor: <- -> move, space pick, g new group, Enter do, 1-9 lay off on meld N, Esc clear"
+        self.query_one("#message", Static).update(Text(message))
 
     def prompt(self) -> str:
         """What the person is asked now, from the options the engine lists for the seat."""

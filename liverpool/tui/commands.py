@@ -123,3 +123,16 @@ def parse(text: str) -> Command:
     if args:
         raise CommandError(f"usage: {usage}")
     return Command(verb)
+
+
+def picked_command(groups: list[list[int]], meld: int | None = None) -> str:
+    """The typed command cursor mode's picks stand for, so both ways go through :func:`parse`: one card is a
+    discard (or, with ``meld``, a lay-off on that meld), several cards or groups a go-down."""
+    cards = [p for g in groups for p in g]
+    if not cards:
+        return ""
+    if meld is not None and len(cards) == 1:
+        return f"o {cards[0]} {meld}"
+    if len(cards) == 1:
+        return f"x {cards[0]}"
+    return "l " + " ".join(",".join(str(p) for p in g) for g in groups if g)

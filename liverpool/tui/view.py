@@ -28,12 +28,24 @@ def cards_text(cards: tuple[Card, ...] | list[Card], coloured: bool = True) -> T
     return Text(" ").join(card_text(c, coloured) for c in cards)
 
 
-def hand_text(hand: list[Card], coloured: bool = True, by_rank: bool = False) -> Text:
-    """The hand numbered as commands count it: ``1 7♥  2 8♥ ...``, wrapped by the widget."""
+def hand_text(
+    hand: list[Card],
+    coloured: bool = True,
+    by_rank: bool = False,
+    cursor: int | None = None,
+    picks: list[list[int]] | None = None,
+) -> Text:
+    """The hand numbered as commands count it: ``1:7♥ 2:8♥ ...``, wrapped by the widget. In cursor mode the
+    card under the cursor (0-based ``cursor``) is shown reversed and picked cards carry their group's letter."""
     out = Text("Hand " + ("(by rank): " if by_rank else "(by suit): "), style="bold" if coloured else "")
+    group_of = {p: g for g, group in enumerate(picks or []) for p in group}
     for position, card in enumerate(hand, 1):
-        out.append(f"{position}:", style="dim" if coloured else "")
-        out.append_text(card_text(card, coloured))
+        label = f"{position}:" if position not in group_of else f"{'abcdefgh'[group_of[position] % 8]}{position}:"
+        out.append(label, style="bold underline" if position in group_of else ("dim" if coloured else ""))
+        shown = card_text(card, coloured)
+        if cursor is not None and cursor == position - 1:
+            shown.stylize("reverse")
+        out.append_text(shown)
         out.append(" ")
     return out
 
