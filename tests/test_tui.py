@@ -188,6 +188,29 @@ def test_a_refused_command_says_why_and_changes_nothing() -> None:
     asyncio.run(run())
 
 
+def test_no_input_crashes_it() -> None:
+    """Junk and commands the engine refuses, typed at the person's draw: each is answered on the message line
+    and the game is as it was."""
+
+    async def run() -> None:
+        session = _session()
+        app = LiverpoolApp(session, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            while not any(isinstance(a, DrawStock) for a in session.turn().options):
+                await pilot.press(*_next_command(session), "enter")
+            before = snapshot(session.state)
+            for text in ["zz", "x 99", "o 1 9", "swap 3 3", "l 1", "l 1,2 3,4", "c 50", "c", "e", "b", "x", "1 2"]:
+                for key in text:
+                    await pilot.press("space" if key == " " else key)
+                await pilot.press("enter")
+                assert app.message, text
+                assert snapshot(session.state) == before, text
+            assert app.is_running
+
+    asyncio.run(run())
+
+
 def test_picked_command() -> None:
     assert picked_command([[]]) == ""
     assert picked_command([[3]]) == "x 3"

@@ -254,7 +254,10 @@ class LiverpoolApp(App[None]):
             "Call": "c call",
             "EndTurn": "e end",
         }
-        return "Your move: " + ", ".join(hint.get(k, k) for k in kinds)
+        line = "Your move: " + ", ".join(hint.get(k, k) for k in kinds)
+        if turn.seat != state.current and "Pass" not in kinds:
+            line += ", p let it go"  # an optional call out of turn
+        return line
 
     # ---- commands ----------------------------------------------------------------------------------
 
