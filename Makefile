@@ -22,7 +22,7 @@ serve: run
 
 # One whole seeded game between bots, printed as a readable log.
 play: $(STAMP)
-	$(BIN)/liverpool play --preset liverpool --seed 1
+	$(BIN)/liverpool watch --preset liverpool --bots medium,easy,easy,medium --seed 1
 
 # Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback.
 test: $(STAMP)

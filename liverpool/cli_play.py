@@ -1,4 +1,5 @@
-"""``liverpool play`` and ``liverpool replay``: whole games in the terminal, and records re-played."""
+"""``liverpool watch`` and ``liverpool replay``: whole games between bots printed as a log, and records
+re-played. (``liverpool play``, a game against bots on a terminal screen, is in ``cli_tui``.)"""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from liverpool.bots.random_bot import random_bot
+from liverpool.bots.registry import UnknownBot, make_bot
 from liverpool.engine.actions import Action, Shuffle
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.play import run_game
@@ -29,9 +31,10 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def play(
+def watch(
     preset: Annotated[str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")] = "liverpool",
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats (all played by the random bot).")] = 4,
+    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats, all played by the random bot (without --bots).")] = 4,
+    bots: Annotated[str | None, typer.Option("--bots", "-b", help="The bots, one per seat, e.g. medium,easy,easy,medium (the seat count follows).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed plays the same game.")] = 1,
     record: Annotated[Path | None, typer.Option("--record", "-o", help="Write the game record (JSON) to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the scores, not every action.")] = False,
@@ -41,6 +44,11 @@ def play(
         rules = load_ruleset(preset)
     except ValueError as exc:
         raise _fail(str(exc)) from exc
+    try:
+        agents = [make_bot(b) for b in bots.split(",")] if bots else [random_bot] * seats
+    except UnknownBot as exc:
+        raise _fail(str(exc)) from exc
+    seats = len(agents)
     names = [f"seat {s}" for s in range(seats)]
     printed = [0]
 
@@ -51,7 +59,7 @@ def play(
             console.print(indent + describe(state, action, names), markup=False)
 
     try:
-        state = run_game(rules, [random_bot] * seats, random.Random(seed), before=narrate)
+        state = run_game(rules, agents, random.Random(seed), before=narrate)
     except ValueError as exc:
         raise _fail(str(exc)) from exc
     _catch_up(state, names, printed)
@@ -81,7 +89,7 @@ def _print_totals(state: GameState, names: list[str]) -> None:
 
 
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON) written by `liverpool play --record`.")],
+    file: Annotated[Path, typer.Argument(help="A game record (JSON) written by `liverpool watch --record` or saved by `liverpool play`.")],
 ) -> None:
     """Re-play a record through the engine and print each deal's end (why, each hand laid down, the points)
     and the totals.

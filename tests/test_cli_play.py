@@ -17,7 +17,7 @@ runner = CliRunner()
 
 def _play(tmp_path: Path, name: str, seed: int = 5, preset: str = "liverpool", seats: int = 3) -> Path:
     out = tmp_path / name
-    result = runner.invoke(app, ["play", "--preset", preset, "--seats", str(seats), "--seed", str(seed), "--quiet", "--record", str(out)])
+    result = runner.invoke(app, ["watch", "--preset", preset, "--seats", str(seats), "--seed", str(seed), "--quiet", "--record", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
@@ -31,7 +31,7 @@ def test_same_seed_gives_the_same_record_byte_for_byte(tmp_path: Path) -> None:
 
 
 def test_play_prints_a_readable_log_and_final_scores() -> None:
-    result = runner.invoke(app, ["play", "--seed", "3", "--seats", "4"])
+    result = runner.invoke(app, ["watch", "--seed", "3", "--seats", "4"])
     assert result.exit_code == 0, result.output
     assert "Deal 1: set 3, set 3; 10 cards each" in result.output
     assert "draws from the stock" in result.output

@@ -158,7 +158,7 @@ def test_replay_and_play_print_what_each_seat_was_caught_with(tmp_path: Path) ->
     assert "Bob's set 7♥ 7♠ 7♦ 7♣ 7♥" in printed.output
 
     out = tmp_path / "played.json"
-    played = runner.invoke(app, ["play", "--seed", "3", "--seats", "3", "--quiet", "--record", str(out)])
+    played = runner.invoke(app, ["watch", "--seed", "3", "--seats", "3", "--quiet", "--record", str(out)])
     assert played.exit_code == 0, played.output
     game = replay(GameRecord.from_json(out.read_text(encoding="utf-8")))
     for result in game.results:

@@ -1,0 +1,62 @@
+"""``liverpool play``: a game against bots on a terminal screen (the textual app in ``liverpool.tui``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from liverpool.bots.registry import FACTORIES
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.record import GameRecord, RecordError, ReplayError
+from liverpool.rulesfile import load_ruleset
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"error: {message}", markup=False)
+    return typer.Exit(2)
+
+
+def play(
+    preset: Annotated[str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")] = "liverpool",
+    bots: Annotated[str, typer.Option("--bots", "-b", help="The other seats' bots, in seat order after yours: random, easy, medium, hard.")] = "medium,medium,medium",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed deals the same cards.")] = 1,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
+    resume: Annotated[Path | None, typer.Option("--resume", help="Carry on a game saved with ctrl+s (a game record).")] = None,
+    save: Annotated[Path, typer.Option("--save", help="Where ctrl+s saves the game.")] = Path("liverpool-save.json"),
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
+    join: Annotated[str | None, typer.Option("--join", help="A server table's link (not done yet).")] = None,
+) -> None:
+    """Play a game against bots in the terminal: you hold seat 0 (type ? in the game for the commands)."""
+    from liverpool.tui.app import LiverpoolApp
+    from liverpool.tui.session import Session
+
+    if join is not None:
+        raise _fail("--join (a seat at a server table) is not done yet; play against bots, or use the browser")
+    if resume is not None:
+        try:
+            record = GameRecord.from_json(resume.read_text(encoding="utf-8"))
+            session = Session.resume(record)
+        except OSError as exc:
+            raise _fail(f"{resume}: cannot read: {exc.strerror}") from exc
+        except (RecordError, ReplayError, IllegalAction, ValueError) as exc:
+            raise _fail(f"{resume}: {exc}") from exc
+        save = resume
+    else:
+        try:
+            rules = load_ruleset(preset)
+        except ValueError as exc:
+            raise _fail(str(exc)) from exc
+        names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+        unknown = [b for b in names if b not in FACTORIES]
+        if unknown or not names:
+            raise _fail(f"unknown bots {unknown or bots!r}; bots: {', '.join(FACTORIES)}")
+        try:
+            session = Session(rules, names, seed=seed, name=name)
+        except ValueError as exc:
+            raise _fail(str(exc)) from exc
+    LiverpoolApp(session, delay=delay, save_path=save).run()
