@@ -4,7 +4,7 @@ Card positions and meld numbers are 1-based as shown on the screen. The parser k
 whether a command is legal now is the engine's answer, given when it is turned into an action.
 
 >>> parse("x 3")
-Command(verb='discard', cards=(3,), meld=None, groups=())
+Command(verb='discard', cards=(3,), meld=None, groups=(), path=None)
 >>> parse("l 1,2,3 4,5,6,7").groups
 ((1, 2, 3), (4, 5, 6, 7))
 """
