@@ -673,11 +673,25 @@ def _deal(state: GameState, action: Shuffle) -> None:
         state.discard_pile.append(deck[position])
         position += 1
     state.stock = list(reversed(deck[position:]))
+    start_deal_bookkeeping(state)
+    state.cut = action.cut
+    state.cutter_bonus = None
+    if rules.cut_bonus and action.cut == position:
+        state.cutter_bonus = (state.dealer + 1) % n
+    state.current = (state.dealer + 1) % n
+    state.phase = _PHASE_DRAW
+
+
+def start_deal_bookkeeping(state: GameState) -> None:
+    """Everything a deal starts afresh but the cards: no melds, nobody down, no buys, no pending buy window,
+    call, taken, placed or reclaimed card, no announcement, no wash. A deal dealt from a shuffle and one set
+    up by hand (:mod:`.position`) both start from here, so a field added for a deal is reset in one place."""
+    n = state.seats
     state.melds = []
     state.down = [False] * n
     state.buys = [0] * n
     state.known = [[] for _ in range(n)]
-    state.fresh = rules.upcard
+    state.fresh = state.rules.upcard
     state.discarder = None
     state.may_i_calls = []
     state.window, state.window_answers = [], {}
@@ -689,12 +703,6 @@ def _deal(state: GameState, action: Shuffle) -> None:
     state.floating = False
     state.turn_end_counts = [-1] * n
     state.reshuffles = 0
-    state.cut = action.cut
-    state.cutter_bonus = None
-    if rules.cut_bonus and action.cut == position:
-        state.cutter_bonus = (state.dealer + 1) % n
-    state.current = (state.dealer + 1) % n
-    state.phase = _PHASE_DRAW
 
 
 def _take(state: GameState, seat: int, card: Card, known: bool) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from . import checks
 from .cards import JOKER_FACE, Card, CardNotationError, face_text, make_shoe, parse_cards
-from .game import new_game, shoe
+from .game import new_game, shoe, start_deal_bookkeeping
 from .melds import Meld, meld_problem
 from .rules import DiscardCall, EmptyHand, MeldKind, Ruleset
 from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
@@ -258,15 +258,15 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     _check_hands(rules, position, current, down)
     buys = _check_counts(rules, position)
     state.deal, state.dealer, state.current = deal, dealer, current
+    start_deal_bookkeeping(state)  # as a dealt deal starts; then what the position says
     state.hands = [list(h) for h in position.hands]
     state.stock = list(reversed(position.stock))
     state.discard_pile = list(position.discard_pile)
     state.melds = list(position.melds)
     state.down = down
     state.buys = buys
-    state.known = [[] for _ in range(seats)]
     state.reshuffles = position.reshuffles
-    state.turn_end_counts = [-1] * seats  # nobody has announced a count yet
+    state.fresh = False
     state.floating = not state.hands[current]  # the seat to play begins its turn with no cards
     state.results = [
         DealResult(
