@@ -27,13 +27,15 @@ play: $(STAMP)
 # Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback.
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
-	$(BIN)/ruff check liverpool tests benchmarks
+	$(BIN)/ruff check liverpool tests benchmarks scripts
+	$(BIN)/ruff format --check liverpool tests benchmarks scripts
 	$(BIN)/mypy liverpool
 	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
 
 # The developer's loop: lint, types and every test not marked slow, in parallel (a few minutes).
 test-quick: $(STAMP)
-	$(BIN)/ruff check liverpool tests benchmarks
+	$(BIN)/ruff check liverpool tests benchmarks scripts
+	$(BIN)/ruff format --check liverpool tests benchmarks scripts
 	$(BIN)/mypy liverpool
 	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) -m "not slow" liverpool tests
 

@@ -46,7 +46,9 @@ def _quantile(ordered: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def measure_bot(name: str, games: int = 2, seed: int = 0, budget_s: float = 120.0, preset: str = DEFAULT_PRESET) -> dict[str, Any]:
+def measure_bot(
+    name: str, games: int = 2, seed: int = 0, budget_s: float = 120.0, preset: str = DEFAULT_PRESET
+) -> dict[str, Any]:
     """Decision times of bot ``name`` (seconds): median, p99, max and mean, over its calls in seeded games."""
     rules = find_preset(preset)
     times: list[float] = []
@@ -73,7 +75,11 @@ def measure_bot(name: str, games: int = 2, seed: int = 0, budget_s: float = 120.
 
 
 def measure(
-    games: int = 2, seed: int = 0, budget_s: float = 120.0, preset: str = DEFAULT_PRESET, bots: Sequence[str] | None = None
+    games: int = 2,
+    seed: int = 0,
+    budget_s: float = 120.0,
+    preset: str = DEFAULT_PRESET,
+    bots: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Decision times of every bot (or of ``bots``), by name (see :func:`measure_bot`)."""
     return {name: measure_bot(name, games, seed, budget_s, preset) for name in (bots or bot_names())}

@@ -32,11 +32,22 @@ def _fail(message: str) -> typer.Exit:
 
 
 def watch(
-    preset: Annotated[str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")] = "liverpool",
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats, all played by the random bot (without --bots).")] = 4,
-    bots: Annotated[str | None, typer.Option("--bots", "-b", help="The bots, one per seat, e.g. medium,easy,easy,medium (the seat count follows).")] = None,
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")
+    ] = "liverpool",
+    seats: Annotated[
+        int, typer.Option("--seats", "-n", help="Number of seats, all played by the random bot (without --bots).")
+    ] = 4,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots", "-b", help="The bots, one per seat, e.g. medium,easy,easy,medium (the seat count follows)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed plays the same game.")] = 1,
-    record: Annotated[Path | None, typer.Option("--record", "-o", help="Write the game record (JSON) to this file.")] = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", "-o", help="Write the game record (JSON) to this file.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the scores, not every action.")] = False,
 ) -> None:
     """Play one whole seeded game between bots and print it as a readable log."""
@@ -89,7 +100,10 @@ def _print_totals(state: GameState, names: list[str]) -> None:
 
 
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON) written by `liverpool watch --record` or saved by `liverpool play`.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A game record (JSON) written by `liverpool watch --record` or saved by `liverpool play`."),
+    ],
 ) -> None:
     """Re-play a record through the engine and print each deal's end (why, each hand laid down, the points)
     and the totals.

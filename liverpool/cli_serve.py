@@ -19,7 +19,10 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option("--db", help="Database URL (sqlite:///FILE or postgresql://...); default $LIVERPOOL_DB, else liverpool.db here."),
+        typer.Option(
+            "--db",
+            help="Database URL (sqlite:///FILE or postgresql://...); default $LIVERPOOL_DB, else liverpool.db here.",
+        ),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
     allowed_host: Annotated[

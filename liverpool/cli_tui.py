@@ -22,11 +22,20 @@ def _fail(message: str) -> typer.Exit:
 
 
 def play(
-    preset: Annotated[str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")] = "liverpool",
-    bots: Annotated[str, typer.Option("--bots", "-b", help="The other seats' bots, in seat order after yours: random, easy, medium, hard.")] = "medium,medium,medium",
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help="Preset name or alias, or a ruleset file (.toml/.json).")
+    ] = "liverpool",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", "-b", help="The other seats' bots, in seat order after yours: random, easy, medium, hard."
+        ),
+    ] = "medium,medium,medium",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed deals the same cards.")] = 1,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
-    resume: Annotated[Path | None, typer.Option("--resume", help="Carry on a game saved with ctrl+s (a game record).")] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Carry on a game saved with ctrl+s (a game record).")
+    ] = None,
     save: Annotated[Path, typer.Option("--save", help="Where ctrl+s saves the game.")] = Path("liverpool-save.json"),
     delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
     join: Annotated[str | None, typer.Option("--join", help="A server table's link (not done yet).")] = None,

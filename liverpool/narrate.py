@@ -32,10 +32,7 @@ def describe(before: GameState, action: Action, names: list[str]) -> str:
         case Shuffle():
             rule = before.deal_rule
             contract = ", ".join(str(m) for m in rule.contract)
-            return (
-                f"Deal {before.deal + 1}: {contract}; {rule.hand_size} cards each; "
-                f"{names[before.dealer]} deals"
-            )
+            return f"Deal {before.deal + 1}: {contract}; {rule.hand_size} cards each; {names[before.dealer]} deals"
         case Reshuffle():
             return f"The stock is empty: {len(action.stock)} discards are washed into a new stock"
         case DrawStock():

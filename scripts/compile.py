@@ -9,8 +9,8 @@ The source tree stays pure Python (every test runs it); this writes a copy of ``
 ``cards`` (``Card`` subclasses ``int``), ``rules`` (its cached hash lives in the instance ``__dict__``),
 ``actions`` (compiled, a mistyped action could not even be built, where the engine promises a
 ``MalformedAction`` from ``apply``)
-and modules that are not hot. ``tests/test_compiled.py`` builds it and checks that the compiled engine
-plays the golden games of ``tests/test_golden.py`` exactly as the pure one does; ``make bench``
+and modules that are not hot. ``tests/engine/test_compiled.py`` builds it and checks that the compiled engine
+plays the golden games of ``tests/engine/test_golden.py`` exactly as the pure one does; ``make bench``
 measures both builds.
 """
 

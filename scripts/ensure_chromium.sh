@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure Debian's Chromium is installed at /usr/bin/chromium for the browser tests
-# (tests/test_browser*.py drive it through the playwright package; no browser is downloaded).
+# (tests/ui/test_browser_ui.py drive it through the playwright package; no browser is downloaded).
 # Idempotent: does nothing when the binary is already there. Installing needs root and apt-get.
 #
-#   bash scripts/ensure_chromium.sh && .venv/bin/pytest tests/test_browser_ui.py
+#   bash scripts/ensure_chromium.sh && .venv/bin/pytest tests/ui/test_browser_ui.py
 set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium

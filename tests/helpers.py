@@ -14,6 +14,7 @@ dealer, then turns the upcard (if the ruleset has one), and the rest is the stoc
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
 import pytest
@@ -33,6 +34,7 @@ from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.game import apply, new_game, shoe
 from liverpool.engine.melds import Meld
+from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import GameRecord, replay, snapshot
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState, Phase
@@ -136,8 +138,9 @@ def deal(
     return apply(state, shuffle_for(state, hands, upcard, stock_top, cut))
 
 
-def deal_next(state: GameState, hands: Sequence[Cards] = (), upcard: str | None = None,
-              stock_top: Cards = None, cut: int = 0) -> GameState:
+def deal_next(
+    state: GameState, hands: Sequence[Cards] = (), upcard: str | None = None, stock_top: Cards = None, cut: int = 0
+) -> GameState:
     """Deal the next deal of ``state`` (waiting in the deal phase) with these cards."""
     return apply(state, shuffle_for(state, hands, upcard, stock_top, cut))
 
@@ -228,3 +231,18 @@ def check_started() -> None:
             assert sorted(state.all_cards()) == sorted(shoe(state)), "a card is missing or in two places"
         again = replay(GameRecord.from_json(GameRecord.of(state).to_json()))
         assert snapshot(again) == snapshot(state), "the record does not replay to the same state"
+
+
+def rule_variants() -> dict[str, Ruleset]:
+    """Every preset and four rulesets that bend the meld shapes: the variants the plan digests cover."""
+    base = PRESETS["liverpool"]
+    british = PRESETS["british"]
+    return {
+        **PRESETS,
+        "aces-low-only": dataclasses.replace(base, name="a", aces_high=False),
+        "aces-high-only": dataclasses.replace(base, name="b", aces_low=False),
+        "distinct": dataclasses.replace(
+            base, name="c", set_distinct_suits=True, set_distinct_ranks=True, run_distinct_suits=False
+        ),
+        "spacing": dataclasses.replace(british, name="d", run_joker_spacing=3, run_min_naturals=2, set_min_naturals=1),
+    }

@@ -89,7 +89,12 @@ class ServerProcess:
     """``liverpool serve`` on a free port of 127.0.0.1, started, killed and restarted on one database."""
 
     def __init__(
-        self, db: str, workdir: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None, log_level: str = "warning"
+        self,
+        db: str,
+        workdir: Path,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+        log_level: str = "warning",
     ) -> None:
         self.db = db
         self.workdir = workdir
@@ -109,7 +114,19 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        args = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db, "--log-level", self.log_level, *self.args]
+        args = [
+            sys.executable,
+            "-c",
+            SERVE,
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--log-level",
+            self.log_level,
+            *self.args,
+        ]
         with self.log.open("ab") as log:
             env = {**os.environ, **self.env}
             self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=env)

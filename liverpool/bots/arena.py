@@ -98,7 +98,9 @@ def duplicate(
     return total / 2
 
 
-def solo(rules: Ruleset, make_a: Callable[[], Agent], make_b: Callable[[], Agent], deal: int, seed: int, seats: int = 4) -> float:
+def solo(
+    rules: Ruleset, make_a: Callable[[], Agent], make_b: Callable[[], Agent], deal: int, seed: int, seats: int = 4
+) -> float:
     """One ``a`` among ``b`` bots against the same deal with ``b`` bots only: the change in that seat's
     points minus the mean of the others'. Where ``a`` plays as ``b`` would, the two deals are the same,
     so this measures only what ``a`` does differently (sharper than :func:`duplicate` for close bots)."""

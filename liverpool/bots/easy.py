@@ -166,7 +166,9 @@ class EasyBot:
         if len(options) == 1 and must:
             return options[0]
         # only the first choice is read here, so this class's own hooks may stop at it (see :meth:`_prefer`)
-        preferred = self._prefer(observation, options, False) if type(self) is EasyBot else self.prefer(observation, options)
+        preferred = (
+            self._prefer(observation, options, False) if type(self) is EasyBot else self.prefer(observation, options)
+        )
         for choice in preferred:  # ``_first([*preferred, *options], must)``
             if choice is not None or not must:
                 return choice
@@ -411,7 +413,9 @@ class EasyBot:
             fits = table_fits(observation.melds, rules)  # bit f: face f fits somewhere on the table
             keys = [_shed_key(bool(fits >> f & 1), f == JOKER_FACE, values[f]) for f in faces]
             if _out_of_range(keys):
-                return sorted(range(n), key=lambda i: (bool(fits >> faces[i] & 1), faces[i] == JOKER_FACE, -values[faces[i]]))
+                return sorted(
+                    range(n), key=lambda i: (bool(fits >> faces[i] & 1), faces[i] == JOKER_FACE, -values[faces[i]])
+                )
             return [_least(keys)] if first else _key_order(keys)
         size = len(hand)
         if type(self) is EasyBot and not whole_hand(observation):  # the plan's need and use, without building it
@@ -431,5 +435,9 @@ class EasyBot:
                 return [_least(keys)] if first else _key_order(keys)
         return sorted(
             range(n),
-            key=lambda i: (self.plan_need(observation, without(hand, cards[i]), size) - base, faces[i] == JOKER_FACE, -values[faces[i]]),
+            key=lambda i: (
+                self.plan_need(observation, without(hand, cards[i]), size) - base,
+                faces[i] == JOKER_FACE,
+                -values[faces[i]],
+            ),
         )

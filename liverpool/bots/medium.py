@@ -264,11 +264,7 @@ def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card]
     table = 0.0
     if any(s.down for s in opponents):
         table = w.feed_table * (1.0 if observation.seats[nxt].down else 0.3) + (w.feed_table if down else 0.0)
-    collected = [
-        [(k.rank, k.suit) for k in s.known if not k.is_joker]
-        for s in opponents
-        if not s.down
-    ]
+    collected = [[(k.rank, k.suit) for k in s.known if not k.is_joker] for s in opponents if not s.down]
     factors = [w.feed_known * (1.0 if s.seat == nxt else 0.5) for s in opponents if not s.down]
     fits = table_lay_off_index(observation.melds, observation.rules) if table else {}
     cache: dict[int, float] = {}

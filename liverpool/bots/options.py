@@ -69,7 +69,9 @@ class Options:
         """Sort ``options`` by kind (the lists are not to be changed: see the class docstring)."""
         if cls is Options:
             found: list[list[Any]] = [_NONE] * 10  # by kind, :data:`_NONE` until one is found
-            items = options if isinstance(options, list) else list(options)  # (compiled, a list is walked without an iterator)
+            items = (
+                options if isinstance(options, list) else list(options)
+            )  # (compiled, a list is walked without an iterator)
             for a in items:
                 kind = _kind(type(a))
                 if kind < 0:  # a subclass of an action: filed by ``_add``
@@ -95,7 +97,9 @@ class Options:
             out.discards,
             out.end_turns,
         )
-        for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
+        for a in (
+            options if isinstance(options, list) else list(options)
+        ):  # (compiled, a list is walked without an iterator)
             kind = _kind(type(a))
             if kind >= 0:
                 lists[kind].append(a)
@@ -183,7 +187,9 @@ def buys_and_passes(options: Sequence[Action]) -> tuple[list[Buy], list[Pass]]:
     """``Options.of(options).buys`` and ``.passes`` (a buy window offers nothing else)."""
     buys: list[Buy] = []
     passes: list[Pass] = []
-    for a in options if isinstance(options, list) else list(options):  # (compiled, a list is walked without an iterator)
+    for a in (
+        options if isinstance(options, list) else list(options)
+    ):  # (compiled, a list is walked without an iterator)
         kind = _kind(type(a))
         if kind == _BUY_KIND:
             buys.append(cast(Buy, a))

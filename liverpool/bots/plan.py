@@ -106,7 +106,9 @@ class _Search:
         self.best: list[_Chosen] = _NO_CHOSEN
         self.chosen: list[_Chosen] = [] if track else _NO_CHOSEN
         self.paths = False  # :meth:`visit_need` keeps the best plan's partials, as ``best_path`` (``best_taken``: see :func:`_search_lists`)
-        self.path: list[int] = _NO_INTS  # with ``paths``: the partials chosen down to this depth, packed (see :meth:`visit_need`)
+        self.path: list[int] = (
+            _NO_INTS  # with ``paths``: the partials chosen down to this depth, packed (see :meth:`visit_need`)
+        )
         self.best_path: list[int] = _NO_INTS
         self.best_taken: list[int] = _NO_INTS
 
@@ -320,13 +322,17 @@ def plan_hand(
         if partial is None:
             if len(kept) >= 4096:
                 kept.clear()
-            partial = kept[key] = Partial(slot.kind, family, low, slot.length, used, miss, room, slot.wanted(family, low, faces))
+            partial = kept[key] = Partial(
+                slot.kind, family, low, slot.length, used, miss, room, slot.wanted(family, low, faces)
+            )
         built.append(partial)
         rooms += room
     return Plan(search.best_need, tuple(built), min(jokers, rooms), search.best_dead, search.best_outs)
 
 
-def plan_need(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6, below: int = _UNSET) -> int:
+def plan_need(
+    hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, keep: int = 6, below: int = _UNSET
+) -> int:
     """``plan_hand(hand, contract, rules, keep=keep).need`` (no unseen counts, not whole-hand), without
     building the plan: the same search, keeping only the best need. With ``below``, the search looks only
     for needs under it (pruning more), and gives ``below`` when the need is not under it."""
@@ -355,7 +361,9 @@ class HeldNeed:
         lists = setup.slot_lists(by_group)
         search = self.searcher
         if search is None or not setup.slots:
-            search = _search_lists(setup, held.counts, lists, held.size, None, False, False, True, below)  # (it puts back what it takes)
+            search = _search_lists(
+                setup, held.counts, lists, held.size, None, False, False, True, below
+            )  # (it puts back what it takes)
             self.searcher = search
             return search.best_need
         # :func:`_search_lists` again in the search kept (its stacks are empty again after a search): only the
@@ -451,7 +459,18 @@ def _search_lists(
     for i in range(len(lists) - 1, -1, -1):
         floor[i] = floor[i + 1] + (lists[i][0] >> 10)
     slack = 1 if live is None else 0
-    search = _Search(setup.slots, lists, floor, counts, jokers, size - jokers, live, whole_hand, slack, track or whole_hand or live is not None)
+    search = _Search(
+        setup.slots,
+        lists,
+        floor,
+        counts,
+        jokers,
+        size - jokers,
+        live,
+        whole_hand,
+        slack,
+        track or whole_hand or live is not None,
+    )
     if not setup.slots:
         search.leaf(0, 0)
     elif not search.track:

@@ -83,7 +83,9 @@ def _window_tables(length: int, first: int, last: int) -> list[list[tuple[int, .
     return tables
 
 
-def _windows(table: list[tuple[int, ...] | None], suit: int, present: int, length: int, first: int, last: int) -> tuple[int, ...]:
+def _windows(
+    table: list[tuple[int, ...] | None], suit: int, present: int, length: int, first: int, last: int
+) -> tuple[int, ...]:
     """:func:`_find_windows` in ``suit`` as candidates, kept in ``table`` (the suit's of :func:`_window_tables`)."""
     found = table[present]
     if found is None:
@@ -116,7 +118,9 @@ def _pick(found: list[int], length: int, keep: int) -> list[int]:
     n = 0
     if found:
         limit = (found[0] >> 10) + 2
-        end = len(found) if keep < 0 or keep > len(found) else keep  # (a negative keep never stops the loop it replaces)
+        end = (
+            len(found) if keep < 0 or keep > len(found) else keep
+        )  # (a negative keep never stops the loop it replaces)
         while n < end and found[n] >> 10 <= limit:
             n += 1
     out = found[:n]  # (a slice shares the ints; appending them one by one would box each again)
@@ -307,7 +311,10 @@ class ContractSetup:
             first,
             top,
             rules.set_distinct_suits,
-            [_window_tables(rule.length, first, top - rule.length + 1) if run else [] for run, rule in zip(kinds, distinct, strict=True)],
+            [
+                _window_tables(rule.length, first, top - rule.length + 1) if run else []
+                for run, rule in zip(kinds, distinct, strict=True)
+            ],
         )
 
     def candidates(self, hand: Sequence[int], keep: int) -> tuple[list[int], list[list[int]]]:
@@ -371,7 +378,9 @@ class ContractSetup:
         held.size = len(hand)
         return held
 
-    def group_lists(self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int) -> list[list[int]]:
+    def group_lists(
+        self, held0: int, held1: int, held2: int, held3: int, totals: list[int], keep: int
+    ) -> list[list[int]]:
         """The candidate partials of each distinct rule (:attr:`groups`), from the ranks held in each suit
         and the naturals held by rank (with distinct suits, the suits held by rank as a mask)."""
         sets, distinct = self.sets, self.distinct_suits
@@ -410,7 +419,9 @@ class ContractSetup:
         for g, (run, length) in enumerate(self.groups):
             kept = by_group[g]
             if run:
-                present = held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
+                present = (
+                    held.held0 if suit == 0 else held.held1 if suit == 1 else held.held2 if suit == 2 else held.held3
+                )
                 last = self.top - length + 1
                 table = self.tables[g][suit]
                 before = _windows(table, suit, present, length, self.first, last) if present else ()

@@ -77,19 +77,25 @@ def plan_whole_runs(
     return Plan(junk + 2 * max(0, least - size), tuple(partials), used_jokers, dead, outs)
 
 
-def whole_runs_use(hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+def whole_runs_use(
+    hand: Sequence[int], contract: Sequence[MeldRule], rules: Ruleset, size: int | None = None
+) -> tuple[int, list[int]]:
     """``plan_whole_runs(hand, contract, rules, size=size)`` as its need and how many cards of each face
     its partials use (its jokers at ``JOKER_FACE``), without building the plan: the same windows."""
     least, shortest = runs_lengths(contract)
     return runs_use(hand, len(contract), least, shortest, rules, size)
 
 
-def runs_use(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> tuple[int, list[int]]:
+def runs_use(
+    hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None
+) -> tuple[int, list[int]]:
     """:func:`whole_runs_use` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
     counts = face_counts(hand)
     jokers = counts[JOKER_FACE]
     size = len(hand) + 1 if size is None else size
-    windows = _best_windows(ranks_held(hand)[0], slots, shortest, size if size > least else least, rules)  # (:func:`_windows_of`)
+    windows = _best_windows(
+        ranks_held(hand)[0], slots, shortest, size if size > least else least, rules
+    )  # (:func:`_windows_of`)
     naturals = length = 0
     used = [0] * len(counts)
     for suit, low, span, covered in windows:
@@ -130,14 +136,23 @@ def runs_lengths(contract: Sequence[MeldRule]) -> tuple[int, int]:
     return least, shortest
 
 
-def runs_need(hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None) -> int:
+def runs_need(
+    hand: Sequence[int], slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None
+) -> int:
     """:func:`whole_runs_need` of a contract of ``slots`` runs, read by :func:`runs_lengths`."""
     held, jokers = ranks_held(hand)
     return runs_need_held(held, jokers, len(hand), slots, least, shortest, rules, size)
 
 
 def runs_need_held(
-    held: list[int], jokers: int, cards: int, slots: int, least: int, shortest: int, rules: Ruleset, size: int | None = None
+    held: list[int],
+    jokers: int,
+    cards: int,
+    slots: int,
+    least: int,
+    shortest: int,
+    rules: Ruleset,
+    size: int | None = None,
 ) -> int:
     """:func:`runs_need` of a hand of ``cards`` cards given by :func:`ranks_held` (``held``, ``jokers``)."""
     size = cards + 1 if size is None else size
@@ -322,7 +337,9 @@ def _suit_windows(suit: int, present: int, shortest: int, longest: int, first: i
     if found is None:
         if len(_SUIT_WINDOWS) >= 65536:
             _SUIT_WINDOWS.clear()
-        found = _SUIT_WINDOWS[key] = {span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)}
+        found = _SUIT_WINDOWS[key] = {
+            span: (suit, low, span, n) for span, low, n in _spans(present, shortest, longest, first, last)
+        }
     return found
 
 

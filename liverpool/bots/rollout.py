@@ -91,7 +91,8 @@ def _play_options(state: GameState) -> list[Action]:
     out += [
         Discard(me, c)
         for c in hand
-        if not (rules.no_discard_taken_card and c == state.taken) and checks.floater_discard_problem(state, me, c) is None
+        if not (rules.no_discard_taken_card and c == state.taken)
+        and checks.floater_discard_problem(state, me, c) is None
     ]
     if rules.discard_optional:
         out.append(EndTurn(me))

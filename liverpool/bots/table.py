@@ -265,14 +265,21 @@ class HandNeeds:
                     ranks, jokers = ranks_held(hand)
                     self.ranks, self.jokers = ranks, jokers
                     contract = observation.contract
-                    self.now = runs_need_held(ranks, jokers, len(hand), len(contract), at.least, at.shortest, observation.rules)
+                    self.now = runs_need_held(
+                        ranks, jokers, len(hand), len(contract), at.least, at.shortest, observation.rules
+                    )
                 else:
                     faces = self.faces = sorted_faces(hand)
                     self.now = _need(observation, faces, None)
             else:  # (the candidates of a hand do not need its faces sorted)
                 held = self.held = HeldNeed(hand, observation.contract, observation.rules)
                 self.now = held.need
-            self.hand, self.contract, self.rules, self.deal = hand, observation.contract, observation.rules, observation.deal
+            self.hand, self.contract, self.rules, self.deal = (
+                hand,
+                observation.contract,
+                observation.rules,
+                observation.deal,
+            )
         return self.now
 
     def need_with(self, observation: Observation, card: Card, size: int | None, below: int = UNSET) -> int:
@@ -308,7 +315,9 @@ class HandNeeds:
             else:
                 jokers += 1
             contract = observation.contract
-            return runs_need_held(grown, jokers, len(self.hand) + 1, len(contract), at.least, at.shortest, observation.rules, size)
+            return runs_need_held(
+                grown, jokers, len(self.hand) + 1, len(contract), at.least, at.shortest, observation.rules, size
+            )
         faces = sorted_faces(self.hand) if self.faces is None else self.faces[:]
         i = len(faces)
         faces.append(face)

@@ -43,7 +43,9 @@ def _job(args: tuple[str, Weights | None, str, int, int]) -> float:
     return duplicate(find_preset(preset), lambda: MediumBot(weights), lambda: make_bot(opponent), deal, seed)
 
 
-def evaluate(weights: Weights | None, preset: str, seeds: Sequence[int], opponent: str = "easy", jobs: int = 1) -> Score:
+def evaluate(
+    weights: Weights | None, preset: str, seeds: Sequence[int], opponent: str = "easy", jobs: int = 1
+) -> Score:
     """Per-game points of medium (``weights``) minus ``opponent``, from every deal of ``preset`` on ``seeds``."""
     deals = len(find_preset(preset).deals)
     work = [(preset, weights, opponent, deal, seed) for deal in range(deals) for seed in seeds]
@@ -55,7 +57,9 @@ def evaluate(weights: Weights | None, preset: str, seeds: Sequence[int], opponen
     return per_game(diffs, deals)
 
 
-def tune(preset: str, seeds: Sequence[int], rounds: int = 1, jobs: int = 1, log: Callable[[str], None] = print) -> Weights:
+def tune(
+    preset: str, seeds: Sequence[int], rounds: int = 1, jobs: int = 1, log: Callable[[str], None] = print
+) -> Weights:
     """Coordinate descent over :data:`SPACE`: for each weight keep the value with the best score."""
     best = Weights()
     best_score = evaluate(best, preset, seeds, jobs=jobs)

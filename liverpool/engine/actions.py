@@ -119,7 +119,9 @@ class Call:
     card: Card | None = None
 
 
-Action = Shuffle | Reshuffle | DrawStock | DrawDiscard | Buy | Pass | GoDown | LayOff | SwapJoker | Discard | EndTurn | Call
+Action = (
+    Shuffle | Reshuffle | DrawStock | DrawDiscard | Buy | Pass | GoDown | LayOff | SwapJoker | Discard | EndTurn | Call
+)
 ChanceAction = Shuffle | Reshuffle
 
 ACTION_TYPES: dict[str, type[Any]] = {

@@ -313,7 +313,9 @@ def _same_objects(held: tuple[TableMeld, ...], melds: Sequence[TableMeld]) -> bo
 _PATCH_AT_MOST: Final = 4
 
 
-def _patched(last: LayOffIndex, accepted_before: list[Accepted], accepted: list[Accepted], changed: list[int]) -> LayOffIndex:
+def _patched(
+    last: LayOffIndex, accepted_before: list[Accepted], accepted: list[Accepted], changed: list[int]
+) -> LayOffIndex:
     """The index of a table that differs from the last one's (``last``, whose melds accepted
     ``accepted_before``) only at the ``changed`` positions (ascending: melds replaced or added at the end);
     each face's list in position order, a meld's own entries in the order it accepts them, as a fresh
@@ -501,7 +503,9 @@ def may_place_reclaimed(state: GameState, seat: int, owner: int) -> bool:
     return owner == seat or state.rules.joker_swap_target is not _OWN_MELDS
 
 
-def reclaimed_fit(state: GameState, seat: int, melds: Sequence[TableMeld], jokers: Sequence[Card], rest: Sequence[Card]) -> bool:
+def reclaimed_fit(
+    state: GameState, seat: int, melds: Sequence[TableMeld], jokers: Sequence[Card], rest: Sequence[Card]
+) -> bool:
     """Whether ``jokers``, reclaimed by ``seat`` and still in its hand, could be laid off now onto ``melds`` (the
     table), one after another where the rules let reclaimed jokers go, leaving ``rest`` (the seat's other cards)
     as a hand allowed mid-turn. Each joker goes onto the first meld that takes one: every play made while a

@@ -75,7 +75,20 @@ _OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
 _WENT_OUT: Final = DealEndReason.WENT_OUT
 
 
-ACTION_CLASSES: Final = (Shuffle, Reshuffle, DrawStock, DrawDiscard, Buy, Pass, GoDown, LayOff, SwapJoker, Discard, EndTurn, Call)
+ACTION_CLASSES: Final = (
+    Shuffle,
+    Reshuffle,
+    DrawStock,
+    DrawDiscard,
+    Buy,
+    Pass,
+    GoDown,
+    LayOff,
+    SwapJoker,
+    Discard,
+    EndTurn,
+    Call,
+)
 # Phases as Final names (compiled, ``Phase.DRAW`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
 _PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
@@ -386,7 +399,9 @@ def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, wh
     hand = state.hands[action.seat]
     if action.depth == 1:
         if not hand and not rules.discard_optional and (rules.no_discard_taken_card or rules.float_out_unplayable):
-            raise CannotDraw(name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where)
+            raise CannotDraw(
+                name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where
+            )
         return
     if not rules.dig_discard_pile:
         raise CannotDraw(name, "only the top discard may be taken in this ruleset", where)
@@ -587,7 +602,9 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
     seat = action.seat
     _owned(state, seat, [action.card], name, where)
     if state.rules.no_discard_taken_card and action.card == state.taken:
-        raise CannotDiscard(name, f"{action.card} was just taken from the pile and may not be discarded this turn", where)
+        raise CannotDiscard(
+            name, f"{action.card} was just taken from the pile and may not be discarded this turn", where
+        )
     if state.floating:
         problem = checks.floater_discard_problem(state, seat, action.card)
         if problem is not None:

@@ -317,9 +317,7 @@ def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules:
         for i in range(len(runs)):
             for j in range(i + 1, len(runs)):
                 if runs_could_join(runs[i], runs[j], rules):
-                    return (
-                        f"{runs[i]} and {runs[j]} could be laid as one run, so they may not be laid apart"
-                    )
+                    return f"{runs[i]} and {runs[j]} could be laid as one run, so they may not be laid apart"
     return None
 
 
@@ -359,16 +357,12 @@ def runs_could_join(a: Meld, b: Meld, rules: Ruleset) -> bool:
 _one_run: Final[dict[int, bool]] = {}
 
 
-def could_be_one_run(
-    ranks: int, jokers: int, aces_low: bool, aces_high: bool, spacing: int, min_naturals: int
-) -> bool:
+def could_be_one_run(ranks: int, jokers: int, aces_low: bool, aces_high: bool, spacing: int, min_naturals: int) -> bool:
     """Whether naturals of one suit, one of each rank of ``ranks`` (bits 1..13, the ace at bit 1), and
     ``jokers`` jokers make one valid run: some place of ``len`` ranks in a row holds every natural (an ace
     low or high, as the rules allow), the jokers standing for the ranks between, at most one joker in any
     ``spacing`` cards in a row (when above 1), at least ``min_naturals`` naturals."""
-    key = (
-        ranks | (jokers & 255) << 14 | aces_low << 22 | aces_high << 23 | (spacing & 255) << 24 | min_naturals << 32
-    )
+    key = ranks | (jokers & 255) << 14 | aces_low << 22 | aces_high << 23 | (spacing & 255) << 24 | min_naturals << 32
     known = _one_run.get(key)
     if known is None:
         known = _one_run_worked_out(ranks, jokers, aces_low, aces_high, spacing, min_naturals)
@@ -402,7 +396,6 @@ def _one_run_worked_out(
             if spacing <= 1 or _spaced(holes, spacing):
                 return True
     return False
-
 
 
 def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:

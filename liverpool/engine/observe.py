@@ -151,9 +151,34 @@ class Observation:
             self.turn = turn  # type: ignore[misc]
             return
         values = (
-            viewer, rules, seat_count, deal, contract, phase, current, dealer, hand, seats, melds,
-            discard_pile, stock_size, fresh, discarder, may_i_calls, window, window_answers, call_open, taken,
-            must_place, reclaimed, down_this_turn, reshuffles, results, totals, winners, turn
+            viewer,
+            rules,
+            seat_count,
+            deal,
+            contract,
+            phase,
+            current,
+            dealer,
+            hand,
+            seats,
+            melds,
+            discard_pile,
+            stock_size,
+            fresh,
+            discarder,
+            may_i_calls,
+            window,
+            window_answers,
+            call_open,
+            taken,
+            must_place,
+            reclaimed,
+            down_this_turn,
+            reshuffles,
+            results,
+            totals,
+            winners,
+            turn,
         )
         for setter, value in zip(_SETTERS, values, strict=True):
             setter(self, value)

@@ -127,7 +127,10 @@ class Position:
         shoe's order (for puzzles that choose only some cards)."""
         used = {c for _, _, cards in self.placed() for c in cards}
         if not rules.min_players <= self.seats <= rules.max_players:
-            raise PositionError("hands", f"{self.seats} hands, but {rules.name} is for {rules.min_players} to {rules.max_players} players")
+            raise PositionError(
+                "hands",
+                f"{self.seats} hands, but {rules.name} is for {rules.min_players} to {rules.max_players} players",
+            )
         deck = rules.deck_for(self.seats)
         cards = make_shoe(deck.decks, deck.jokers)
         return replace(self, stock=self.stock + tuple(c for c in cards if c not in used))
@@ -162,7 +165,9 @@ class Position:
         known |= {"hands", "discard_pile", "melds", "stock"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise PositionError(unknown[0], f"a position has no field {unknown[0]!r} (fields: {', '.join(sorted(known))})")
+            raise PositionError(
+                unknown[0], f"a position has no field {unknown[0]!r} (fields: {', '.join(sorted(known))})"
+            )
         hands = data.get("hands")
         if not isinstance(hands, list):
             raise PositionError("hands", "expected a list of hands, one per seat")
@@ -226,7 +231,9 @@ def position_of(state: GameState) -> Position:
     )
     again = new_position(state.rules, position)
     if (again.fresh, again.discarder, again.call_open) != (state.fresh, state.discarder, state.call_open):
-        raise ValueError(f"a position cannot say that the top discard may not be bought or called now ({state.situation()})")
+        raise ValueError(
+            f"a position cannot say that the top discard may not be bought or called now ({state.situation()})"
+        )
     return position
 
 
@@ -238,7 +245,9 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
     seats = position.seats
     deal, dealer = position.deal, position.dealer
     if not rules.min_players <= seats <= rules.max_players:
-        raise PositionError("hands", f"{seats} hands, but {rules.name} is for {rules.min_players} to {rules.max_players} players")
+        raise PositionError(
+            "hands", f"{seats} hands, but {rules.name} is for {rules.min_players} to {rules.max_players} players"
+        )
     if not 0 <= deal < len(rules.deals):
         raise PositionError("deal", f"{rules.name} has deals 0..{len(rules.deals) - 1} (0-based), not {deal}")
     if not 0 <= dealer < seats:
@@ -252,7 +261,10 @@ def new_position(rules: Ruleset, position: Position) -> GameState:
         raise PositionError("current", f"the seat to play must be a seat 0..{seats - 1}, not {current}")
     for i, tm in enumerate(position.melds):
         if not isinstance(tm, TableMeld) or not isinstance(tm.meld, Meld):
-            raise PositionError(f"melds[{i}]", f"meld {i} is {tm!r}, not TableMeld(owner, Meld) (Position.of reads (owner, 'run: 4H 5H 6H 7H'))")
+            raise PositionError(
+                f"melds[{i}]",
+                f"meld {i} is {tm!r}, not TableMeld(owner, Meld) (Position.of reads (owner, 'run: 4H 5H 6H 7H'))",
+            )
     _check_cards(position, shoe(state))
     down = _check_melds(rules, position)
     _check_hands(rules, position, current, down)
@@ -330,7 +342,9 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
                 which = "jokers" if card.is_joker else f"decks (copies {first} to {first}#{n - 1})"
                 raise PositionError(field, f"{name}: {card} is not a card of this shoe, which has {n} {which}")
             if card in seen:
-                raise PositionError(field, f"{name}: {card} is also in {seen[card]} (another copy is written {face_text(card.face)}#n)")
+                raise PositionError(
+                    field, f"{name}: {card} is also in {seen[card]} (another copy is written {face_text(card.face)}#n)"
+                )
             seen[card] = name
     missing = [c for c in cards if c not in seen]
     if missing:
@@ -348,7 +362,9 @@ def _check_melds(rules: Ruleset, position: Position) -> list[bool]:
     down = [False] * seats
     for i, tm in enumerate(position.melds):
         if not 0 <= tm.owner < seats:
-            raise PositionError(f"melds[{i}]", f"meld {i} ({tm.meld}): its owner must be a seat 0..{seats - 1}, not {tm.owner}")
+            raise PositionError(
+                f"melds[{i}]", f"meld {i} ({tm.meld}): its owner must be a seat 0..{seats - 1}, not {tm.owner}"
+            )
         problem = meld_problem(tm.meld, rules)
         if problem is not None:
             raise PositionError(f"melds[{i}]", f"meld {i} ({tm.meld}): {problem}")
@@ -365,7 +381,10 @@ def _check_melds(rules: Ruleset, position: Position) -> list[bool]:
             if len(have) != len(need) or short:
                 asked = ", ".join(str(r) for r in contract)
                 laid = ", ".join(f"{m.kind.value} of {len(m.cards)}" for m in owned)
-                raise PositionError("melds", f"seat {seat}'s melds ({laid}) are not deal {position.deal + 1}'s contract ({asked}) or it grown")
+                raise PositionError(
+                    "melds",
+                    f"seat {seat}'s melds ({laid}) are not deal {position.deal + 1}'s contract ({asked}) or it grown",
+                )
     return down
 
 
@@ -374,7 +393,10 @@ def _discarder(rules: Ruleset, position: Position, current: int) -> int | None:
     seats = position.seats
     if position.upcard:
         if not rules.upcard or len(position.discard_pile) != 1:
-            raise PositionError("upcard", f"the upcard lies alone on the pile at a deal's first turn, in rules that turn one ({rules.name}: upcard = {str(rules.upcard).lower()}; the pile holds {len(position.discard_pile)})")
+            raise PositionError(
+                "upcard",
+                f"the upcard lies alone on the pile at a deal's first turn, in rules that turn one ({rules.name}: upcard = {str(rules.upcard).lower()}; the pile holds {len(position.discard_pile)})",
+            )
         if position.discarder is not None:
             raise PositionError("discarder", "nobody discarded the upcard: give no discarder with upcard")
         return None
@@ -396,9 +418,14 @@ def _check_hands(rules: Ruleset, position: Position, current: int, down: list[bo
         if hand:
             continue
         if rules.empty_hand is not EmptyHand.FLOATS or not down[seat]:
-            raise PositionError(f"hands[{seat}]", f"seat {seat}'s hand is empty: only a seat that is down may float on with no cards, in rules where an emptied hand floats")
+            raise PositionError(
+                f"hands[{seat}]",
+                f"seat {seat}'s hand is empty: only a seat that is down may float on with no cards, in rules where an emptied hand floats",
+            )
         if seat == discarder:
-            raise PositionError(f"hands[{seat}]", f"seat {seat}'s hand is empty, but a seat that discards its last card has gone out")
+            raise PositionError(
+                f"hands[{seat}]", f"seat {seat}'s hand is empty, but a seat that discards its last card has gone out"
+            )
     if not position.stock:
         raise PositionError("stock", "the stock is empty: a deal in play has a stock to draw from")
 
@@ -407,12 +434,17 @@ def _check_counts(rules: Ruleset, position: Position) -> list[int]:
     """Earlier scores (one list per earlier deal, one number per seat), buys and reshuffles in range."""
     seats = position.seats
     if len(position.scores) != position.deal:
-        raise PositionError("scores", f"deal {position.deal + 1} follows {position.deal} deal(s), so scores needs {position.deal} list(s) of points, not {len(position.scores)}")
+        raise PositionError(
+            "scores",
+            f"deal {position.deal + 1} follows {position.deal} deal(s), so scores needs {position.deal} list(s) of points, not {len(position.scores)}",
+        )
     for d, points in enumerate(position.scores):
         if not all(_is_int(p) for p in points):
             raise PositionError(f"scores[{d}]", f"deal {d + 1}'s scores must be whole numbers, not {list(points)!r}")
         if len(points) != seats:
-            raise PositionError(f"scores[{d}]", f"deal {d + 1}'s scores need {seats} numbers, one per seat, not {len(points)}")
+            raise PositionError(
+                f"scores[{d}]", f"deal {d + 1}'s scores need {seats} numbers, one per seat, not {len(points)}"
+            )
     buys = [0] * seats if position.buys is None else list(position.buys)
     if len(buys) != seats or not all(_is_int(b) for b in buys):
         raise PositionError("buys", f"buys needs {seats} whole numbers, one per seat, not {buys!r}")
@@ -420,10 +452,14 @@ def _check_counts(rules: Ruleset, position: Position) -> list[int]:
     for seat, used in enumerate(buys):
         if used < 0 or (limit is not None and used > limit):
             most = "" if limit is None else f" 0..{limit}"
-            raise PositionError("buys", f"seat {seat} has used {used} buys, not{most} a number of buys this deal allows")
+            raise PositionError(
+                "buys", f"seat {seat} has used {used} buys, not{most} a number of buys this deal allows"
+            )
     most_washes = rules.max_reshuffles
     if position.reshuffles < 0 or (most_washes is not None and position.reshuffles > most_washes):
-        raise PositionError("reshuffles", f"the stock is washed at most {most_washes} times a deal, not {position.reshuffles}")
+        raise PositionError(
+            "reshuffles", f"the stock is washed at most {most_washes} times a deal, not {position.reshuffles}"
+        )
     return buys
 
 
@@ -463,7 +499,11 @@ def _read_cards(field: str, raw: Any) -> tuple[Card, ...]:
 
 
 def _read_meld(field: str, raw: Any) -> TableMeld:
-    if not isinstance(raw, dict) or not {"owner", "kind", "cards"} <= set(raw) or not set(raw) <= {"owner", "kind", "cards", "low"}:
+    if (
+        not isinstance(raw, dict)
+        or not {"owner", "kind", "cards"} <= set(raw)
+        or not set(raw) <= {"owner", "kind", "cards", "low"}
+    ):
         raise PositionError(field, "a meld is {owner, kind, cards, low} (low may be left out when the cards show it)")
     owner, kind, low = raw["owner"], raw["kind"], raw.get("low")
     if not _is_int(owner):

@@ -36,7 +36,9 @@ class UnknownPreset(ValueError):
     """A preset name or alias that does not exist."""
 
 
-def _deals(contracts: tuple[str, ...], hands: tuple[int, ...], outs: dict[int, DealOut] | None = None) -> tuple[DealRule, ...]:
+def _deals(
+    contracts: tuple[str, ...], hands: tuple[int, ...], outs: dict[int, DealOut] | None = None
+) -> tuple[DealRule, ...]:
     """Deals of these contracts and hand sizes; ``outs`` gives the out of some deals by index (else normal)."""
     return tuple(
         DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand, (outs or {}).get(i, DealOut.NORMAL))
@@ -232,9 +234,12 @@ BRITISH_9 = dataclasses.replace(
     BRITISH,
     name="british-9",
     title="Liverpool Rummy, British, nine deals (004)",
-    notes=(*BRITISH.notes, "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; deal 7's run of "
-           "seven still goes out at once, since going out on completing it belongs to that contract, and the "
-           "last deal is played normally."),
+    notes=(
+        *BRITISH.notes,
+        "Nine deals: deal 8 = 3 runs of 4, deal 9 = 2 runs of 5, 12 cards; deal 7's run of "
+        "seven still goes out at once, since going out on completing it belongs to that contract, and the "
+        "last deal is played normally.",
+    ),
     deals=_deals(
         (*BRITISH_CONTRACTS, "run 4, run 4, run 4", "run 5, run 5"), (*HANDS_10_12, 12, 12), RUN_OF_SEVEN_GOES_OUT
     ),

@@ -107,7 +107,9 @@ class GameRecord:
         except RulesetError as exc:
             raise RecordError(f"$.ruleset.{exc.field}", str(exc)) from exc
         seats = data.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in seats):
+        if not isinstance(seats, list) or not all(
+            isinstance(s, dict) and isinstance(s.get("name"), str) for s in seats
+        ):
             raise RecordError("$.seats", "expected a list of {name}")
         first = data.get("first_dealer")
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(seats):
@@ -133,7 +135,10 @@ class GameRecord:
             if position.seats != len(seats):
                 raise RecordError("$.position.hands", f"{position.seats} hands for {len(seats)} seats")
             if first != (position.dealer - position.deal) % len(seats):
-                raise RecordError("$.first_dealer", f"deal {position.deal + 1} dealt by seat {position.dealer} makes seat {(position.dealer - position.deal) % len(seats)} the first dealer, not {first}")
+                raise RecordError(
+                    "$.first_dealer",
+                    f"deal {position.deal + 1} dealt by seat {position.dealer} makes seat {(position.dealer - position.deal) % len(seats)} the first dealer, not {first}",
+                )
         return cls(rules, [s["name"] for s in seats], first, actions, meta, position)
 
 

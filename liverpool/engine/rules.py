@@ -54,6 +54,8 @@ class JokerSwapPlace(StrEnum):
 class JokerSwapTarget(StrEnum):
     ANY = "any"
     OWN_MELDS = "own_melds"
+
+
 class JoinableRuns(StrEnum):
     """Whether two runs of one suit in one going-down may be laid apart when they could be one run."""
 
@@ -155,10 +157,7 @@ class DeckRule:
 
 
 def _deals(*spec: tuple[str, int]) -> tuple[DealRule, ...]:
-    return tuple(
-        DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand)
-        for contract, hand in spec
-    )
+    return tuple(DealRule(tuple(MeldRule.parse(part) for part in contract.split(",")), hand) for contract, hand in spec)
 
 
 STANDARD_CONTRACTS = (
@@ -194,31 +193,54 @@ class Ruleset:
     )
     deals: tuple[DealRule, ...] = field(
         default=_deals(*((c, 10) for c in STANDARD_CONTRACTS)),
-        metadata=_doc("The deals in order: each deal's contract (melds as 'set 3' / 'run 4'), hand size and out (see final_deal)."),
+        metadata=_doc(
+            "The deals in order: each deal's contract (melds as 'set 3' / 'run 4'), hand size and out (see final_deal)."
+        ),
     )
     card_values: tuple[int, ...] = field(
         default=(15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 20),
         metadata=_doc("Penalty points of a card left in hand, by rank A, 2..10, J, Q, K and JK (joker)."),
     )
     aces_low: bool = field(default=True, metadata=_doc("An ace may be low in a run (A-2-3-4)."))
-    aces_high: bool = field(default=True, metadata=_doc("An ace may be high in a run (J-Q-K-A). Never both in one run, no wrap."))
-    upcard: bool = field(default=True, metadata=_doc("Turn a card up to start the discard pile (false: the first player must draw from stock)."))
+    aces_high: bool = field(
+        default=True, metadata=_doc("An ace may be high in a run (J-Q-K-A). Never both in one run, no wrap.")
+    )
+    upcard: bool = field(
+        default=True,
+        metadata=_doc("Turn a card up to start the discard pile (false: the first player must draw from stock)."),
+    )
     upcard_buyable: bool = field(
         default=False,
-        metadata=_doc("The upcard turned at the deal's start may be bought like a discard (000 and 001a buy discards: false; 004's 'the current player declines the top discard' includes it: true)."),
+        metadata=_doc(
+            "The upcard turned at the deal's start may be bought like a discard (000 and 001a buy discards: false; 004's 'the current player declines the top discard' includes it: true)."
+        ),
     )
-    longer_melds: bool = field(default=True, metadata=_doc("Melds of a contract may be longer than the minimum (no extra melds either way)."))
-    set_distinct_ranks: bool = field(default=False, metadata=_doc("The sets of one contract must be of different ranks (000)."))
+    longer_melds: bool = field(
+        default=True, metadata=_doc("Melds of a contract may be longer than the minimum (no extra melds either way).")
+    )
+    set_distinct_ranks: bool = field(
+        default=False, metadata=_doc("The sets of one contract must be of different ranks (000).")
+    )
     set_distinct_suits: bool = field(default=False, metadata=_doc("No two cards of one suit in a set (001b)."))
-    set_max_length: int | None = field(default=None, metadata=_doc("Most cards in a set, or none for no limit (001b: 4)."))
-    run_distinct_suits: bool = field(default=True, metadata=_doc("The runs of one contract must be of different suits (000, 001b)."))
+    set_max_length: int | None = field(
+        default=None, metadata=_doc("Most cards in a set, or none for no limit (001b: 4).")
+    )
+    run_distinct_suits: bool = field(
+        default=True, metadata=_doc("The runs of one contract must be of different suits (000, 001b).")
+    )
     joinable_runs: JoinableRuns = field(
         default=JoinableRuns.ALLOWED,
-        metadata=_doc("Two runs of one suit in one going-down: allowed; touching (not when laid end to end, as laid); could_join (not when their cards could be laid as one run under these run rules, jokers placed anew, 002). The older no_joinable_runs = true reads as touching."),
+        metadata=_doc(
+            "Two runs of one suit in one going-down: allowed; touching (not when laid end to end, as laid); could_join (not when their cards could be laid as one run under these run rules, jokers placed anew, 002). The older no_joinable_runs = true reads as touching."
+        ),
     )
-    set_min_naturals: int = field(default=2, metadata=_doc("Fewest natural (non-joker) cards in a set (001a, 002, 004: 2)."))
+    set_min_naturals: int = field(
+        default=2, metadata=_doc("Fewest natural (non-joker) cards in a set (001a, 002, 004: 2).")
+    )
     run_min_naturals: int = field(default=3, metadata=_doc("Fewest natural cards in a run (001a, 002: 3)."))
-    run_joker_spacing: int = field(default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4)."))
+    run_joker_spacing: int = field(
+        default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4).")
+    )
     joker_swap: JokerSwap = field(
         default=JokerSwap.AFTER_DOWN,
         metadata=_doc(
@@ -242,49 +264,106 @@ class Ruleset:
             "or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
         ),
     )
-    joker_swap_from_sets: bool = field(default=False, metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."))
-    dig_discard_pile: bool = field(default=False, metadata=_doc("A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b)."))
-    no_discard_taken_card: bool = field(default=True, metadata=_doc("A card just taken from the discard pile may not be discarded the same turn (001a, 001b, 002)."))
-    discard_optional: bool = field(default=False, metadata=_doc("Discarding is optional: a turn may end without a discard (002)."))
+    joker_swap_from_sets: bool = field(
+        default=False,
+        metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."),
+    )
+    dig_discard_pile: bool = field(
+        default=False,
+        metadata=_doc(
+            "A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b)."
+        ),
+    )
+    no_discard_taken_card: bool = field(
+        default=True,
+        metadata=_doc("A card just taken from the discard pile may not be discarded the same turn (001a, 001b, 002)."),
+    )
+    discard_optional: bool = field(
+        default=False, metadata=_doc("Discarding is optional: a turn may end without a discard (002).")
+    )
     buying: Buying = field(
         default=Buying.AFTER_NEXT_DECLINES,
-        metadata=_doc("Who may buy the top discard and when: none; before_next_draw (May I before the next player draws, who may take it free, 000); after_next_declines (only after the next player draws from stock, 001a/002/004)."),
+        metadata=_doc(
+            "Who may buy the top discard and when: none; before_next_draw (May I before the next player draws, who may take it free, 000); after_next_declines (only after the next player draws from stock, 001a/002/004)."
+        ),
     )
     buy_precedence: BuyPrecedence = field(
         default=BuyPrecedence.TURN_ORDER,
-        metadata=_doc("Several buyers: the nearest in turn order to the player about to draw wins, or the first to call ('Me', 001a)."),
+        metadata=_doc(
+            "Several buyers: the nearest in turn order to the player about to draw wins, or the first to call ('Me', 001a)."
+        ),
     )
-    buy_penalty_cards: int = field(default=1, metadata=_doc("Cards from the stock a buyer takes with the discard (all texts: 1)."))
+    buy_penalty_cards: int = field(
+        default=1, metadata=_doc("Cards from the stock a buyer takes with the discard (all texts: 1).")
+    )
     buy_limit: int | None = field(default=None, metadata=_doc("Most buys per seat per deal, or none (004: 3)."))
-    final_deal_buy_limit: int | None = field(default=None, metadata=_doc("Most buys per seat in the final deal, or none (000: 4 May I's)."))
-    buy_blocks_next_player: bool = field(default=False, metadata=_doc("Once someone has called May I, the next player may no longer take the discard (000)."))
+    final_deal_buy_limit: int | None = field(
+        default=None, metadata=_doc("Most buys per seat in the final deal, or none (000: 4 May I's).")
+    )
+    buy_blocks_next_player: bool = field(
+        default=False,
+        metadata=_doc("Once someone has called May I, the next player may no longer take the discard (000)."),
+    )
     discard_call: DiscardCall = field(
         default=DiscardCall.LIVERPOOL,
-        metadata=_doc("Calls on a playable discard by a player who is down: none; liverpool (the first caller who is down sheds a card onto the pile, 001a/002); rummy (the offender takes the discard back plus a penalty card, 001a)."),
+        metadata=_doc(
+            "Calls on a playable discard by a player who is down: none; liverpool (the first caller who is down sheds a card onto the pile, 001a/002); rummy (the offender takes the discard back plus a penalty card, 001a)."
+        ),
     )
     empty_hand: EmptyHand = field(
         default=EmptyHand.FLOATS,
-        metadata=_doc("A player who empties their hand without a discard: must_discard (not allowed: keep a card to discard), floats (play on until a discard goes out, 001a/002), goes_out (melding every card goes out, 001b)."),
+        metadata=_doc(
+            "A player who empties their hand without a discard: must_discard (not allowed: keep a card to discard), floats (play on until a discard goes out, 001a/002), goes_out (melding every card goes out, 001b)."
+        ),
     )
     float_out_unplayable: bool = field(
         default=True,
-        metadata=_doc("With floats: one who began the turn with no cards goes out only by discarding an unplayable card drawn from stock (001a: 'a floater must draw an unplayable card from the deck'); false: any drawn card (002)."),
+        metadata=_doc(
+            "With floats: one who began the turn with no cards goes out only by discarding an unplayable card drawn from stock (001a: 'a floater must draw an unplayable card from the deck'); false: any drawn card (002)."
+        ),
     )
     final_deal: FinalDeal = field(
         default=FinalDeal.WHOLE_HAND,
-        metadata=_doc("The last deal, if its own out (deals) is normal: normal; whole_hand (use every card, no discard: 000/001a's '3 runs and out'); contract_goes_out (going down goes out: 004's run of 7). A deal's out: normal, whole_hand, goes_out."),
+        metadata=_doc(
+            "The last deal, if its own out (deals) is normal: normal; whole_hand (use every card, no discard: 000/001a's '3 runs and out'); contract_goes_out (going down goes out: 004's run of 7). A deal's out: normal, whole_hand, goes_out."
+        ),
     )
-    stock_out: StockOut = field(default=StockOut.RESHUFFLE, metadata=_doc("An empty stock: reshuffle the discards but the top card, or end the deal and score everyone."))
-    max_reshuffles: int | None = field(default=3, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3)."))
-    cut_bonus: int = field(default=-50, metadata=_doc("Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off)."))
-    first_dealer: FirstDealer = field(default=FirstDealer.LOW_CARD, metadata=_doc("First dealer: the first seat, or the low card of a cut (001a, 001b)."))
-    announce_at: int = field(default=1, metadata=_doc("A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off)."))
+    stock_out: StockOut = field(
+        default=StockOut.RESHUFFLE,
+        metadata=_doc("An empty stock: reshuffle the discards but the top card, or end the deal and score everyone."),
+    )
+    max_reshuffles: int | None = field(
+        default=3, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3).")
+    )
+    cut_bonus: int = field(
+        default=-50,
+        metadata=_doc(
+            "Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off)."
+        ),
+    )
+    first_dealer: FirstDealer = field(
+        default=FirstDealer.LOW_CARD,
+        metadata=_doc("First dealer: the first seat, or the low card of a cut (001a, 001b)."),
+    )
+    announce_at: int = field(
+        default=1,
+        metadata=_doc(
+            "A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off)."
+        ),
+    )
     announce_after_discard: bool = field(
         default=False,
-        metadata=_doc("The count is announced as the turn ends, after the discard (000: 'After discarding, if you have 3 or less cards'); false: whenever the hand is that small, mid-turn too (001a's knock)."),
+        metadata=_doc(
+            "The count is announced as the turn ends, after the discard (000: 'After discarding, if you have 3 or less cards'); false: whenever the hand is that small, mid-turn too (001a's knock)."
+        ),
     )
-    ties: Ties = field(default=Ties.SHARE, metadata=_doc("Equal lowest totals: share the win, compare final-deal scores, or replay the final deal (004)."))
-    partnerships: bool = field(default=False, metadata=_doc("Four seats play as two teams (0+2, 1+3) whose totals are added (Shanghai, 004)."))
+    ties: Ties = field(
+        default=Ties.SHARE,
+        metadata=_doc("Equal lowest totals: share the win, compare final-deal scores, or replay the final deal (004)."),
+    )
+    partnerships: bool = field(
+        default=False, metadata=_doc("Four seats play as two teams (0+2, 1+3) whose totals are added (Shanghai, 004).")
+    )
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -520,7 +599,9 @@ def _convert(name: str, raw: Any) -> Any:
         for i, item in enumerate(raw):
             if not isinstance(item, dict) or set(item) != {"max_players", "decks", "jokers"}:
                 raise RulesetError(f"{name}[{i}]", "expected exactly max_players, decks and jokers")
-            out.append(DeckRule(*(_expect_int(f"{name}[{i}].{k}", item[k]) for k in ("max_players", "decks", "jokers"))))
+            out.append(
+                DeckRule(*(_expect_int(f"{name}[{i}].{k}", item[k]) for k in ("max_players", "decks", "jokers")))
+            )
         return tuple(out)
     if name == "deals":
         if not isinstance(raw, list):
@@ -528,11 +609,17 @@ def _convert(name: str, raw: Any) -> Any:
         deals = []
         outs = {e.value for e in DealOut}
         for i, item in enumerate(raw):
-            if not isinstance(item, dict) or not {"contract", "hand_size"} <= set(item) <= {"contract", "hand_size", "out"}:
+            if not isinstance(item, dict) or not {"contract", "hand_size"} <= set(item) <= {
+                "contract",
+                "hand_size",
+                "out",
+            }:
                 raise RulesetError(f"{name}[{i}]", "expected contract, hand_size and optionally out")
             out = item.get("out", DealOut.NORMAL.value)
             if not isinstance(out, str) or out not in outs:
-                raise RulesetError(f"{name}[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {out!r}")
+                raise RulesetError(
+                    f"{name}[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {out!r}"
+                )
             contract = item["contract"]
             if isinstance(contract, str):
                 contract = contract.split(",")
@@ -574,11 +661,15 @@ def _validate(r: Ruleset) -> None:
             raise RulesetError(f"deals[{i}].contract", "a contract needs at least one meld")
         for meld in deal.contract:
             if meld.length < 3:
-                raise RulesetError(f"deals[{i}].contract", f"a {meld.kind.value} needs at least 3 cards, not {meld.length}")
+                raise RulesetError(
+                    f"deals[{i}].contract", f"a {meld.kind.value} needs at least 3 cards, not {meld.length}"
+                )
             if meld.kind is MeldKind.RUN and meld.length > 13:
                 raise RulesetError(f"deals[{i}].contract", f"a run cannot be longer than 13 cards, not {meld.length}")
             if meld.kind is MeldKind.SET and r.set_max_length is not None and meld.length > r.set_max_length:
-                raise RulesetError(f"deals[{i}].contract", f"a set of {meld.length} exceeds set_max_length {r.set_max_length}")
+                raise RulesetError(
+                    f"deals[{i}].contract", f"a set of {meld.length} exceeds set_max_length {r.set_max_length}"
+                )
             if meld.kind is MeldKind.SET and r.set_distinct_suits and meld.length > 4:
                 raise RulesetError(f"deals[{i}].contract", "a set of distinct suits has at most 4 cards")
             if meld.kind is MeldKind.RUN and r.run_min_naturals > meld.length:
@@ -586,7 +677,9 @@ def _validate(r: Ruleset) -> None:
             if meld.kind is MeldKind.SET and r.set_min_naturals > meld.length:
                 raise RulesetError("set_min_naturals", f"exceeds the set of {meld.length} in deal {i + 1}")
         if not isinstance(deal.out, DealOut):
-            raise RulesetError(f"deals[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {deal.out!r}")
+            raise RulesetError(
+                f"deals[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {deal.out!r}"
+            )
         if deal.hand_size < 1:
             raise RulesetError(f"deals[{i}].hand_size", f"must be positive, not {deal.hand_size}")
     for rule in r.decks:
@@ -594,7 +687,10 @@ def _validate(r: Ruleset) -> None:
         players = min(rule.max_players, r.max_players)
         need = players * max(d.hand_size for d in r.deals) + (1 if r.upcard else 0) + 2
         if shoe < need:
-            raise RulesetError("decks", f"{rule.decks} decks and {rule.jokers} jokers are too few for {players} players (need {need} cards)")
+            raise RulesetError(
+                "decks",
+                f"{rule.decks} decks and {rule.jokers} jokers are too few for {players} players (need {need} cards)",
+            )
     if len(r.card_values) != 14 or any(v < 0 for v in r.card_values):
         raise RulesetError("card_values", "need 14 non-negative values (A, 2..10, J, Q, K, JK)")
     if not (r.aces_low or r.aces_high):

@@ -411,7 +411,8 @@ def _runs_apart(rules: Ruleset) -> Ruleset:
         if len(_apart) >= 16:
             _apart.clear()
         held = _apart[id(rules)] = (
-            rules, dataclasses.replace(rules, run_distinct_suits=True, joinable_runs=JoinableRuns.ALLOWED)
+            rules,
+            dataclasses.replace(rules, run_distinct_suits=True, joinable_runs=JoinableRuns.ALLOWED),
         )
     return held[1]
 

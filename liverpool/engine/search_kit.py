@@ -43,9 +43,7 @@ class ValueShape:
         self.uneven = uneven
         # Runs of one suit that could be laid as one may not be laid apart: the tables know nothing of it, so
         # the search does not answer when two runs may share a suit (the arrangement search does).
-        self.joins = (
-            rules.joinable_runs is JoinableRuns.COULD_JOIN and run_slots > 1 and not rules.run_distinct_suits
-        )
+        self.joins = rules.joinable_runs is JoinableRuns.COULD_JOIN and run_slots > 1 and not rules.run_distinct_suits
         self.run_slots = run_slots
         self.set_slots = set_slots
         self.kits: list[Kit | None] = []

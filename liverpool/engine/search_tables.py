@@ -141,13 +141,17 @@ class SetRules:
         for held in have:
             largest |= held
         if len(have) != 4 or not 0 <= largest < 1 << 8:
-            return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+            return set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[
+                0
+            ]
         key = (((((have[0] << 8 | have[1]) << 8 | have[2]) << 8 | have[3]) << 8 | jokers) << 8) | width
         shapes = self.listed.get(key)
         if shapes is None:
             if len(self.listed) >= _SET_TABLES:
                 self.listed.clear()
-            shapes = set_shapes(have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits)[0]
+            shapes = set_shapes(
+                have, jokers, width, self.lengths, self.min_naturals, self.longest, self.distinct_suits
+            )[0]
             self.listed[key] = shapes
         return shapes
 
@@ -207,9 +211,7 @@ def run_steps(
     ``(j, most)`` where the most it sheds with at most ``j`` of ``jokers`` jokers grows. The runs are those
     of :func:`.list_run_shapes`; without joker spacing, the best run of a place and joker count is read off
     directly: its jokers stand for the holes and then for the lightest naturals."""
-    return _run_table(
-        present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high
-    )
+    return _run_table(present, jokers, rank_weights, joker_weight, lengths, min_naturals, spacing, aces_low, aces_high)
 
 
 def _run_table(
@@ -220,9 +222,7 @@ def _run_table(
     lengths &= RUN_LENGTHS
     best = [-1] * (jokers + 1)
     if spacing > 1:
-        shapes = run_shape_list(
-            present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high
-        )
+        shapes = run_shape_list(present, jokers, 2, rank_weights, lengths, min_naturals, spacing, aces_low, aces_high)
         for i in range(0, len(shapes), RUN_SHAPE):
             count = shapes[i + 3]
             best[count] = max(best[count], shapes[i] + count * joker_weight)
@@ -341,7 +341,9 @@ def _lay_runs(
                  s4)  # fmt: skip
 
 
-def _lay(best: list[int], joker_weight: int, forced: int, score: int, spare: int, l1: int, l2: int, l3: int, l4: int) -> None:
+def _lay(
+    best: list[int], joker_weight: int, forced: int, score: int, spare: int, l1: int, l2: int, l3: int, l4: int
+) -> None:
     """Raises ``best[j]`` to what a run of naturals weighing ``score`` sheds with ``j`` jokers: ``forced`` of
     them in its holes, and up to ``spare`` (at most four) more for its lightest naturals ``l1`` to ``l4``."""
     score += forced * joker_weight

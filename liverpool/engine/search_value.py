@@ -266,9 +266,7 @@ def _sets_kind(
     return TableKind(slots, jokers, families)
 
 
-def _first_kind(
-    counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules
-) -> MeldKind:
+def _first_kind(counts: list[int], run_slots: int, set_slots: int, rules: Ruleset, set_rules: SetRules) -> MeldKind:
     """The kind to choose first: the one whose ways to fill its slots, times what the other kind's tables
     cost at each of them, look fewer. A suit's runs are guessed from its ranks and the jokers; a rank's
     sets are counted from its naturals by suit (:meth:`.SetRules.count`, without listing them). Under joker spacing the runs come first: a run's table then

@@ -287,7 +287,6 @@ class Walk:
                 if self.stopped:
                     return
 
-
     def joins_before(self, order: int, path: tuple[int, ...]) -> bool:
         """Whether the run of ``order`` and the run of some depth of ``path`` that joins could be laid as one
         run (:func:`.melds.runs_could_join`, read off the candidates' orders)."""

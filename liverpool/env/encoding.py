@@ -46,6 +46,7 @@ CALL_RUMMY: Final = 4
 GO_DOWN_DONE: Final = 5
 SIMPLE: Final = 6
 
+
 @dataclass(frozen=True)
 class MeldShape:
     """A catalogue entry: a set of ``rank`` and ``size`` cards, or a run of ``suit`` from ``low`` to ``high``
@@ -138,8 +139,14 @@ class Layout:
 
     def describe(self, index: int) -> str:
         """A readable name of action ``index``."""
-        names = {DRAW_STOCK: "draw stock", BUY: "buy", PASS: "pass", END_TURN: "end turn",
-                 CALL_RUMMY: "call rummy", GO_DOWN_DONE: "go down (done)"}
+        names = {
+            DRAW_STOCK: "draw stock",
+            BUY: "buy",
+            PASS: "pass",
+            END_TURN: "end turn",
+            CALL_RUMMY: "call rummy",
+            GO_DOWN_DONE: "go down (done)",
+        }
         if index in names:
             return names[index]
         if index < self.discard:
@@ -205,9 +212,12 @@ class Layout:
             + 5  # pile size, stock size, deal, reshuffles, down this turn
             + self.max_melds * self.meld_features
             + s * self.seat_features
-            + len(PHASES) + 1 + 2 * s  # phase, am current, current and dealer (relative)
+            + len(PHASES)
+            + 1
+            + 2 * s  # phase, am current, current and dealer (relative)
             + self.max_contract * 3
-            + 3 * s + 2  # window, window answered, may-i calls, fresh, call open
+            + 3 * s
+            + 2  # window, window answered, may-i calls, fresh, call open
             + s  # totals (relative)
             + len(CATALOGUE)  # the pending going-down's shapes
         )

@@ -73,7 +73,11 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]  # PettingZoo is untyped
     """Liverpool Rummy as an AEC game; agents ``player_0`` .. ``player_{seats-1}`` are the seats."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "liverpool_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "liverpool_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -319,8 +323,13 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
 
         from liverpool.engine import Buy, DrawStock, EndTurn, Pass
 
-        simple: dict[int, Action] = {enc.DRAW_STOCK: DrawStock(seat), enc.BUY: Buy(seat), enc.PASS: Pass(seat),
-                                     enc.END_TURN: EndTurn(seat), enc.CALL_RUMMY: CallAction(seat)}
+        simple: dict[int, Action] = {
+            enc.DRAW_STOCK: DrawStock(seat),
+            enc.BUY: Buy(seat),
+            enc.PASS: Pass(seat),
+            enc.END_TURN: EndTurn(seat),
+            enc.CALL_RUMMY: CallAction(seat),
+        }
         if index in simple:
             return simple[index]
         if index < lay.draw_discard or lay.meld <= index < lay.lay_off:
@@ -369,8 +378,10 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         for view in o.seats:
             if view.seat != seat:
                 known = f", known {format_cards(view.known)}" if view.known else ""
-                lines.append(f"player_{view.seat}: {view.hand_count} cards, {'down' if view.down else 'not down'}, "
-                             f"{view.buys} buys{known}")
+                lines.append(
+                    f"player_{view.seat}: {view.hand_count} cards, {'down' if view.down else 'not down'}, "
+                    f"{view.buys} buys{known}"
+                )
         lines.append(f"scores: {list(o.totals)}")
         if self.pending:
             lines.append("going down with: " + ", ".join(str(enc.CATALOGUE[i]) for i in self.pending))

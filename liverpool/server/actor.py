@@ -227,7 +227,9 @@ class TableActor:
         while not self.queue.empty():
             message = self.queue.get_nowait()
             if isinstance(message, Call) and not message.future.done():
-                message.future.set_exception(Refused(503, "table_restarting", f"table {self.id} is restarting") if reason is None else reason)
+                message.future.set_exception(
+                    Refused(503, "table_restarting", f"table {self.id} is restarting") if reason is None else reason
+                )
 
     def _timer_handles(self) -> list[asyncio.TimerHandle]:
         handles = list(self._away_timers.values())
@@ -252,7 +254,9 @@ class TableActor:
         if self.task is not None and not self.task.done():
             self.queue.put_nowait(Detach(client))
 
-    def submit(self, client: Client, action: dict[str, Any], seq: int | None = None, action_id: str | None = None) -> None:
+    def submit(
+        self, client: Client, action: dict[str, Any], seq: int | None = None, action_id: str | None = None
+    ) -> None:
         self._post(Submit(client, action, seq, action_id))
 
     async def call(self, run: Callable[[], Awaitable[T]]) -> T:
@@ -332,7 +336,9 @@ class TableActor:
             return None
         return [event for event in self.backlog if event["seq"] >= since]
 
-    async def _submit(self, client: Client, raw: dict[str, Any], seq: int | None = None, action_id: str | None = None) -> None:
+    async def _submit(
+        self, client: Client, raw: dict[str, Any], seq: int | None = None, action_id: str | None = None
+    ) -> None:
         seat = client.seat
         if seat is None:
             client.send(error("spectator", "spectators watch; they do not act"))
@@ -362,7 +368,9 @@ class TableActor:
         if seq is not None and seq != current:
             client.send(
                 {
-                    **error("stale", f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again"),
+                    **error(
+                        "stale", f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again"
+                    ),
                     "seq": current,
                 }
             )
@@ -430,7 +438,9 @@ class TableActor:
         seq = len(state.history)
         asked = self._asked_now(seq)
         acting = {a.seat for a in self._legal_now(state) if a.seat is not None}
-        if any(self._bot_plays(s) and s not in asked for s in acting) and (self._bot_timer is None or self._bot_timer[0] != seq):
+        if any(self._bot_plays(s) and s not in asked for s in acting) and (
+            self._bot_timer is None or self._bot_timer[0] != seq
+        ):
             if self._bot_timer is not None:
                 self._bot_timer[1].cancel()
             delay = self.options.bot_pace_ms / 1000
@@ -438,7 +448,12 @@ class TableActor:
         self._track_window(state)
         if self.options.away_timeout_s > 0:
             for seat, bot in enumerate(self.bots):
-                if bot is None and seat not in self.away and seat not in self._away_timers and not self._connected(seat):
+                if (
+                    bot is None
+                    and seat not in self.away
+                    and seat not in self._away_timers
+                    and not self._connected(seat)
+                ):
                     self._away_timers[seat] = self._loop.call_later(
                         self.options.away_timeout_s, self.queue.put_nowait, AwayTimeout(seat)
                     )
@@ -507,7 +522,14 @@ class TableActor:
                 except IllegalAction as exc:
                     log.error("table %s: the bot of seat %d played an illegal action: %s", self.id, seat, exc)
             fallback = Pass(seat) if state.phase is Phase.BUY else options[0]
-            log.error("table %s: the bot of seat %d answered %r in %s; playing %r", self.id, seat, choice, state.situation(), fallback)
+            log.error(
+                "table %s: the bot of seat %d answered %r in %s; playing %r",
+                self.id,
+                seat,
+                choice,
+                state.situation(),
+                fallback,
+            )
             await self._commit(fallback)
             return
 
@@ -523,12 +545,7 @@ class TableActor:
     async def _buy_deadline(self, window: int) -> None:
         """Everyone in the buy window who is still silent passes (bots answer on their own)."""
         state = self.state
-        while (
-            state is not None
-            and state.phase is Phase.BUY
-            and self._window is not None
-            and self._window[0] == window
-        ):
+        while state is not None and state.phase is Phase.BUY and self._window is not None and self._window[0] == window:
             silent = [s for s in state.window if s not in state.window_answers and not self._bot_plays(s)]
             if not silent:
                 return
@@ -564,10 +581,14 @@ class TableActor:
         if self.state is None or not self.state.is_over:
             raise Refused(409, "not_over", "a rematch is made once the game is over")
         if self.rematch_id is None:
-            seats = [NewSeat(name=None if b is not None else n, bot=b) for n, b in zip(self.names, self.bots, strict=True)]
+            seats = [
+                NewSeat(name=None if b is not None else n, bot=b) for n, b in zip(self.names, self.bots, strict=True)
+            ]
             dealer = choose_first_dealer(self.rules, len(seats), self.rng)
             info = await to_thread.run_sync(
-                partial(self.storage.create_table, self.info.ruleset, dealer, self.info.options, seats, rematch_of=self.id)
+                partial(
+                    self.storage.create_table, self.info.ruleset, dealer, self.info.options, seats, rematch_of=self.id
+                )
             )
             self.rematch_id = info.id
             self._broadcast_state()
@@ -584,7 +605,12 @@ class TableActor:
         if state is not None and seat is not None:
             legal = [action_to_dict(a) for a in self._legal_now(state) if a.seat == seat]
             window = self._window
-            if window is not None and seat in state.window and seat not in state.window_answers and not self._bot_plays(seat):
+            if (
+                window is not None
+                and seat in state.window
+                and seat not in state.window_answers
+                and not self._bot_plays(seat)
+            ):
                 deadline = round(max(0.0, window[1] - self._loop.time()), 1)
         return {
             "type": "state",

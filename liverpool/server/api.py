@@ -72,7 +72,8 @@ async def presets() -> dict[str, Any]:
         aliases.setdefault(name, []).append(alias)
     return {
         "presets": [
-            {"name": r.name, "title": r.title, "aliases": aliases.get(r.name, []), "rules": r.to_dict()} for r in PRESETS.values()
+            {"name": r.name, "title": r.title, "aliases": aliases.get(r.name, []), "rules": r.to_dict()}
+            for r in PRESETS.values()
         ],
         "fields": field_docs(),
         "bots": bot_names(),
@@ -96,7 +97,9 @@ def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:
 @router.get("/rulesets")
 async def rulesets(server: Srv) -> dict[str, Any]:
     saved = await to_thread.run_sync(server.storage.rulesets)
-    return {"rulesets": [{"name": name, "rules": rules, "created": created.isoformat()} for name, rules, created in saved]}
+    return {
+        "rulesets": [{"name": name, "rules": rules, "created": created.isoformat()} for name, rules, created in saved]
+    }
 
 
 @router.post("/rulesets", status_code=201)
@@ -127,13 +130,20 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
     for seat, name in body.bots.items():
         key = name.strip().lower()
         if seat >= body.seats:
-            raise Refused(422, "no_such_seat", f"a bot for seat {seat} at a table of {body.seats} seats (0 to {body.seats - 1})", "bots")
+            raise Refused(
+                422,
+                "no_such_seat",
+                f"a bot for seat {seat} at a table of {body.seats} seats (0 to {body.seats - 1})",
+                "bots",
+            )
         if key not in known:
             raise Refused(422, "unknown_bot", f"no bot named {name!r}; bots: {', '.join(known)}", "bots")
         bots[seat] = key
     dealer = choose_first_dealer(rules, body.seats, live_rng())
     seats = [NewSeat(bot=bots.get(s)) for s in range(body.seats)]
-    info = await to_thread.run_sync(server.storage.create_table, rules.to_dict(), dealer, body.options().model_dump(), seats)
+    info = await to_thread.run_sync(
+        server.storage.create_table, rules.to_dict(), dealer, body.options().model_dump(), seats
+    )
     if len(bots) == body.seats:
         await _actor(server, info.id)
     return {

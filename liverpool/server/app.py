@@ -66,14 +66,18 @@ async def _refused(_request: Request, exc: Refused) -> JSONResponse:
 
 async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
     reason = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, f"http_{exc.status_code}")
-    return JSONResponse({"reason": reason, "message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(
+        {"reason": reason, "message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+    )
 
 
 async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
     """A bug's answer (Starlette logs the exception). It is sent outside :class:`Guard`, so it brings
     the hardening headers itself."""
     headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
-    return JSONResponse({"reason": "internal", "message": "the server failed to answer this request"}, status_code=500, headers=headers)
+    return JSONResponse(
+        {"reason": "internal", "message": "the server failed to answer this request"}, status_code=500, headers=headers
+    )
 
 
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -150,7 +150,11 @@ class Guard:
             window, reason, what = self.created[scope["path"]]
             wait = window.wait(client, time.monotonic())
             if wait > 0:
-                refusal = Refused(429, reason, f"at most {window.limit} {what} a minute from one address; try again in {math.ceil(wait)} s")
+                refusal = Refused(
+                    429,
+                    reason,
+                    f"at most {window.limit} {what} a minute from one address; try again in {math.ceil(wait)} s",
+                )
                 refusal.retry_after = math.ceil(wait)
                 return refusal
         return None
@@ -193,7 +197,10 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, refusal: Refused) 
         await send({"type": "websocket.send", "text": json.dumps({"type": "error", **refusal.to_dict()})})
         await send({"type": "websocket.close", "code": POLICY, "reason": refusal.reason})
         return
-    headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers: list[tuple[bytes, bytes]] = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
     if refusal.retry_after is not None:
         headers.append((b"retry-after", str(refusal.retry_after).encode()))
     start: dict[str, Any] = {"type": "http.response.start", "status": refusal.status, "headers": headers}

@@ -32,19 +32,27 @@ class Strict(BaseModel):
 class TableOptions(Strict):
     """How a table is run (stored with it)."""
 
-    away_timeout_s: int = Field(60, ge=0, le=86_400, description="A player away this long is played by a bot; 0 = never.")
+    away_timeout_s: int = Field(
+        60, ge=0, le=86_400, description="A player away this long is played by a bot; 0 = never."
+    )
     bot_pace_ms: int = Field(800, ge=0, le=60_000, description="Pause before each bot move; 0 = full speed.")
-    buy_timeout_s: int = Field(20, ge=1, le=600, description="A player in a buy window who has not answered by then passes.")
+    buy_timeout_s: int = Field(
+        20, ge=1, le=600, description="A player in a buy window who has not answered by then passes."
+    )
 
 
 class CreateTable(TableOptions):
     preset: str = Field("liverpool", max_length=64)
     rules: dict[str, Any] | None = Field(None, description="Ruleset fields that change the preset (house rules).")
     seats: int = Field(4, ge=MIN_SEATS, le=MAX_SEATS)
-    bots: dict[Seat, Annotated[str, Field(max_length=32)]] = Field(default_factory=dict, description="Seat -> bot difficulty.")
+    bots: dict[Seat, Annotated[str, Field(max_length=32)]] = Field(
+        default_factory=dict, description="Seat -> bot difficulty."
+    )
 
     def options(self) -> TableOptions:
-        return TableOptions(away_timeout_s=self.away_timeout_s, bot_pace_ms=self.bot_pace_ms, buy_timeout_s=self.buy_timeout_s)
+        return TableOptions(
+            away_timeout_s=self.away_timeout_s, bot_pace_ms=self.bot_pace_ms, buy_timeout_s=self.buy_timeout_s
+        )
 
 
 class Join(Strict):

@@ -237,7 +237,9 @@ class Storage:
 
     def table_ids(self, status: str) -> list[str]:
         with self._sessions() as session:
-            return list(session.scalars(select(TableRow.id).where(TableRow.status == status).order_by(TableRow.created)))
+            return list(
+                session.scalars(select(TableRow.id).where(TableRow.status == status).order_by(TableRow.created))
+            )
 
     def claim_seat(self, table_id: str, seat: int, name: str) -> str:
         """Give a free seat to ``name``; returns the new seat token. :class:`Conflict` if it is not free."""
@@ -245,7 +247,9 @@ class Storage:
         with self._sessions.begin() as session:
             done = session.execute(
                 update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.name.is_(None), SeatRow.bot.is_(None))
+                .where(
+                    SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.name.is_(None), SeatRow.bot.is_(None)
+                )
                 .values(name=name, token_hash=token_hash(token))
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult for UPDATE

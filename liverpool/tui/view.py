@@ -71,7 +71,9 @@ def seats_text(obs: Observation, names: list[str]) -> Text:
     for view in obs.seats:
         mark = ">" if view.seat == obs.current and obs.phase is not Phase.GAME_OVER else " "
         down = "down" if view.down else "    "
-        line = f"{mark}{names[view.seat][:10]:<10} {view.hand_count:>5} {view.buys:>4} {down} {obs.totals[view.seat]:>6}\n"
+        line = (
+            f"{mark}{names[view.seat][:10]:<10} {view.hand_count:>5} {view.buys:>4} {down} {obs.totals[view.seat]:>6}\n"
+        )
         out.append(line, style="bold" if view.seat == obs.viewer and colour() else "")
     return out
 

@@ -19,12 +19,16 @@ down_revision = "0001"
 branch_labels = None
 depends_on = None
 
-seats = sa.table("seats", sa.column("table_id", sa.String), sa.column("seat", sa.Integer), sa.column("token", sa.String))
+seats = sa.table(
+    "seats", sa.column("table_id", sa.String), sa.column("seat", sa.Integer), sa.column("token", sa.String)
+)
 
 
 def upgrade() -> None:
     connection = op.get_bind()
-    rows = connection.execute(sa.select(seats.c.table_id, seats.c.seat, seats.c.token).where(seats.c.token.is_not(None))).all()
+    rows = connection.execute(
+        sa.select(seats.c.table_id, seats.c.seat, seats.c.token).where(seats.c.token.is_not(None))
+    ).all()
     for table_id, seat, token in rows:
         digest = hashlib.sha256(token.encode()).hexdigest()
         connection.execute(

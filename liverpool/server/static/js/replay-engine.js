@@ -3,7 +3,7 @@
 // The record was checked by the engine when it was played, so this does not validate anything: it
 // only moves cards the way liverpool/engine/game.py performs each action (deal, draws, buy windows,
 // melds, lay-offs, swaps, discards, calls, washes and the scoring at the end of each deal).
-// tests/test_browser_ui.py checks that its totals equal the engine's replay of the same record.
+// tests/ui/test_browser_ui.py checks that its totals equal the engine's replay of the same record.
 
 import { parseCard, pretty, prettyList, rankText } from "./cards.js";
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from test_plan_digest import _variants
+from helpers import rule_variants
 
 import liverpool.bots.plan as plan_module
 import liverpool.bots.plan_setup as plan_setup_module
@@ -34,7 +34,7 @@ from liverpool.engine.state import GameState
 
 def _random_hands(name: str, tag: str, count: int = 150) -> Iterator[tuple[Ruleset, tuple[MeldRule, ...], list[Card]]]:
     """``count`` seeded hands of 0 to 16 cards from the largest shoe of variant ``name``, for each of its deals."""
-    rules = _variants()[name]
+    rules = rule_variants()[name]
     rng = random.Random(f"{tag}:{name}")
     shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
     for deal in range(len(rules.deals)):
@@ -43,14 +43,17 @@ def _random_hands(name: str, tag: str, count: int = 150) -> Iterator[tuple[Rules
             yield rules, contract, rng.sample(shoe, rng.randint(0, 16))
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_need_only_matches_the_plan(name: str) -> None:
     for rules, contract, hand in _random_hands(name, "need"):
         for keep in (6, 2):
             assert plan_need(hand, contract, rules, keep) == plan_hand(hand, contract, rules, keep=keep).need
         if all(rule.kind is MeldKind.RUN for rule in contract):
             for size in (None, len(hand), len(hand) + 1, len(hand) + 3, 3):
-                assert whole_runs_need(hand, contract, rules, size) == plan_whole_runs(hand, contract, rules, size=size).need
+                assert (
+                    whole_runs_need(hand, contract, rules, size)
+                    == plan_whole_runs(hand, contract, rules, size=size).need
+                )
 
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
@@ -106,9 +109,9 @@ def test_options_are_sorted_as_by_match(preset: str) -> None:
     assert seen > 100
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_face_values_are_the_rules_values(name: str) -> None:
-    rules = _variants()[name]
+    rules = rule_variants()[name]
     values = face_values(rules)
     assert face_values(rules) is values
     for card in make_shoe(2, 4):
@@ -116,11 +119,11 @@ def test_face_values_are_the_rules_values(name: str) -> None:
         assert (card & 63 == JOKER_FACE) == card.is_joker
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_shared_partials_are_the_partials_built(name: str) -> None:
     """Plans share the partials built before (kept per slot, and per window in whole-hand runs): the
     same plans as when every partial is built afresh."""
-    rules = _variants()[name]
+    rules = rule_variants()[name]
     rng = random.Random(f"partials:{name}")
     shoe = make_shoe(rules.decks[-1].decks, rules.decks[-1].jokers)
 
@@ -166,7 +169,7 @@ def _unused_by_removal(hand: list[Card], plan: Plan) -> set[Card]:
 
 @pytest.mark.parametrize("name", ["liverpool", "british", "distinct"])
 def test_unused_cards_counts_as_the_removal_did(name: str) -> None:
-    rules = _variants()[name]
+    rules = rule_variants()[name]
     rng = random.Random(f"unused:{name}")
     shoe = make_shoe(2, 4)
     for deal in range(len(rules.deals)):
@@ -186,10 +189,14 @@ def test_shed_order_is_the_sort_by_tuples() -> None:
     for n in (0, 1, 5, 12, 64, 65, 90):
         for _ in range(50):
             cards = rng.sample(shoe * 2, n)
-            triples = [(rng.random() < 0.5, rng.random() < 0.2, rng.choice([0, 5, 10, 15, 50, -3, 131071])) for _ in cards]
+            triples = [
+                (rng.random() < 0.5, rng.random() < 0.2, rng.choice([0, 5, 10, 15, 50, -3, 131071])) for _ in cards
+            ]
             keys = [_shed_key(*t) for t in triples]
             assert -1 not in keys
-            expected = [c for c, _ in sorted(zip(cards, triples, strict=True), key=lambda ct: (ct[1][0], ct[1][1], -ct[1][2]))]
+            expected = [
+                c for c, _ in sorted(zip(cards, triples, strict=True), key=lambda ct: (ct[1][0], ct[1][1], -ct[1][2]))
+            ]
             assert _shed_order(cards, keys) == expected
     assert _shed_key(False, False, 1 << 17) == -1
     assert _shed_key(True, True, -(1 << 17)) == -1
@@ -221,7 +228,11 @@ def test_need_of_follows_the_deal_asked_about() -> None:
         asked.append(observation)
         if _whole(observation):
             asked.append(dataclasses.replace(observation, deal=0))
-        asked.append(dataclasses.replace(observation, rules=dataclasses.replace(observation.rules, aces_low=False, set_distinct_suits=True)))
+        asked.append(
+            dataclasses.replace(
+                observation, rules=dataclasses.replace(observation.rules, aces_low=False, set_distinct_suits=True)
+            )
+        )
     for observation in asked:
         hand = list(observation.hand)
         rules, contract = observation.rules, observation.contract
@@ -255,7 +266,7 @@ def _slow_search(hand: list[Card], contract: tuple[MeldRule, ...], rules: Rulese
     return search
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_tracked_search_on_one_stack_keeps_the_plan_of_the_list_search(name: str) -> None:
     for rules, contract, hand in _random_hands(name, "tracked"):
         for keep in (6, 2):
@@ -331,7 +342,7 @@ def test_easy_gains_answers_as_gain() -> None:
     assert answers == {True, False}
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_plan_use_is_the_plans_need_and_faces(name: str) -> None:
     """``plan_use`` gives the need of ``plan_hand`` and the faces its plan uses, jokers included."""
     for rules, contract, hand in _random_hands(name, "use"):
@@ -365,7 +376,7 @@ def test_easy_bot_decides_as_through_the_hooks(preset: str) -> None:
     assert checked[0] > 100
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
     """``plan_need`` with ``below`` gives the need when it is under ``below``, else ``below``."""
     for rules, contract, hand in _random_hands(name, "below", 100):
@@ -374,7 +385,7 @@ def test_need_below_a_bound_is_the_least_of_the_two(name: str) -> None:
             assert plan_need(hand, contract, rules, below=below) == min(need, below)
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
     """``HeldNeed.need_with`` gives ``plan_need`` of the hand plus the card, for every face and bound;
     when ``ContractSetup.leaves`` says a card leaves the search as it was, the grown hand's candidate
@@ -398,18 +409,20 @@ def test_need_with_a_card_is_the_need_of_the_grown_hand(name: str) -> None:
                         for entry in entries:
                             family, low = entry >> 5 & 31, entry & 31
                             if family != plan_setup_module.NONE:
-                                assert face not in (slot.windows[family * 16 + low] if slot.run else slot.wanted(family, low, []))
+                                assert face not in (
+                                    slot.windows[family * 16 + low] if slot.run else slot.wanted(family, low, [])
+                                )
     assert left
 
 
 def test_bit_counts_table_is_bit_count() -> None:
-    # (the bots read engine.bits.BITS directly; tests/test_bits.py checks bit_count, which reads it too)
+    # (the bots read engine.bits.BITS directly; tests/engine/test_bits.py checks bit_count, which reads it too)
     assert plan_setup_module.BITS is BITS
     assert len(BITS) == 1 << 16
     assert all(n == x.bit_count() for x, n in enumerate(BITS))
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_whole_runs_use_is_the_plans_need_and_faces(name: str) -> None:
     """``whole_runs_use`` gives the need of ``plan_whole_runs`` and the faces its plan uses, jokers included."""
     for rules, contract, hand in _random_hands(name, "whole-use"):

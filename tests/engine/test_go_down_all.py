@@ -211,7 +211,9 @@ def test_a_card_dug_from_the_pile_must_be_in_each_arrangement() -> None:
 PRESET_NAMES = ("liverpool", "may-i", "contract", "norsk", "british", "british-9")
 
 
-def _position(name: str, number: int, final: bool, from_pile: bool, pick: Callable[[list[Card], int], list[Card]]) -> GameState:
+def _position(
+    name: str, number: int, final: bool, from_pile: bool, pick: Callable[[list[Card], int], list[Card]]
+) -> GameState:
     """Seat 1 about to play deal ``number``'s contract of preset ``name`` (as the final deal, where the whole
     hand must go or going down goes out, when ``final``), with the hand ``pick(pool, n)`` chooses: ``n`` cards
     of ``pool``, ranks from a window of six in two suits (three with one deck), every copy of the shoe, and

@@ -29,7 +29,7 @@ from liverpool.engine.game import new_game
 from liverpool.engine.presets import find_preset
 from liverpool.server.storage import Storage
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "liverpool"
 
 # -- the live source --------------------------------------------------------------------------------

@@ -47,7 +47,12 @@ def _every_view(state: GameState) -> list[DealResult]:
         assert as_data["reason"] == result.reason.value
         assert as_data["reshuffles"] == result.reshuffles
         assert as_data["melds"] == [
-            {"owner": tm.owner, "kind": tm.meld.kind.value, "low": tm.meld.low, "cards": [str(c) for c in tm.meld.cards]}
+            {
+                "owner": tm.owner,
+                "kind": tm.meld.kind.value,
+                "low": tm.meld.low,
+                "cards": [str(c) for c in tm.meld.cards],
+            }
             for tm in result.melds
         ]
         seen.append(result)

@@ -31,7 +31,8 @@ def test_notation_round_trips(card: Card) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "rank", "suit"), [("7H", 7, "H"), ("10S", 10, "S"), ("TS", 10, "S"), ("qd", 12, "D"), ("AC", 1, "C"), ("KD#2", 13, "D")]
+    ("text", "rank", "suit"),
+    [("7H", 7, "H"), ("10S", 10, "S"), ("TS", 10, "S"), ("qd", 12, "D"), ("AC", 1, "C"), ("KD#2", 13, "D")],
 )
 def test_notation_reads_ranks_and_suits(text: str, rank: int, suit: str) -> None:
     card = Card.parse(text)

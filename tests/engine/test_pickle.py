@@ -1,5 +1,5 @@
 """Game states, melds, results and observations pickle and come back equal, in the pure and (through
-``tests/test_compiled.py``) the compiled build: a process pool or a Ray worker can carry them."""
+``tests/engine/test_compiled.py``) the compiled build: a process pool or a Ray worker can carry them."""
 
 from __future__ import annotations
 

@@ -124,11 +124,16 @@ def test_players(name: str, fewest: int, most: int) -> None:
 @pytest.mark.parametrize(
     ("name", "seats", "decks", "jokers"),
     [
-        ("may-i", 5, 2, 4), ("may-i", 6, 3, 6),  # 000: 2 decks + 2 jokers each, a third deck when needed
-        ("liverpool", 5, 2, 4), ("liverpool", 6, 3, 6),  # 001a: 2 decks for 3-5, 3 for more
-        ("contract", 3, 1, 1), ("contract", 4, 2, 2),  # 001b: 1 deck + 1 joker, then 2 decks + 2 jokers
-        ("norsk", 4, 2, 4), ("norsk", 5, 3, 6),  # 002: 3-4 two decks, 5-6 three, two jokers per deck
-        ("british", 4, 2, 4), ("british", 5, 3, 6),  # 004: 3-4 two decks + 2-4 jokers, 5-8 three + 3-6
+        ("may-i", 5, 2, 4),
+        ("may-i", 6, 3, 6),  # 000: 2 decks + 2 jokers each, a third deck when needed
+        ("liverpool", 5, 2, 4),
+        ("liverpool", 6, 3, 6),  # 001a: 2 decks for 3-5, 3 for more
+        ("contract", 3, 1, 1),
+        ("contract", 4, 2, 2),  # 001b: 1 deck + 1 joker, then 2 decks + 2 jokers
+        ("norsk", 4, 2, 4),
+        ("norsk", 5, 3, 6),  # 002: 3-4 two decks, 5-6 three, two jokers per deck
+        ("british", 4, 2, 4),
+        ("british", 5, 3, 6),  # 004: 3-4 two decks + 2-4 jokers, 5-8 three + 3-6
     ],
 )
 def test_decks_and_jokers(name: str, seats: int, decks: int, jokers: int) -> None:
@@ -264,8 +269,12 @@ def test_longer_melds_but_no_extra_melds() -> None:
     the contract is laid once."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 9H 9S 9D"], stock_top=["KS"])
     play(state, DrawStock(1))
-    refused(state, go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D", "set: 9H 9S 9D"), CannotGoDown,
-            r"asks for 2 set\(s\), not 3")
+    refused(
+        state,
+        go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D", "set: 9H 9S 9D"),
+        CannotGoDown,
+        r"asks for 2 set\(s\), not 3",
+    )
     refused(state, go_down(1, "set: 7H 7S 7D 7C"), CannotGoDown, r"asks for 2 set\(s\), not 1")
     play(state, go_down(1, "set: 7H 7S 7D 7C", "set: 8H 8S 8D"))
     refused(state, go_down(1, "set: 9H 9S 9D", "set: 9H 9S 9D"), CannotGoDown, "already gone down")
@@ -289,10 +298,18 @@ def test_joker_limits_two_naturals_in_a_set_three_in_a_run() -> None:
     """RULES.md §3 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 8H JK JK#1 10H 5S 5D 5C 2C KS"], stock_top=["QD"], deal_no=1)
     play(state, DrawStock(1))
-    refused(state, go_down(1, "set: 5S 5D 5C", "run: 7H 8H JK JK#1"), CannotGoDown,
-            "a run needs at least 3 natural cards, this one has 2")
-    refused(state, go_down(1, "set: 5C JK JK#1", "run: 7H 8H 10H 5S"), CannotGoDown,
-            "a set needs at least 2 natural cards, this one has 1")
+    refused(
+        state,
+        go_down(1, "set: 5S 5D 5C", "run: 7H 8H JK JK#1"),
+        CannotGoDown,
+        "a run needs at least 3 natural cards, this one has 2",
+    )
+    refused(
+        state,
+        go_down(1, "set: 5C JK JK#1", "run: 7H 8H 10H 5S"),
+        CannotGoDown,
+        "a set needs at least 2 natural cards, this one has 1",
+    )
     play(state, go_down(1, "set: 5S 5D JK", "run: 7H 8H JK#1 10H"))
     assert hand(state, 1) == "5C 2C KS QD"
 
@@ -341,8 +358,13 @@ def test_joker_limits_runs_of_three_need_two_naturals_contract() -> None:
 
 def _seat_1_down_with_jokers(rules: Ruleset, seat_2: str, deal_no: int, first: str, second: str) -> GameState:
     """Seat 1 goes down with ``first`` and ``second`` (jokers among them) and discards KS; seat 2 has drawn."""
-    state = deal(rules, 3, hands=[None, "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", seat_2], stock_top=["KS", "3S", "10D"],
-                 deal_no=deal_no)
+    state = deal(
+        rules,
+        3,
+        hands=[None, "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", seat_2],
+        stock_top=["KS", "3S", "10D"],
+        deal_no=deal_no,
+    )
     play(state, DrawStock(1))
     pass_window(state)
     play(state, go_down(1, first, second), Discard(1, card("KS")))
@@ -354,7 +376,9 @@ def _seat_1_down_with_jokers(rules: Ruleset, seat_2: str, deal_no: int, first: s
 def test_joker_swap_after_down_from_runs_only_liverpool() -> None:
     """RULES.md §3 joker swap: while laying off, from a *run*, joker must be placed elsewhere the same turn
     (001a, 002: only after you are down); jokers in sets are dead (001a, 001b, 002)."""
-    state = _seat_1_down_with_jokers(LIVERPOOL, "8H 8S 8D 9C 10C JC QC 6C 7D 5S", 1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C")
+    state = _seat_1_down_with_jokers(
+        LIVERPOOL, "8H 8S 8D 9C 10C JC QC 6C 7D 5S", 1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C"
+    )
     refused(state, SwapJoker(2, card("6C"), 1, card("JK#1")), CannotSwap, "only be swapped once you are down")
     play(state, go_down(2, "set: 8H 8S 8D", "run: 9C 10C JC QC"))
     refused(state, SwapJoker(2, card("7D"), 0, card("JK")), CannotSwap, "jokers in sets are dead")
@@ -394,8 +418,12 @@ def test_joker_swap_only_when_going_down_may_i() -> None:
     refused(state, SwapJoker(2, card("9C"), 1, card("JK#1")), CannotSwap, "only be swapped as you go down")
     play(state, Discard(2, card("2S")))
     # seat 0 cannot go down even with the joker, so it may not take it
-    state = deal(MAY_I, 3, hands=["9C#1 KH QD 3C 6D 10S 5H JD AC 2C#1", "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", seat_2],
-                 stock_top=["KS", "3S", "10D"])
+    state = deal(
+        MAY_I,
+        3,
+        hands=["9C#1 KH QD 3C 6D 10S 5H JD AC 2C#1", "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", seat_2],
+        stock_top=["KS", "3S", "10D"],
+    )
     play(state, DrawStock(1), go_down(1, "set: 7H 7S JK", "set: 9H 9S JK#1"), Discard(1, card("KS")))
     play(state, DrawStock(2), Discard(2, card("3S")), DrawStock(0))
     refused(state, SwapJoker(0, card("9C#1"), 1, card("JK#1")), CannotSwap, "JK#1 could not be played again at once")
@@ -411,7 +439,10 @@ def test_joker_swap_going_down_or_after_british() -> None:
     refused(state, Discard(2, card("2S")), MustPlaceCard)
     play(state, LayOff(2, card("JK#1"), 3), Discard(2, card("2S")))
     assert [str(tm.meld) for tm in state.melds] == [
-        "set: 7H 7S 7D", "set: 9H 9S 9C", "set: 8H 8S JK", "set: 4H 4D 4S JK#1"
+        "set: 7H 7S 7D",
+        "set: 9H 9S 9C",
+        "set: 8H 8S JK",
+        "set: 4H 4D 4S JK#1",
     ]
 
 
@@ -457,8 +488,13 @@ def test_dig_refused_when_the_card_cannot_be_melded_at_once() -> None:
 def test_dig_when_down_lays_the_card_off_at_once_contract() -> None:
     """RULES.md §3 draw from discard (001b): a player who is down digs for a card to lay off, then may discard one
     of the cards taken above it."""
-    state = deal(CONTRACT, 3, hands=["2H 3S 4D 6C JC QH 10S AS KD 5C", SEVENS_EIGHTS, "9C 9D 9S 10C 10D 10H 3C 6H JD 2S"],
-                 upcard="7C", stock_top=["QD", "3D", "4H"])
+    state = deal(
+        CONTRACT,
+        3,
+        hands=["2H 3S 4D 6C JC QH 10S AS KD 5C", SEVENS_EIGHTS, "9C 9D 9S 10C 10D 10H 3C 6H JD 2S"],
+        upcard="7C",
+        stock_top=["QD", "3D", "4H"],
+    )
     play(state, DrawStock(1), go_down(1, "set: 7H 7S 7D", "set: 8H 8S 8D"), Discard(1, card("KS")))
     turn(state)
     turn(state)
@@ -717,8 +753,13 @@ def test_four_may_is_in_the_final_deal() -> None:
 SEAT_2_NINES_TENS = "9C 9D 9S 10C 10D 10S 7C 6H JD 2S"
 
 
-def _two_seats_down(rules: Ruleset, seat_1: str = SEVENS_EIGHTS, seat_1_melds: tuple[str, ...] = (
-        "set: 7H 7S 7D", "set: 8H 8S 8D"), seat_1_discard: str = "KS", seat_2_discard: str = "7C") -> GameState:
+def _two_seats_down(
+    rules: Ruleset,
+    seat_1: str = SEVENS_EIGHTS,
+    seat_1_melds: tuple[str, ...] = ("set: 7H 7S 7D", "set: 8H 8S 8D"),
+    seat_1_discard: str = "KS",
+    seat_2_discard: str = "7C",
+) -> GameState:
     """Seats 1 and 2 go down (7s and 8s; 9s and 10s); seat 2 then discards ``seat_2_discard``; seat 0 is to draw."""
     state = deal(rules, 3, hands=[None, seat_1, SEAT_2_NINES_TENS], stock_top=["QD", "3C"])
     play(state, DrawStock(1))
@@ -760,8 +801,12 @@ def test_liverpool_call_needs_a_playable_discard_and_closes_with_the_next_draw()
 
 def test_liverpool_caller_keeps_a_card() -> None:
     """RULES.md §3 playable-discard call (liverpool note): a caller must keep at least one card."""
-    state = _two_seats_down(LIVERPOOL, seat_1="7H 7S 7D 7S#1 7H#1 8H 8S 8D 8C 9H",
-                            seat_1_melds=("set: 7H 7S 7D 7S#1 7H#1", "set: 8H 8S 8D 8C"), seat_1_discard="QD")
+    state = _two_seats_down(
+        LIVERPOOL,
+        seat_1="7H 7S 7D 7S#1 7H#1 8H 8S 8D 8C 9H",
+        seat_1_melds=("set: 7H 7S 7D 7S#1 7H#1", "set: 8H 8S 8D 8C"),
+        seat_1_discard="QD",
+    )
     assert hand(state, 1) == "9H" and state.call_open
     refused(state, Call(1, card("9H")), CannotCall, "you must keep a card in hand")
 
@@ -857,15 +902,25 @@ def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
 def test_final_deal_contract_uses_the_whole_hand_liverpool() -> None:
     """RULES.md §3 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out");
     liverpool note: with 10 cards dealt, the 12 cards of three runs come from buying."""
-    state = deal(LIVERPOOL, 3, hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D"], upcard="KH",
-                 stock_top=["4D", "5D", "QC", "6D"], deal_no=6)
+    state = deal(
+        LIVERPOOL,
+        3,
+        hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D"],
+        upcard="KH",
+        stock_top=["4D", "5D", "QC", "6D"],
+        deal_no=6,
+    )
     assert state.is_final_deal and len(state.hands[1]) == 10
     play(state, DrawStock(1))  # (liverpool's upcard is not for sale: seat 0 buys seat 1's discard)
     assert not any(isinstance(a, GoDown) for a in legal_actions(state)), "11 cards cannot make three runs of 4"
     play(state, Discard(1, card("4D")), DrawStock(2), Buy(0), Discard(2, card("QC")), DrawStock(0), Pass(1))
     assert len(state.hands[0]) == 13
-    refused(state, go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
-            "the final contract must use every card in your hand")
+    refused(
+        state,
+        go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"),
+        CannotGoDown,
+        "the final contract must use every card in your hand",
+    )
     play(state, go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D 6D"))
     assert state.results[-1].went_out == 0 and state.is_over
 
@@ -874,8 +929,12 @@ def test_final_deal_three_runs_and_out_may_i() -> None:
     """RULES.md §3 final deal: contract must use the whole hand, no discard (000)."""
     state = deal(MAY_I, 3, hands=[None, "2H 3H 4H 5H 2S 3S 4S 5S 2D 3D 4D 5D"], stock_top=["6D"], deal_no=6)
     play(state, DrawStock(1))
-    refused(state, go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
-            "must use every card")
+    refused(
+        state,
+        go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"),
+        CannotGoDown,
+        "must use every card",
+    )
     play(state, go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D 6D"))
     assert state.results[-1].went_out == 1 and state.results[-1].scores[1] == 0 and state.is_over
 
@@ -898,7 +957,7 @@ def test_final_deal_going_down_goes_out_british(rules: Ruleset) -> None:
 
 def test_the_last_deal_is_ordinary_in_nine_deals_british_9() -> None:
     """RULES.md §2 extra lists (9-deal, 004) with §3 final deal: the last deal (two runs of 5) is played
-    normally (deal 7's run of seven goes out wherever it stands: tests/test_fidelity_turns.py)."""
+    normally (deal 7's run of seven goes out wherever it stands: tests/rules/test_fidelity_turns.py)."""
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 6H 7H KS KD QC 9S 4C JD"], stock_top=["8H"], deal_no=6)
     play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "run: 2H 3H 4H 5H 6H 7H 8H"))
     assert state.results[-1].went_out == 1 and state.deal == 7
@@ -1115,7 +1174,9 @@ def test_partnerships() -> None:
     with pytest.raises(ValueError, match="partnerships need 4 seats"):
         new_game(rules, 3)
     everyone = set(range(7))
-    state = _play_game(rules, 4, {0: everyone, 2: everyone}, (FIVES_A, FIVES_B, FIVES_A.replace(" ", "#1 ") + "#1", COURT))
+    state = _play_game(
+        rules, 4, {0: everyone, 2: everyone}, (FIVES_A, FIVES_B, FIVES_A.replace(" ", "#1 ") + "#1", COURT)
+    )
     assert min(state.totals) == state.totals[1]
     assert state.totals[0] + state.totals[2] < state.totals[1] + state.totals[3]
     assert state.winners == (0, 2)
@@ -1149,8 +1210,12 @@ def test_preset_contract_choices() -> None:
 
     state = deal(CONTRACT, 3, hands=[None, "2H 3H 4H 2S 3S 4S 5S 2D 3D 4D 5D KS"], stock_top=["5H"], deal_no=6)
     play(state, DrawStock(1))
-    refused(state, go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
-            "must use every card")
+    refused(
+        state,
+        go_down(1, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"),
+        CannotGoDown,
+        "must use every card",
+    )
     refused(state, go_down(1, "run: 2H 3H 4H 5H KS", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown)
     assert not any(isinstance(a, GoDown) for a in legal_actions(state))
     state = deal(CONTRACT, 3, hands=[None, "2H 3H 4H 2S 3S 4S 5S 2D 3D 4D 5D 6D"], stock_top=["5H"], deal_no=6)
@@ -1162,13 +1227,22 @@ def test_preset_norsk_choices() -> None:
     """norsk notes: standard contracts and 10 cards (002's table is missing); the final deal must use the whole
     hand, and with 10 cards dealt the cards for it come from buying."""
     assert [d.hand_size for d in NORSK.deals] == [10] * 7 and NORSK.deals == LIVERPOOL.deals
-    state = deal(NORSK, 3, hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D", "4D 9C 9D JC JD KC KD 6C 6S QH"],
-                 stock_top=["KS", "5D", "QC", "6D"], deal_no=6)
+    state = deal(
+        NORSK,
+        3,
+        hands=["2H 3H 4H 5H 2S 3S 4S 5S 2D 3D", "4D 9C 9D JC JD KC KD 6C 6S QH"],
+        stock_top=["KS", "5D", "QC", "6D"],
+        deal_no=6,
+    )
     play(state, DrawStock(1), Discard(1, card("4D")), DrawStock(2), Buy(0))
     assert state.hands[0][-2:] == [card("4D"), card("5D")]
     play(state, Discard(2, card("QC")), DrawStock(0), Pass(1))
-    refused(state, go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"), CannotGoDown,
-            "must use every card")
+    refused(
+        state,
+        go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D"),
+        CannotGoDown,
+        "must use every card",
+    )
     play(state, go_down(0, "run: 2H 3H 4H 5H", "run: 2S 3S 4S 5S", "run: 2D 3D 4D 5D 6D"))
     assert state.results[-1].went_out == 0 and state.is_over
 
@@ -1180,16 +1254,23 @@ def test_refusals_name_the_action_and_the_situation() -> None:
     """An illegal action's message names the action (its repr), why, and the situation; ``reason`` is machine-readable."""
     state = deal(LIVERPOOL, 3, hands=[None, SEVENS_EIGHTS], upcard="KD")
     err = refused(state, Discard(1, card("7H")), WrongPhase)
-    assert str(err) == ("Discard(seat=1, card=Card.parse('7H')) is illegal: this is the draw phase, not the play phase "
-                        "(deal 1, draw phase, seat 1's turn)")
-    assert (err.action, err.situation, err.reason) == ("Discard(seat=1, card=Card.parse('7H'))",
-                                                       "deal 1, draw phase, seat 1's turn", "wrong_phase")
+    assert str(err) == (
+        "Discard(seat=1, card=Card.parse('7H')) is illegal: this is the draw phase, not the play phase "
+        "(deal 1, draw phase, seat 1's turn)"
+    )
+    assert (err.action, err.situation, err.reason) == (
+        "Discard(seat=1, card=Card.parse('7H'))",
+        "deal 1, draw phase, seat 1's turn",
+        "wrong_phase",
+    )
     err = refused(state, DrawStock(2), NotYourTurn)
     assert str(err) == "DrawStock(seat=2) is illegal: it is seat 1's turn (deal 1, draw phase, seat 1's turn)"
     play(state, DrawDiscard(1))
     err = refused(state, go_down(1, "set: 7H 7S 8D", "set: 8H 8S KD"), CannotGoDown)
-    assert str(err).startswith("GoDown(seat=1, melds=(Meld.parse('set: 7H 7S 8D'), Meld.parse('set: 8H 8S KD'))) "
-                               "is illegal: set: 7H 7S 8D: 8D is not of the set's rank 7")
+    assert str(err).startswith(
+        "GoDown(seat=1, melds=(Meld.parse('set: 7H 7S 8D'), Meld.parse('set: 8H 8S KD'))) "
+        "is illegal: set: 7H 7S 8D: 8D is not of the set's rank 7"
+    )
     assert str(err).endswith("(deal 1, play phase, seat 1's turn)")
     err = refused(state, Discard(1, card("AS")), CardNotInHand)
     assert "AS not in your hand" in str(err) and err.reason == "card_not_in_hand"

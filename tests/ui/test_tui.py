@@ -15,7 +15,7 @@ from liverpool.tui.commands import Command, CommandError, parse, picked_command
 from liverpool.tui.session import Session
 from liverpool.tui.view import card_text, colour
 
-SCREEN = Path(__file__).parent / "data" / "tui_screen.txt"
+SCREEN = Path(__file__).resolve().parents[1] / "data" / "tui_screen.txt"
 
 
 # ---- the parser on its own ---------------------------------------------------------------------------

@@ -112,8 +112,9 @@ def test_a_set_takes_its_rank_from_its_first_natural() -> None:
 def test_a_joker_swap_is_allowed_when_the_best_going_downs_would_strand_the_taken_card() -> None:
     """checks.py, go_down_options: with a card just taken from the pile, only the two best going-downs were
     tried; when both left just that card (which may not be discarded) a legal swap (or going down) was refused."""
-    state = deal(MAY_I, 3, hands=[None, "7H 7S 7D 9H 9S JK 2C 6D 10H KS", "4C 4D 4H 4S 4C#1 5C 5D 5H 5S 9D"],
-                 stock_top=["QD"])
+    state = deal(
+        MAY_I, 3, hands=[None, "7H 7S 7D 9H 9S JK 2C 6D 10H KS", "4C 4D 4H 4S 4C#1 5C 5D 5H 5S 9D"], stock_top=["QD"]
+    )
     play(state, DrawStock(1), go_down(1, "set: 7H 7S 7D", "set: 9H 9S JK"), Discard(1, card("KS")), DrawDiscard(2))
     swap = SwapJoker(2, card("9D"), 1, card("JK"))
     assert swap in legal_actions(state)

@@ -1,6 +1,6 @@
 """Values the engine makes without their dataclass ``__init__`` (compiled, fields are written straight into
 the native object) are the very values that ``__init__`` makes: equal, same hash and repr, still frozen.
-``tests/test_compiled.py`` runs this file against the compiled build too."""
+``tests/engine/test_compiled.py`` runs this file against the compiled build too."""
 
 from __future__ import annotations
 

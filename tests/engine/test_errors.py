@@ -35,7 +35,7 @@ from liverpool.engine.play import chance_action
 from liverpool.engine.presets import find_preset
 
 LIVERPOOL = find_preset("liverpool")
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 SEVENS_EIGHTS = "7H 7S 7D 8C 8D 8S 2C 5D 9H KS"
 
 
@@ -104,15 +104,17 @@ def test_refusals_in_whole_games_name_the_action_the_reason_and_the_situation() 
                 apply(state, chance_action(state, rng))
                 continue
             hand_card = next((c for seat in range(3) for c in state.hands[seat]), card("2C"))
-            tries = [
-                DrawStock(seat) for seat in range(3)
-            ] + [Discard(seat, hand_card) for seat in range(3)] + [
-                EndTurn(seat) for seat in range(3)
-            ] + [Buy(seat) for seat in range(3)] + [Pass(seat) for seat in range(3)] + [
-                DrawDiscard(seat) for seat in range(3)
-            ] + [Call(seat, None) for seat in range(3)] + [
-                GoDown(seat, ()) for seat in range(3)
-            ] + [SwapJoker(seat, 0, card("JK"), hand_card) for seat in range(3)]
+            tries = (
+                [DrawStock(seat) for seat in range(3)]
+                + [Discard(seat, hand_card) for seat in range(3)]
+                + [EndTurn(seat) for seat in range(3)]
+                + [Buy(seat) for seat in range(3)]
+                + [Pass(seat) for seat in range(3)]
+                + [DrawDiscard(seat) for seat in range(3)]
+                + [Call(seat, None) for seat in range(3)]
+                + [GoDown(seat, ()) for seat in range(3)]
+                + [SwapJoker(seat, 0, card("JK"), hand_card) for seat in range(3)]
+            )
             for action in tries:
                 if action in listed:
                     continue
@@ -124,11 +126,7 @@ def test_refusals_in_whole_games_name_the_action_the_reason_and_the_situation() 
                     assert str(err).startswith(f"{action!r} is illegal: "), str(err)
                     assert err.situation == state.situation() and str(err).endswith(f"({state.situation()})")
                     turn_action = isinstance(action, DrawStock | Discard | EndTurn | GoDown | DrawDiscard)
-                    if (
-                        turn_action
-                        and action.seat != state.current
-                        and state.phase.value in ("draw", "play", "buy")
-                    ):
+                    if turn_action and action.seat != state.current and state.phase.value in ("draw", "play", "buy"):
                         assert err.reason is Reason.NOT_YOUR_TURN, str(err)
                 else:
                     raise AssertionError(f"{action!r} was applied though not listed")

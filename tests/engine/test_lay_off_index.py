@@ -123,7 +123,11 @@ def test_the_lay_offs_listed_are_the_index_s_places_for_each_card(preset: str, s
                 found = lay_off_actions(state, hand)
                 assert found == expected, state.situation()
                 assert all(is_legal(state, a) for a in found)
-                assert [a for a in legal_actions(state) if isinstance(a, LayOff)] == found or state.must_place or state.reclaimed
+                assert (
+                    [a for a in legal_actions(state) if isinstance(a, LayOff)] == found
+                    or state.must_place
+                    or state.reclaimed
+                )
                 compared += 1
                 listed += len(found)
             step(state, agents, rng)

@@ -17,7 +17,9 @@ runner = CliRunner()
 
 def _play(tmp_path: Path, name: str, seed: int = 5, preset: str = "liverpool", seats: int = 3) -> Path:
     out = tmp_path / name
-    result = runner.invoke(app, ["watch", "--preset", preset, "--seats", str(seats), "--seed", str(seed), "--quiet", "--record", str(out)])
+    result = runner.invoke(
+        app, ["watch", "--preset", preset, "--seats", str(seats), "--seed", str(seed), "--quiet", "--record", str(out)]
+    )
     assert result.exit_code == 0, result.output
     return out
 

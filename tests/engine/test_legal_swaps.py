@@ -52,8 +52,10 @@ def _every_swap(state: GameState) -> set[SwapJoker]:
 def test_listed_swaps_are_exactly_the_legal_ones(preset: str) -> None:
     compared = listed_swaps = 0
     for state in _moments(preset, 4):
-        if state.phase is Phase.PLAY and state.must_place is None and any(
-            c.is_joker for tm in state.melds for c in tm.meld.cards
+        if (
+            state.phase is Phase.PLAY
+            and state.must_place is None
+            and any(c.is_joker for tm in state.melds for c in tm.meld.cards)
         ):
             listed = {a for a in legal_actions(state) if isinstance(a, SwapJoker)}
             legal = {a for a in _every_swap(state) if is_legal(state, a)}

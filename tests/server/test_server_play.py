@@ -97,7 +97,10 @@ def test_bad_messages_get_an_error_and_change_nothing(lobby_server: ServerProces
             ({"type": "action", "action": {"type": "shuffle", "deck": [], "cut": 0}}, "malformed"),
             ({"type": "action", "action": {"type": "draw_stock", "seat": 1}}, "not_your_seat"),
             # (seat 0 to draw: discarding is wrong in the draw phase; another seat's turn: not seat 0's)
-            ({"type": "action", "action": {"type": "discard", "card": absent}}, "wrong_phase" if my_turn else "not_your_turn"),
+            (
+                {"type": "action", "action": {"type": "discard", "card": absent}},
+                "wrong_phase" if my_turn else "not_your_turn",
+            ),
             ({"type": "action", "action": {"type": "pass"}}, "wrong_phase"),
         ]
         if not my_turn:
@@ -152,7 +155,9 @@ def test_a_human_plays_against_bots_then_gets_a_rematch(lobby_server: ServerProc
 
 
 def test_a_silent_player_passes_when_the_buy_window_closes(lobby_server: ServerProcess) -> None:
-    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0, buy_timeout_s=1)
+    created = lobby_server.create(
+        seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0, buy_timeout_s=1
+    )
     token = lobby_server.join(created["invite"], 0, "Ada")
 
     def offered(state: dict[str, Any]) -> bool:

@@ -65,7 +65,9 @@ def _check_mask(env: liverpool_v0.raw_env) -> None:
             assert not env.action_mask(other).any()
 
 
-@pytest.mark.parametrize(("preset", "seats"), [*((p, 4 if p != "norsk" else 3) for p in PRESETS), ("liverpool", 8), ("may-i", 3)])
+@pytest.mark.parametrize(
+    ("preset", "seats"), [*((p, 4 if p != "norsk" else 3) for p in PRESETS), ("liverpool", 8), ("may-i", 3)]
+)
 def test_mask_equals_engine_random_play(preset: str, seats: int) -> None:
     """Random play over a few hundred steps of each preset: at each step the mask equals the engine's legal
     actions, and random play reaches a going-down made meld by meld."""

@@ -84,7 +84,9 @@ def table(names: list[str]) -> list[Agent]:
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_bot_plays_whole_games_of_every_preset(preset: str) -> None:
     rules = PRESETS[preset]
-    state = run_game(rules, table(["easy", "medium", "hard", "random"]), random.Random(preset), chance=SeededChance(preset))
+    state = run_game(
+        rules, table(["easy", "medium", "hard", "random"]), random.Random(preset), chance=SeededChance(preset)
+    )
     assert state.is_over and state.winners
     assert len(state.results) >= len(rules.deals)
 

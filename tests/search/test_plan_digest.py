@@ -8,12 +8,11 @@ the house rules the planners read (aces, distinct suits and ranks, joker spacing
 
 Regenerate (only when a change of behaviour is intended, and say so in the commit):
 
-    .venv/bin/python tests/test_plan_digest.py --write
+    .venv/bin/python tests/search/test_plan_digest.py --write
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import random
@@ -21,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import rule_variants
 
 from liverpool.bots.plan import Plan, plan_hand
 from liverpool.bots.plan_whole import plan_whole_runs
@@ -33,20 +33,8 @@ from liverpool.engine.presets import PRESETS
 from liverpool.engine.rules import MeldKind, Ruleset
 from liverpool.engine.state import GameState
 
-DATA = Path(__file__).parent / "data" / "plans.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "plans.json"
 HANDS = 60
-
-
-def _variants() -> dict[str, Ruleset]:
-    base = PRESETS["liverpool"]
-    british = PRESETS["british"]
-    return {
-        **PRESETS,
-        "aces-low-only": dataclasses.replace(base, name="a", aces_high=False),
-        "aces-high-only": dataclasses.replace(base, name="b", aces_low=False),
-        "distinct": dataclasses.replace(base, name="c", set_distinct_suits=True, set_distinct_ranks=True, run_distinct_suits=False),
-        "spacing": dataclasses.replace(british, name="d", run_joker_spacing=3, run_min_naturals=2, set_min_naturals=1),
-    }
 
 
 def _line(plan: Plan) -> str:
@@ -96,7 +84,7 @@ def game_plan_digest(preset: str, seed: int) -> str:
 
 
 def current() -> dict[str, str]:
-    found = {f"rules:{name}": plan_digest(name, rules) for name, rules in _variants().items()}
+    found = {f"rules:{name}": plan_digest(name, rules) for name, rules in rule_variants().items()}
     found.update({f"game:{preset}": game_plan_digest(preset, 5) for preset in ("liverpool", "british")})
     return found
 
@@ -107,9 +95,9 @@ def recorded() -> dict[str, str]:
     return data
 
 
-@pytest.mark.parametrize("name", sorted(_variants()))
+@pytest.mark.parametrize("name", sorted(rule_variants()))
 def test_plans_are_unchanged(name: str, recorded: dict[str, str]) -> None:
-    assert plan_digest(name, _variants()[name]) == recorded[f"rules:{name}"]
+    assert plan_digest(name, rule_variants()[name]) == recorded[f"rules:{name}"]
 
 
 @pytest.mark.parametrize("preset", ["liverpool", "british"])

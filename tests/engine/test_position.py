@@ -48,7 +48,7 @@ from liverpool.engine.record import GameRecord, RecordError, replay, snapshot
 from liverpool.engine.state import GameState
 
 LIVERPOOL = find_preset("liverpool")
-DOC = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 runner = CliRunner()
 
 
@@ -117,7 +117,9 @@ def test_bots_play_from_a_position_into_the_next_deals_and_to_the_end() -> None:
     last = len(rules.deals) - 1
     hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD", "2H 3H 4H 5H 6H 7H 8H 9H 10H JH"]
     earlier = [[10 * d, 0, 5] for d in range(last)]
-    position = Position.of(hands=hands, discard_pile="KS", deal=last, dealer=2, scores=earlier).with_rest_in_stock(rules)
+    position = Position.of(hands=hands, discard_pile="KS", deal=last, dealer=2, scores=earlier).with_rest_in_stock(
+        rules
+    )
     state = new_position(rules, position)
     bots = [make_bot("easy")] * 3
     rng = random.Random(3)
@@ -152,7 +154,9 @@ def test_text_and_values_give_the_same_position() -> None:
 
 def test_the_current_seat_buys_and_reshuffles_are_kept() -> None:
     british = find_preset("british")
-    position = Position.of(hands=["2C", "3C", "4C", "5C"], discard_pile="9D", current=3, buys=[3, 0, 1, 2], reshuffles=1)
+    position = Position.of(
+        hands=["2C", "3C", "4C", "5C"], discard_pile="9D", current=3, buys=[3, 0, 1, 2], reshuffles=1
+    )
     state = new_position(british, position.with_rest_in_stock(british))
     assert state.current == 3 and state.discarder == 2 and state.buys == [3, 0, 1, 2] and state.reshuffles == 1
     apply(state, DrawStock(3))
@@ -185,7 +189,21 @@ def test_position_of_a_played_state_gives_it_back() -> None:
         if state.phase is Phase.DRAW and not state.may_i_calls:
             position = position_of(state)
             again = new_position(LIVERPOOL, position)
-            for name in ("deal", "dealer", "current", "hands", "stock", "discard_pile", "melds", "down", "buys", "fresh", "discarder", "call_open", "reshuffles"):
+            for name in (
+                "deal",
+                "dealer",
+                "current",
+                "hands",
+                "stock",
+                "discard_pile",
+                "melds",
+                "down",
+                "buys",
+                "fresh",
+                "discarder",
+                "call_open",
+                "reshuffles",
+            ):
                 assert getattr(again, name) == getattr(state, name), name
             assert legal_actions(again) == legal_actions(state) and again.totals == state.totals
             taken += 1
@@ -209,7 +227,9 @@ def test_position_of_after_a_liverpool_call() -> None:
         apply(state, Call(2, _c(shed)))
         assert state.phase is Phase.DRAW and state.discarder == 2 and not state.call_open
         if fits:  # a position's top discard could be called again, this one may not
-            with pytest.raises(ValueError, match="a position cannot say that the top discard may not be bought or called"):
+            with pytest.raises(
+                ValueError, match="a position cannot say that the top discard may not be bought or called"
+            ):
                 position_of(state)
             continue
         position = position_of(state)
@@ -253,7 +273,11 @@ def test_a_face_more_often_than_the_shoe_holds_it() -> None:
 def test_a_copy_the_shoe_does_not_have() -> None:
     position = _deal_two()
     where = position.stock.index(_c("7H#1"))
-    _refused(_swap(position, "stock", where, "7H#2"), "stock", "the stock: 7H#2 is not a card of this shoe, which has 2 decks (copies 7H to 7H#1)")
+    _refused(
+        _swap(position, "stock", where, "7H#2"),
+        "stock",
+        "the stock: 7H#2 is not a card of this shoe, which has 2 decks (copies 7H to 7H#1)",
+    )
 
 
 def test_a_card_twice() -> None:
@@ -264,9 +288,15 @@ def test_a_card_twice() -> None:
 
 def test_cards_and_melds_that_are_not_values_of_the_engine() -> None:
     position = _deal_two()
-    _refused(dataclasses.replace(position, discard_pile=(_c("JH"), 6)), "discard_pile", "the discard pile: 6 is not a Card")
+    _refused(
+        dataclasses.replace(position, discard_pile=(_c("JH"), 6)), "discard_pile", "the discard pile: 6 is not a Card"
+    )
     melds = (position.melds[0], ("run", "4H 5H 6H 7H"))
-    _refused(dataclasses.replace(position, melds=melds), "melds[1]", "meld 1 is ('run', '4H 5H 6H 7H'), not TableMeld(owner, Meld)")  # type: ignore[arg-type]
+    _refused(
+        dataclasses.replace(position, melds=melds),
+        "melds[1]",
+        "meld 1 is ('run', '4H 5H 6H 7H'), not TableMeld(owner, Meld)",
+    )  # type: ignore[arg-type]
 
 
 def test_a_card_missing() -> None:
@@ -276,14 +306,23 @@ def test_a_card_missing() -> None:
 
 def test_an_invalid_meld_and_its_owner() -> None:
     _refused(_deal_two(melds=[(0, "set: 8C 8D 9C"), (0, "run: 4H 5H 6H 7H")]), "melds[0]", "meld 0 (set: 8C 8D 9C): ")
-    _refused(_deal_two(melds=[(0, "set: 8C 8D 8S"), (0, "run: 4H 5H 6D 7H")]), "melds[1]", "meld 1 (run: 4H 5H 6D 7H): ")
-    _refused(_deal_two(melds=[(0, "set: 8C 8D 8S"), (3, "run: 4H 5H 6H 7H")]), "melds[1]", "its owner must be a seat 0..2, not 3")
+    _refused(
+        _deal_two(melds=[(0, "set: 8C 8D 8S"), (0, "run: 4H 5H 6D 7H")]), "melds[1]", "meld 1 (run: 4H 5H 6D 7H): "
+    )
+    _refused(
+        _deal_two(melds=[(0, "set: 8C 8D 8S"), (3, "run: 4H 5H 6H 7H")]),
+        "melds[1]",
+        "its owner must be a seat 0..2, not 3",
+    )
 
 
 def test_melds_that_are_not_the_owners_contract() -> None:
     # Deal 2 asks for a set and a run: one set alone is no going-down.
     _refused(
-        _deal_two(melds=[(0, "set: 8C 8D 8S")], hands=["8H 4H 5H 6H 7H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D"]),
+        _deal_two(
+            melds=[(0, "set: 8C 8D 8S")],
+            hands=["8H 4H 5H 6H 7H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D"],
+        ),
         "melds",
         "seat 0's melds (set of 3) are not deal 2's contract (set 3, run 4)",
     )
@@ -293,7 +332,11 @@ def test_hands_and_stock_that_no_deal_in_play_has() -> None:
     empty = _deal_two(hands=["", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D 8H"], current=2)
     state = new_position(LIVERPOOL, empty)  # seat 0 is down and floats (`liverpool`: empty_hand = floats)
     assert state.hands[0] == [] and state.discarder == 1
-    _refused(dataclasses.replace(empty, current=1), "hands[0]", "seat 0's hand is empty, but a seat that discards its last card has gone out")
+    _refused(
+        dataclasses.replace(empty, current=1),
+        "hands[0]",
+        "seat 0's hand is empty, but a seat that discards its last card has gone out",
+    )
     not_down = _deal_two(hands=["8H", "", "9S 9D 9H 3C 4C 5C 2S KH 2D 5S 7S JS JD QS AC 10D"])
     _refused(not_down, "hands[1]", "seat 1's hand is empty: only a seat that is down may float")
     whole = _deal_two()
@@ -307,7 +350,9 @@ def test_an_upcard_or_discarder_that_cannot_be() -> None:
     lone = Position.of(hands=["2C", "3C", "4C"], discard_pile="9D", upcard=True).with_rest_in_stock(norsk)
     _refused(lone, "upcard", "in rules that turn one (norsk: upcard = false; the pile holds 1)", norsk)
     _refused(_deal_two(discarder=3), "discarder", "the discarder must be a seat 0..2, not 3")
-    no_pile = _deal_two(discard_pile="", hands=["8H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D JH 6C"], discarder=0)
+    no_pile = _deal_two(
+        discard_pile="", hands=["8H", "9S 9D 9H 3C 4C 5C 2S KH", "2D 5S 7S JS JD QS AC 10D JH 6C"], discarder=0
+    )
     _refused(no_pile, "discarder", "the discard pile is empty, so nobody has just discarded")
 
 
@@ -379,7 +424,9 @@ def test_a_record_whose_position_is_wrong_is_refused_with_its_location(tmp_path:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2 and "7♥ appears 3 times but the shoe has 2" in result.output
     data["first_dealer"] = 0
-    with pytest.raises(RecordError, match=r"^\$\.first_dealer: deal 2 dealt by seat 0 makes seat 2 the first dealer, not 0"):
+    with pytest.raises(
+        RecordError, match=r"^\$\.first_dealer: deal 2 dealt by seat 0 makes seat 2 the first dealer, not 0"
+    ):
         GameRecord.from_dict(data)
     data["first_dealer"] = 1
     data["seats"] = data["seats"][:2]

@@ -121,14 +121,20 @@ def test_a_deal_out_is_read_and_written_on_any_deal() -> None:
     match" -- a rules file sets it per deal; final_deal keeps its meaning for the last deal of old files."""
     data = {
         "base": "liverpool",
-        "deals": [{"contract": "run 7", "hand_size": 10, "out": "goes_out"}, {"contract": "set 3, set 3", "hand_size": 10}],
+        "deals": [
+            {"contract": "run 7", "hand_size": 10, "out": "goes_out"},
+            {"contract": "set 3, set 3", "hand_size": 10},
+        ],
     }
     rules = Ruleset.from_dict(data)
     assert rules.deals[0] == DealRule((MeldRule.parse("run 7"),), 10, DealOut.GOES_OUT)
     assert [rules.deal_out(d) for d in (0, 1)] == [DealOut.GOES_OUT, DealOut.WHOLE_HAND]  # (liverpool's final_deal)
     written = rules.to_dict()["deals"]
     assert Ruleset.from_dict(rules.to_dict()) == rules
-    assert written == [{"contract": ["run 7"], "hand_size": 10, "out": "goes_out"}, {"contract": ["set 3", "set 3"], "hand_size": 10}]
+    assert written == [
+        {"contract": ["run 7"], "hand_size": 10, "out": "goes_out"},
+        {"contract": ["set 3", "set 3"], "hand_size": 10},
+    ]
     toml = dump_ruleset(BRITISH_9, "toml")
     assert '{ contract = "run 7", hand_size = 12, out = "goes_out" }' in toml and Ruleset.from_toml(toml) == BRITISH_9
     old = Ruleset.from_dict({"base": "british", "final_deal": "contract_goes_out", "deals": data["deals"][1:]})
@@ -141,7 +147,14 @@ def test_a_deal_out_is_read_and_written_on_any_deal() -> None:
 
 # -- 6. the upcard -----------------------------------------------------------------------------------
 
-UPCARD_BUYABLE = {"may-i": False, "liverpool": False, "contract": False, "british": True, "british-9": True, "british-fixed": True}
+UPCARD_BUYABLE = {
+    "may-i": False,
+    "liverpool": False,
+    "contract": False,
+    "british": True,
+    "british-9": True,
+    "british-fixed": True,
+}
 
 
 @pytest.mark.parametrize("name", sorted(UPCARD_BUYABLE))

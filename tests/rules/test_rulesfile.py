@@ -19,7 +19,7 @@ from liverpool.engine.presets import PRESETS, UnknownPreset, find_preset
 from liverpool.engine.rules import Ruleset, RulesetError, field_docs
 from liverpool.rulesfile import FILE, RulesetFileError, dump_ruleset, format_value, grouped_fields, load_ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRESET_NAMES = sorted(PRESETS)
 
 

@@ -30,7 +30,7 @@ from liverpool.server.guard import CONTENT_SECURITY_POLICY
 from liverpool.server.storage import Storage, token_hash
 
 Start = Callable[..., ServerProcess]
-STATIC = Path(__file__).parent.parent / "liverpool" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static"
 HARDENING = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
@@ -79,7 +79,10 @@ def test_seat_tokens_are_stored_only_as_hashes(start_server: Start, sqlite_url: 
     database = Path(sqlite_url.removeprefix("sqlite:///"))
     connection = sqlite3.connect(database)
     try:
-        stored = {row[0]: row[1] for row in connection.execute("SELECT seat, token FROM seats WHERE table_id = ?", (created["table_id"],))}
+        stored = {
+            row[0]: row[1]
+            for row in connection.execute("SELECT seat, token FROM seats WHERE table_id = ?", (created["table_id"],))
+        }
         dump = "\n".join(connection.iterdump())
     finally:
         connection.close()
@@ -134,7 +137,9 @@ def test_seat_tokens_are_never_broadcast(lobby_server: ServerProcess) -> None:
         answers += [lobby_server.get(f"/api/my-tables?tokens={tokens[0]}").text]
         for seat, token in enumerate(tokens):
             for index, client in enumerate(clients):
-                assert all(token not in json.dumps(m) for m in client.received), f"seat {seat}'s token reached client {index}"
+                assert all(token not in json.dumps(m) for m in client.received), (
+                    f"seat {seat}'s token reached client {index}"
+                )
             if seat != 0:
                 assert all(token not in answer for answer in answers), f"seat {seat}'s token in a lobby answer"
     finally:
@@ -149,7 +154,12 @@ def test_seat_tokens_are_never_logged(start_server: Start, sqlite_url: str) -> N
         ada.state_where(lambda s: True)
     with server.spectator(created["spectator"]) as watcher:
         watcher.state_where(lambda s: True)
-    for path in (f"/play/{tokens[1]}", f"/watch/{created['spectator']}", f"/join/{created['invite']}", f"/api/my-tables?tokens={tokens[2]},x"):
+    for path in (
+        f"/play/{tokens[1]}",
+        f"/watch/{created['spectator']}",
+        f"/join/{created['invite']}",
+        f"/api/my-tables?tokens={tokens[2]},x",
+    ):
         assert server.get(path).status_code == 200
     server.post(f"/api/seat/{tokens[1]}/rematch")
     server.stop()
@@ -187,14 +197,26 @@ def test_seat_links_handed_out_before_hashing_still_work(start_server: Start, db
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")
-    tables = sa.table("tables", *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
-                      sa.column("ruleset", sa.JSON), sa.column("options", sa.JSON), sa.column("created", sa.DateTime(timezone=True)))
+    tables = sa.table(
+        "tables",
+        *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
+        sa.column("ruleset", sa.JSON),
+        sa.column("options", sa.JSON),
+        sa.column("created", sa.DateTime(timezone=True)),
+    )
     seats = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
     with engine.begin() as connection:
         connection.execute(
             tables.insert().values(
-                id="old", ruleset=PRESETS["liverpool"].to_dict(), seat_count=3, first_dealer=0, options={"bot_pace_ms": 60_000},
-                invite_token="inv", spectator_token="spec", status="waiting", created=datetime.now(UTC),
+                id="old",
+                ruleset=PRESETS["liverpool"].to_dict(),
+                seat_count=3,
+                first_dealer=0,
+                options={"bot_pace_ms": 60_000},
+                invite_token="inv",
+                spectator_token="spec",
+                status="waiting",
+                created=datetime.now(UTC),
             )
         )
         for seat, (name, token) in enumerate([("Ada", legacy), (None, None), (None, None)]):
@@ -235,12 +257,16 @@ def test_foreign_origin_state_changing_requests_are_refused(lobby_server: Server
         assert answer.json()["reason"] == "foreign_origin"
     assert lobby_server.get(f"/api/invite/{created['invite']}").json()["seats"][0]["free"]
     assert httpx.get(f"{lobby_server.http}/api/presets", headers=evil, timeout=10).status_code == 200
-    same = httpx.post(f"{lobby_server.http}/api/tables", json={"seats": 3}, headers={"Origin": lobby_server.http}, timeout=10)
+    same = httpx.post(
+        f"{lobby_server.http}/api/tables", json={"seats": 3}, headers={"Origin": lobby_server.http}, timeout=10
+    )
     assert same.status_code == 201
 
 
 def test_host_header_is_checked(start_server: Start, sqlite_url: str) -> None:
-    server = start_server(sqlite_url, "--allowed-host", "cards.example", env={"LIVERPOOL_ALLOWED_HOSTS": "games.example"})
+    server = start_server(
+        sqlite_url, "--allowed-host", "cards.example", env={"LIVERPOOL_ALLOWED_HOSTS": "games.example"}
+    )
     port = server.port
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "cards.example", f"games.example:{port}"):
         assert httpx.get(f"{server.http}/api/presets", headers={"Host": host}, timeout=10).status_code == 200, host
@@ -264,7 +290,9 @@ def test_websocket_message_size_is_limited(start_server: Start, sqlite_url: str)
     with server.spectator(created["spectator"]) as watcher:
         watcher.state_where(lambda s: True)
         watcher.send({"type": "ping", "padding": "x" * 1900})
-        assert watcher.until(lambda m: m["type"] != "state")["reason"] == "malformed", "under the limit: read and answered"
+        assert watcher.until(lambda m: m["type"] != "state")["reason"] == "malformed", (
+            "under the limit: read and answered"
+        )
         watcher.send({"type": "ping", "padding": "x" * 2100})
         assert watcher.until(lambda m: m["type"] == "error")["reason"] == "too_large"
         assert closed_with(watcher) == (1009, "too_large")
@@ -296,7 +324,9 @@ def test_connections_per_client_are_limited(start_server: Start, sqlite_url: str
     watchers.pop().close()
     time.sleep(0.5)
     with server.spectator(created["spectator"]) as again:
-        assert again.state_where(lambda s: True)["table_id"] == created["table_id"], "a closed connection frees its place"
+        assert again.state_where(lambda s: True)["table_id"] == created["table_id"], (
+            "a closed connection frees its place"
+        )
     for watcher in watchers:
         watcher.close()
 
@@ -317,7 +347,10 @@ def test_tables_and_rulesets_created_per_client_are_limited(start_server: Start,
 
 
 def test_limits_are_not_hit_by_normal_play(lobby_server: ServerProcess) -> None:
-    tables = [lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0) for _ in range(10)]
+    tables = [
+        lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0)
+        for _ in range(10)
+    ]
     lobby_server.post("/api/rulesets", {"name": "normal evening", "rules": {"base": "british"}})
     watchers = [lobby_server.spectator(t["spectator"]) for t in tables for _ in range(2)]
     token = lobby_server.join(tables[0]["invite"], 0, "Ada")
@@ -340,7 +373,10 @@ def test_limits_are_not_hit_by_normal_play(lobby_server: ServerProcess) -> None:
 
 
 def test_every_answer_carries_the_browser_hardening_headers(lobby_server: ServerProcess) -> None:
-    answers = [lobby_server.get(p) for p in ("/", "/join/x", "/play/x", "/watch/x", "/replay/x", "/static/js/api.js", "/static/css/style.css")]
+    answers = [
+        lobby_server.get(p)
+        for p in ("/", "/join/x", "/play/x", "/watch/x", "/replay/x", "/static/js/api.js", "/static/css/style.css")
+    ]
     answers += [lobby_server.get(p) for p in ("/api/presets", "/api/invite/nope", "/no-such-page", "/static/nope.js")]
     answers += [lobby_server.post("/api/tables", {"seats": 99})]
     answers += [httpx.get(f"{lobby_server.http}/", headers={"Host": "evil.example"}, timeout=10)]
@@ -361,7 +397,13 @@ def test_pages_have_no_inline_script_or_style() -> None:
         assert re.findall(r"\sstyle\s*=", html) == [], f"{page.name}: a style attribute"
     for script in STATIC.glob("js/*.js"):
         code = script.read_text()
-        for banned in (r"\bstyle:\s*[`'\"]", r"setAttribute\(\s*['\"](style|on[a-z]+)['\"]", r"\binnerHTML\b", r"\beval\(", r"new Function\("):
+        for banned in (
+            r"\bstyle:\s*[`'\"]",
+            r"setAttribute\(\s*['\"](style|on[a-z]+)['\"]",
+            r"\binnerHTML\b",
+            r"\beval\(",
+            r"new Function\(",
+        ):
             assert re.search(banned, code) is None, f"{script.name}: {banned} is blocked by the Content-Security-Policy"
 
 
@@ -378,7 +420,9 @@ def test_deep_or_malformed_bodies_get_our_error_shape(lobby_server: ServerProces
     ]
     for path in ("/api/tables", "/api/rulesets", "/api/invite/nope/join"):
         for body, reason in bodies:
-            answer = httpx.post(f"{lobby_server.http}{path}", content=body, headers={"Content-Type": "application/json"}, timeout=10)
+            answer = httpx.post(
+                f"{lobby_server.http}{path}", content=body, headers={"Content-Type": "application/json"}, timeout=10
+            )
             assert answer.status_code == 422, (path, body[:20], answer.text)
             data = answer.json()
             assert data["reason"] == reason and isinstance(data["message"], str), (path, body[:20], data)
@@ -400,7 +444,11 @@ def test_unknown_keys_inside_an_action_are_refused(lobby_server: ServerProcess) 
         state = ada.state_where(lambda s: s["observation"] is not None)
         ada.quiet()
         state = ada.state or state
-        for action in ({"type": "draw_stock", "depth": 2}, {"type": "pass", "card": "2C"}, {"type": "draw_stock", "seat": 0, "x": 1}):
+        for action in (
+            {"type": "draw_stock", "depth": 2},
+            {"type": "pass", "card": "2C"},
+            {"type": "draw_stock", "seat": 0, "x": 1},
+        ):
             ada.act(action)
             answer = ada.until(lambda m: m["type"] == "error")
             assert answer["reason"] == "unknown_keys", (action, answer)
@@ -409,4 +457,6 @@ def test_unknown_keys_inside_an_action_are_refused(lobby_server: ServerProcess) 
         assert ada.state is not None and ada.state["seq"] == state["seq"]
         if my_move(state) and any(a["type"] == "draw_stock" for a in state["legal"]):
             ada.act({"type": "draw_stock", "seat": 0})
-            assert ada.state_where(lambda s: s["seq"] > state["seq"])["seq"] == state["seq"] + 1, "known keys are still read"
+            assert ada.state_where(lambda s: s["seq"] > state["seq"])["seq"] == state["seq"] + 1, (
+                "known keys are still read"
+            )

@@ -15,17 +15,32 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import compile as mypyc_build  # noqa: E402
 
 pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
 
 CHECKED = (
-    "test_golden.py", "test_engine_fixes.py", "test_cards_actions.py", "test_rules_matrix.py", "test_search.py",
-    "test_observe_values.py", "test_pickle.py", "test_made_values.py", "test_lay_off_index.py", "test_chance.py",
-    "test_bits.py", "test_search_kit.py", "test_fidelity_swaps.py", "test_fidelity_melds.py", "test_errors.py",
-    "test_deal_end.py", "test_go_down_all.py", "test_position.py", "test_fuzz.py",
+    "engine/test_golden.py",
+    "rules/test_engine_fixes.py",
+    "engine/test_cards_actions.py",
+    "rules/test_rules_matrix.py",
+    "search/test_search.py",
+    "engine/test_observe_values.py",
+    "engine/test_pickle.py",
+    "engine/test_made_values.py",
+    "engine/test_lay_off_index.py",
+    "engine/test_chance.py",
+    "engine/test_bits.py",
+    "search/test_search_kit.py",
+    "rules/test_fidelity_swaps.py",
+    "rules/test_fidelity_melds.py",
+    "engine/test_errors.py",
+    "rules/test_deal_end.py",
+    "engine/test_go_down_all.py",
+    "engine/test_position.py",
+    "engine/test_fuzz.py",
 )
 
 RUN = """

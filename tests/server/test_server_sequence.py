@@ -104,7 +104,11 @@ def test_an_action_chosen_at_an_older_seq_is_refused_as_stale(lobby_server: Serv
         mover.send(bound(pick(after_draw, "discard"), seq + 1, "a2"))
         assert mover.until(of_type("ack"))["seq"] == seq + 2
         waiting = clients[nxt]
-        now = waiting.state_where(lambda s: s["seq"] == seq + 2 and nxt in {a["seat"] for a in s["legal"]} and s["observation"]["current"] == nxt)
+        now = waiting.state_where(
+            lambda s: (
+                s["seq"] == seq + 2 and nxt in {a["seat"] for a in s["legal"]} and s["observation"]["current"] == nxt
+            )
+        )
         assert now["observation"]["discard_pile"] != pile_then, "the pile changed between the choice and the send"
         draw = pick(now, "draw_discard", "draw_stock")
         stored = action_seqs(lobby_server.db, created["table_id"])
@@ -176,7 +180,9 @@ def test_actions_without_seq_and_id_are_played_as_before(lobby_server: ServerPro
 # -- item 7: gap-free reconnect -----------------------------------------------------------------------
 
 
-def test_a_reconnect_with_since_gets_exactly_the_missed_updates(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+def test_a_reconnect_with_since_gets_exactly_the_missed_updates(
+    start_server: Callable[..., ServerProcess], sqlite_url: str
+) -> None:
     """A seat and a spectator drop, the game goes on without them (a bot plays the away seat), and each
     reconnects with ``?since=`` the seq of the last state it saw: each gets the missed events, with no
     gap and no duplicate, then its own state; the seat sees only its own hand, the spectator none."""
@@ -194,7 +200,10 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_updates(start_server: Ca
     me.close()
     watcher.close()
     wait_for_actions(server, created["table_id"], mine + 40)
-    again = {"seat": server.connect(f"/ws/play/{token}?since={mine}"), "spectator": server.connect(f"/ws/watch/{created['spectator']}?since={theirs}")}
+    again = {
+        "seat": server.connect(f"/ws/play/{token}?since={mine}"),
+        "spectator": server.connect(f"/ws/watch/{created['spectator']}?since={theirs}"),
+    }
     try:
         for who, client in again.items():
             first_state = client.state_where(lambda s: True)
@@ -214,7 +223,9 @@ def test_a_reconnect_with_since_gets_exactly_the_missed_updates(start_server: Ca
             client.close()
 
 
-def test_a_reconnect_from_too_long_ago_gets_a_full_state(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+def test_a_reconnect_from_too_long_ago_gets_a_full_state(
+    start_server: Callable[..., ServerProcess], sqlite_url: str
+) -> None:
     """When the missed events are no longer all kept (more than the server keeps, or a ``since`` the
     table never had), the client gets the last events and a full state, marked ``resumed: false``; a
     ``since`` that is not a number is answered ``malformed`` and gets the same."""

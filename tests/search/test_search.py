@@ -502,7 +502,9 @@ def test_the_kept_sets_of_a_rank_are_those_set_shapes_lists() -> None:
     # SetRules.shapes keeps what set_shapes lists by one int made of the naturals, jokers and width (the value
     # search's set_members reads it for every rank of every hand): asked twice, and past the cases the int
     # cannot hold, it must give exactly set_shapes' list.
-    for lengths, min_naturals, longest, distinct in itertools.product((1 << 3, ((1 << 64) - 1) ^ 7), (1, 3), (4, 224), (False, True)):
+    for lengths, min_naturals, longest, distinct in itertools.product(
+        (1 << 3, ((1 << 64) - 1) ^ 7), (1, 3), (4, 224), (False, True)
+    ):
         rules = make_set_rules(lengths, min_naturals, longest, distinct, 20)
         for have in [*itertools.product(range(3), repeat=4), (300, 0, 1, 0)]:
             for jokers, width in ((0, 2), (2, 2), (2, 3), (4, 2), (260, 3)):
@@ -563,7 +565,9 @@ def test_the_table_of_one_run_is_the_best_listed_run_of_each_joker_count() -> No
     full = [sum(1 << rank for rank in range(1, 14) if rank not in gone)
             for size in (0, 1, 2) for gone in itertools.combinations(range(1, 14), size)]  # fmt: skip
     for lengths in (any_length, any_length & ~15, 1 << 4, 1 << 3 | 1 << 7, any_length & ~(1 << 9)):
-        for weights, min_naturals, aces_low, aces_high in itertools.product(weight_sets, (2, 3), (True, False), (True, False)):
+        for weights, min_naturals, aces_low, aces_high in itertools.product(
+            weight_sets, (2, 3), (True, False), (True, False)
+        ):
             for ranks in [rng.getrandbits(13) << 1 for _ in range(300)] + full:
                 present = ranks | (ranks & 2) << 13
                 jokers = rng.randint(0, 5)
@@ -587,7 +591,12 @@ def test_the_tables_kept_across_hands_are_the_tables_made_anew() -> None:
          rng.choice((1, 5, 10, 15, 50)), rng.randint(1, 3))
         for _ in range(400)
     ]  # fmt: skip
-    asks += [((0, 1, 2, 16), 2, 5, 2), ((16, 0, 0, 0), 1, 5, 1), ((1, 2, 3, 3), 300, 5, 1), ((1, 2, 3, 3), 1, 1 << 16, 1)]
+    asks += [
+        ((0, 1, 2, 16), 2, 5, 2),
+        ((16, 0, 0, 0), 1, 5, 1),
+        ((1, 2, 3, 3), 300, 5, 1),
+        ((1, 2, 3, 3), 1, 1 << 16, 1),
+    ]
     for lengths, min_naturals, longest, distinct in itertools.product(
         (1 << 3, ((1 << 64) - 1) ^ 7), (1, 2), (4, 224), (False, True)
     ):
@@ -876,9 +885,7 @@ def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> No
     # (50) beats KH KS KD (30), though their naturals weigh alike. The value search must bound the aces' sets
     # with the joker they may take, not by their naturals alone.
     rules = dataclasses.replace(find_preset("liverpool"), run_min_naturals=4, longer_melds=False)
-    assert_best_going_down(
-        rules, 1, "KH KS KD AH AS JK 4C 5C 6C 7C 9D", 70, 35, ["set: AH AS JK", "run: 4C 5C 6C 7C"]
-    )
+    assert_best_going_down(rules, 1, "KH KS KD AH AS JK 4C 5C 6C 7C 9D", 70, 35, ["set: AH AS JK", "run: 4C 5C 6C 7C"])
 
 
 def test_a_run_that_needs_the_joker_is_found_when_the_set_cannot_take_it() -> None:
@@ -1069,7 +1076,9 @@ def plain_bound(walk: Walk, depth: int, left: int, blocked: int) -> int:
         for family in group.families:
             if family.bit & blocked:
                 continue
-            fits = [e[0] for e in family.entries[:SCAN] if not e[3] & blocked and (left - e[2]) & walk.guard == walk.guard]
+            fits = [
+                e[0] for e in family.entries[:SCAN] if not e[3] & blocked and (left - e[2]) & walk.guard == walk.guard
+            ]
             score = fits[0] if fits else (family.entries[SCAN][0] if len(family.entries) > SCAN else -1)
             if score < 0:
                 continue

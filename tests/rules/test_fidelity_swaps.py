@@ -73,7 +73,10 @@ def test_liverpool_other_plays_may_come_before_the_reclaimed_joker() -> None:
     assert state.reclaimed == [card("JK#1")]
     play(state, LayOff(2, card("JK#1"), 2), Discard(2, card("5S")))
     assert [str(tm.meld) for tm in state.melds] == [
-        "set: 7H 7S JK 7D", "run: 4C 5C 6C 7C", "set: 8H 8S 8D JK#1", "run: 9C 10C JC QC"
+        "set: 7H 7S JK 7D",
+        "run: 4C 5C 6C 7C",
+        "set: 8H 8S 8D JK#1",
+        "run: 9C 10C JC QC",
     ]
     assert state.current == 0 and state.reclaimed == []
 
@@ -124,7 +127,9 @@ def test_liverpool_no_play_may_leave_the_reclaimed_joker_without_a_place() -> No
     assert state.hands[2] == [card("7D"), card("9D"), card("JK#1")] and state.taken == card("9D")
     listed = _listed_are_legal(state)
     assert LayOff(2, card("7D"), 0) not in listed and LayOff(2, card("JK#1"), 2) in listed
-    refused(state, LayOff(2, card("7D"), 0), MustPlaceCard, "JK#1, taken from the table by a swap, could then no longer")
+    refused(
+        state, LayOff(2, card("7D"), 0), MustPlaceCard, "JK#1, taken from the table by a swap, could then no longer"
+    )
     play(state, LayOff(2, card("JK#1"), 2), Discard(2, card("7D")))
     assert state.current == 0
 
@@ -166,7 +171,9 @@ def test_contract_no_swap_in_the_turn_a_player_goes_down() -> None:
     state = _contract_swap_ready()
     assert not [a for a in _listed_are_legal(state) if isinstance(a, SwapJoker)]
     refused(state, SwapJoker(2, card("6C"), 1, card("JK")), CannotSwap, "went down on an earlier turn, not this one")
-    assert state.down_this_turn and observe(state, 0).down_this_turn and observe(state, None).to_dict()["down_this_turn"]
+    assert (
+        state.down_this_turn and observe(state, 0).down_this_turn and observe(state, None).to_dict()["down_this_turn"]
+    )
 
 
 def test_contract_swap_on_a_later_turn_and_use_the_joker_during_it() -> None:
@@ -273,9 +280,15 @@ def test_british_swap_before_going_down_puts_the_joker_in_the_going_down() -> No
 def test_the_swap_options_per_preset_and_in_the_codec() -> None:
     """Each preset's reading of its text, and the options' round trip through the dict form (bad values refused)."""
     assert (LIVERPOOL.joker_swap, LIVERPOOL.joker_swap_place, LIVERPOOL.joker_swap_target) == (
-        JokerSwap.AFTER_DOWN, JokerSwapPlace.BEFORE_TURN_ENDS, JokerSwapTarget.ANY)
+        JokerSwap.AFTER_DOWN,
+        JokerSwapPlace.BEFORE_TURN_ENDS,
+        JokerSwapTarget.ANY,
+    )
     assert (CONTRACT.joker_swap, CONTRACT.joker_swap_place, CONTRACT.joker_swap_target) == (
-        JokerSwap.DOWN_EARLIER, JokerSwapPlace.BEFORE_TURN_ENDS, JokerSwapTarget.ANY)
+        JokerSwap.DOWN_EARLIER,
+        JokerSwapPlace.BEFORE_TURN_ENDS,
+        JokerSwapTarget.ANY,
+    )
     assert (NORSK.joker_swap, NORSK.joker_swap_place) == (JokerSwap.AFTER_DOWN, JokerSwapPlace.AT_ONCE)
     assert find_preset("may-i").joker_swap_place is JokerSwapPlace.AT_ONCE
     for name in ("british", "british-9", "british-fixed", "british-nobuy"):

@@ -8,7 +8,7 @@ the final record; the search cases digest every answer of :func:`find_arrangemen
 
 Regenerate (only when a change of behaviour is intended, and say so in the commit):
 
-    .venv/bin/python tests/test_golden.py --write
+    .venv/bin/python tests/engine/test_golden.py --write
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from liverpool.engine.record import GameRecord
 from liverpool.engine.search import best_leftover, find_arrangements
 from liverpool.engine.state import GameState
 
-DATA = Path(__file__).parent / "data" / "golden.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "golden.json"
 
 TABLES = (
     ("liverpool", 4),
