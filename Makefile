@@ -14,23 +14,36 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $(STAMP)
 
+# The compiled build (mypyc) that run, play and the tests of the compiled engine use; rebuilt when a source
+# file changes (the browser's files are linked, not copied). Without a C compiler it says so and the pure
+# build runs: `liverpool --version` and the server's start line tell which one.
+COMPILED_DIR := build/mypyc
+COMPILED_STAMP := $(COMPILED_DIR)/.built
+ENGINE_SOURCES := $(shell find liverpool -type f -not -path '*/__pycache__/*' -not -path '*/static/*') scripts/compile.py
+FAST := PYTHONPATH=$(CURDIR)/$(COMPILED_DIR)
+
+$(COMPILED_STAMP): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python scripts/compile.py --fallback $(COMPILED_DIR)
+	touch $@
+
 # The product: the table server on http://127.0.0.1:8000 (SQLite file liverpool.db; LIVERPOOL_DB for PostgreSQL).
-run: $(STAMP)
-	$(BIN)/liverpool serve --host 127.0.0.1 --port 8000
+run: $(COMPILED_STAMP)
+	$(FAST) $(BIN)/liverpool serve --host 127.0.0.1 --port 8000
 
 serve: run
 
 # One whole seeded game between bots, printed as a readable log.
-play: $(STAMP)
-	$(BIN)/liverpool watch --preset liverpool --bots medium,easy,easy,medium --seed 1
+play: $(COMPILED_STAMP)
+	$(FAST) $(BIN)/liverpool watch --preset liverpool --bots medium,easy,easy,medium --seed 1
 
 # Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback.
-test: $(STAMP)
+test: $(COMPILED_STAMP)
 	bash scripts/ensure_chromium.sh
 	$(BIN)/ruff check liverpool tests benchmarks scripts
 	$(BIN)/ruff format --check liverpool tests benchmarks scripts
 	$(BIN)/mypy liverpool
-	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
+	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" \
+		LIVERPOOL_COMPILED_BUILD=$(CURDIR)/$(COMPILED_DIR) $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
 
 # The developer's loop: lint, types and every test not marked slow, in parallel (a few minutes).
 test-quick: $(STAMP)
@@ -42,9 +55,8 @@ test-quick: $(STAMP)
 bench: $(STAMP)
 	bash scripts/bench.sh
 
-# A mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
-compile: $(STAMP)
-	$(BIN)/python scripts/compile.py build/mypyc
+# The mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
+compile: $(COMPILED_STAMP)
 
 # Engine fuzzing (docs/fuzzing.md): random games on every preset and table size, half of the steps illegal
 # or mutated, on the pure build and then on the compiled one; fails on any violation. FUZZ_ACTIONS, FUZZ_SEED.

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+from .buildinfo import describe_build
 from .cli_play import replay_command, watch
 from .cli_rules import rules_app
 from .cli_serve import serve
@@ -11,6 +14,26 @@ from .cli_tournament import tournament
 from .cli_tui import play
 
 app = typer.Typer(name="liverpool", help="Liverpool Rummy: rulesets, games and tools.", no_args_is_help=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(describe_build())
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and which build runs, then exit."
+        ),
+    ] = False,
+) -> None:
+    """Liverpool Rummy: rulesets, games and tools."""
+
+
 app.add_typer(rules_app, name="rules")
 app.command("play")(play)
 app.command("replay")(replay_command)

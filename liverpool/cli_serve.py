@@ -42,6 +42,7 @@ def serve(
     """
     import uvicorn
 
+    from .buildinfo import describe_build
     from .server.app import create_app
     from .server.settings import Settings, SettingsError
     from .server.storage import database_url
@@ -52,4 +53,5 @@ def serve(
         raise typer.BadParameter(str(exc)) from exc
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(database_url(db), settings)
+    logging.getLogger("liverpool.server").info("%s, serving on http://%s:%d", describe_build(), host, port)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)

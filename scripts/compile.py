@@ -17,9 +17,11 @@ measures both builds.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +63,11 @@ def build(target: Path, quiet: bool = True, source: Path = ROOT / "liverpool") -
     if package.exists():
         shutil.rmtree(package)
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(source, package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(source, package, ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
+    # The browser's files are not compiled: the copy links to the source's, so editing them needs no rebuild.
+    static = source.resolve() / "server" / "static"
+    if static.is_dir():
+        (package / "server" / "static").symlink_to(static, target_is_directory=True)
     for stale in target.glob("*__mypyc*.so"):
         stale.unlink()
     # mypyc writes its shared runtime library into the working directory, so it runs inside ``target``.
@@ -91,11 +97,29 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", nargs="?", type=Path, default=ROOT / "build" / "mypyc")
     parser.add_argument("--source", type=Path, default=ROOT / "liverpool", help="the package to compile")
+    parser.add_argument(
+        "--fallback",
+        action="store_true",
+        help="when there is no C compiler or mypyc fails, say so, leave no copy and exit 0 (the pure build runs)",
+    )
     args = parser.parse_args(argv)
-    if not (args.source / "engine" / "search.py").is_file():
-        parser.error(f"{args.source} is not the liverpool package (no engine/search.py)")
+    if not (args.source / "engine" / "__init__.py").is_file():
+        parser.error(f"{args.source} is not the liverpool package (no engine/__init__.py)")
     target: Path = args.target
-    built = build(target, quiet=False, source=args.source.resolve())
+    if args.fallback:
+        compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+        if shutil.which(compiler) is None:
+            print(f"no C compiler ({compiler}): the pure-Python build runs", file=sys.stderr)
+            shutil.rmtree(target / "liverpool", ignore_errors=True)
+            return 0
+        try:
+            built = build(target, quiet=True, source=args.source.resolve())
+        except SystemExit as exc:
+            print(f"{exc}\nthe compiled build failed: the pure-Python build runs", file=sys.stderr)
+            shutil.rmtree(target / "liverpool", ignore_errors=True)
+            return 0
+    else:
+        built = build(target, quiet=False, source=args.source.resolve())
     print(f"compiled {len(built)} modules into {target}; use it with PYTHONPATH={target}")
     return 0
 

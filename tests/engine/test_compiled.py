@@ -9,6 +9,7 @@ the pure-Python source tree.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,9 +57,16 @@ sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[1:]]))
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("mypyc")
-    built = mypyc_build.build(target)
-    assert len(built) == len(mypyc_build.COMPILED)
+    """The compiled copy: ``make test``'s fresh ``build/mypyc`` (``$LIVERPOOL_COMPILED_BUILD``, rebuilt by
+    make whenever a source changed), else one built here."""
+    ready = os.environ.get("LIVERPOOL_COMPILED_BUILD")
+    if ready and (Path(ready) / ".built").is_file():
+        target = Path(ready)
+        built = sorted((target / "liverpool").rglob("*.so"))
+    else:
+        target = tmp_path_factory.mktemp("mypyc")
+        built = mypyc_build.build(target)
+    assert len(built) == len(mypyc_build.COMPILED), f"{target} holds {len(built)} compiled modules"
     return target
 
 
@@ -114,3 +122,16 @@ def test_the_compiled_hard_bot_plays_as_the_pure_one(compiled: Path) -> None:
     (compiled_files, compiled_game), (pure_files, pure_game) = runs
     assert compiled_files.count(".so") == 2 and pure_files.count(".py") == 2, (compiled_files, pure_files)
     assert compiled_game == pure_game
+
+
+VERSION = "from liverpool.buildinfo import describe_build; print(describe_build())"
+
+
+def test_the_version_line_names_the_build(compiled: Path) -> None:
+    """``liverpool --version`` and the server's start line say which build runs (issue 25: compiled by
+    default); the line comes from ``describe_build``, asked here of each copy."""
+    fast = run_python(VERSION, compiled, timeout=60)
+    pure = run_python(VERSION, ROOT, timeout=60)
+    assert fast.returncode == 0 and pure.returncode == 0, fast.stderr + pure.stderr
+    assert fast.stdout.strip().endswith("compiled (mypyc) build"), fast.stdout
+    assert pure.stdout.strip().endswith("pure Python build"), pure.stdout
