@@ -185,8 +185,8 @@ class Ruleset:
     notes: tuple[str, ...] = field(
         default=(), metadata=_doc("Where the source text is silent or contradicts itself: what was chosen and why.")
     )
-    min_players: int = field(default=3, metadata=_doc("Fewest seats at a table (RULES §3 players)."))
-    max_players: int = field(default=8, metadata=_doc("Most seats at a table (RULES §3 players)."))
+    min_players: int = field(default=3, metadata=_doc("Fewest seats at a table (RULES.md §3.1 players)."))
+    max_players: int = field(default=8, metadata=_doc("Most seats at a table (RULES.md §3.1 players)."))
     decks: tuple[DeckRule, ...] = field(
         default=(DeckRule(5, 2, 4), DeckRule(8, 3, 6)),
         metadata=_doc("Decks and jokers by player count: the first entry whose max_players covers the table."),

@@ -48,7 +48,7 @@ def test_a_listed_action_leaves_the_state_apply_would(preset: str) -> None:
 
 
 def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() -> None:
-    """RULES.md §2 turn order: only the current player draws. A list that vouches for an equal action
+    """RULES.md §1.4 the turn: only the current player draws. A list that vouches for an equal action
     but not for this very object (here a stale one) does not spare it the check."""
     for state, options, _ in _states("liverpool", 5, 60):
         if state.phase is not Phase.DRAW:
@@ -66,8 +66,8 @@ def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() ->
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
 def test_one_seats_actions_are_its_share_of_the_whole_list(preset: str) -> None:
-    """RULES.md §3 buying: every seat of an open window answers; each seat's list is its share of all. In the
-    play phase every action is the current player's (RULES.md §1: the turn)."""
+    """RULES.md §3.12 buying: who, when: every seat of an open window answers; each seat's list is its share of all. In the
+    play phase every action is the current player's (RULES.md §1.4: the turn)."""
     windows = 0
     for state, options, _ in _states(preset, 11, 600):
         windows += state.phase is Phase.BUY

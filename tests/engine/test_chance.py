@@ -1,4 +1,4 @@
-"""Chance draws from an explicit random source (RULES.md §5: seeded games replay exactly): the driver's own
+"""Chance draws from an explicit random source (STYLE.md 5, seeded chance: seeded games replay exactly): the driver's own
 shuffle must order cards as ``random.Random.shuffle`` does and leave the source in the same state, so that a
 seed deals the same decks whichever way the shuffle is run."""
 

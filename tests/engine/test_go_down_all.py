@@ -2,7 +2,7 @@
 ``GO_DOWN_LIMIT`` that leave the fewest points); :func:`go_down_arrangements` gives every distinct one
 ``apply`` accepts, so that a player or an agent is never denied a legal arrangement.
 
-RULES.md §1: "Each deal has a contract: a fixed list of melds a player must lay down together, once, on
+RULES.md §1.1: "Each deal has a contract: a fixed list of melds a player must lay down together, once, on
 their own turn after drawing". 001b: "Players may meld combinations of cards in their hand by placing them
 face-up on the table." Nothing in the texts limits which of the ways a hand meets its contract a player
 may choose; the engine accepts any (``apply``), and now says which they are.
@@ -180,7 +180,7 @@ def test_nothing_when_the_seat_may_not_go_down() -> None:
 
 
 def test_the_card_taken_from_the_pile_is_not_left_alone() -> None:
-    """001a/000: the card taken from the discard pile may not be discarded the same turn (RULES.md §3), so an
+    """001a/000: the card taken from the discard pile may not be discarded the same turn (RULES.md §3.10), so an
     arrangement may not leave it as the only card; a copy of it laid instead is still one of them."""
     rules = PRESETS["liverpool"]
     state = deal(rules, 3, hands=[None, "7H 7S 7D 7C 8C 8D 8S 8H 8C#1 8D#1"], upcard="7C#1")
@@ -192,7 +192,7 @@ def test_the_card_taken_from_the_pile_is_not_left_alone() -> None:
 
 
 def test_a_card_dug_from_the_pile_must_be_in_each_arrangement() -> None:
-    """001b: digging into the discard pile, the card dug for must be melded at once (RULES.md §3)."""
+    """001b: digging into the discard pile, the card dug for must be melded at once (RULES.md §3.9)."""
     rules = PRESETS["contract"]
     state = deal(rules, 3, hands=[None, "7H 7S 7D 9C 9D JK 4D 6S JD KS"], stock_top=["3H", "9H", "5S"])
     for _ in range(3):

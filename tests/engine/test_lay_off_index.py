@@ -1,6 +1,6 @@
 """The table's lay-off index (which faces fit where, ``checks.table_lay_off_index``) is reused and patched as
 the table changes; at every step it must equal the index built afresh from what each meld accepts
-(RULES.md §1: once down, a player lays off cards on any meld on the table)."""
+(RULES.md §1.4: once down, a player lays off cards on any meld on the table)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_what_a_meld_accepts_is_what_lay_off_accepts_under_each_ruleset() -> Non
 
 @pytest.mark.parametrize(("preset", "seats"), [("liverpool", 4), ("british", 6), ("may-i", 4)])
 def test_the_lay_offs_listed_are_the_index_s_places_for_each_card(preset: str, seats: int) -> None:
-    """RULES.md §1: once down, a player lays off cards on any meld on the table. The listing reads what each
+    """RULES.md §1.4: once down, a player lays off cards on any meld on the table. The listing reads what each
     meld accepts; it must list, card by card in hand order, every place the index gives, where the cards left
     allow it, and apply must accept each."""
     rules = PRESETS[preset]

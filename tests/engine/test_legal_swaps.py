@@ -1,4 +1,4 @@
-"""``legal_actions`` lists every joker swap ``apply`` accepts, and only those (RULES.md §3 rule options: joker swap).
+"""``legal_actions`` lists every joker swap ``apply`` accepts, and only those (RULES.md §3.8 joker swap).
 
 Compared with trying every swap there is, in seeded games of ``easy`` bots, where seats do swap jokers
 (a swap before going down must go down at once; after, the joker must be laid off at once).
@@ -86,7 +86,7 @@ def test_can_go_down_agrees_with_the_listing(preset: str) -> None:
 
 
 def test_can_go_down_keeps_the_taken_card_rule() -> None:
-    """RULES.md §3 (may-i): a card just taken from the pile may not be the only card left to discard. Three
+    """RULES.md §3.10 discard after drawing from discard (may-i): a card just taken from the pile may not be the only card left to discard. Three
     4s, three 5s and the KS just taken meet two sets only by leaving the KS alone: no going down."""
     state = deal(MAY_I, 3, hands=[None, "7H 7S 7D 9H 9S JK 2C 6D 10H KS", "4C 4D 4H 4S 4C#1 5C 5D 5H 5S 9D"],
                  stock_top=["QD"])  # fmt: skip
@@ -102,7 +102,7 @@ def test_can_go_down_keeps_the_taken_card_rule() -> None:
 
 @pytest.mark.parametrize("preset", ["may-i", "british", "liverpool"])
 def test_joker_goes_down_only_when_the_search_agrees(preset: str) -> None:
-    """RULES.md §3 rule options: joker swap (before going down, the joker must go down at once). The listing
+    """RULES.md §3.8 joker swap (before going down, the joker must go down at once). The listing
     learns that from its own going-down arrangements where it can (the joker in the natural's place, or
     laid off onto a meld): each time it says so, ``can_go_down`` must too, and it must say so often."""
     asked = shown = 0
@@ -127,7 +127,7 @@ def test_joker_goes_down_only_when_the_search_agrees(preset: str) -> None:
 
 
 def test_a_swap_shown_by_the_going_down_is_listed() -> None:
-    """RULES.md §3 rule options: joker swap (may-i: before going down, the joker must go down at once). A seat
+    """RULES.md §3.8 joker swap (may-i: before going down, the joker must go down at once). A seat
     that can go down with 7H 7S 7D and 4C 5C 6C 7C gives its 5H for the joker of the table run JK 6H 7H 8H:
     the joker then goes down with it (laid off onto the run or the set), so the swap is listed, and its
     own going-down arrangements show it without a search."""

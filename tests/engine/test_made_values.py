@@ -40,7 +40,7 @@ def test_new_meld_makes_the_value_meld_makes() -> None:
 
 
 def test_grown_and_swapped_melds_equal_those_built_by_meld() -> None:
-    """RULES.md §1: a lay-off grows a meld at one end, a joker swap puts the natural it stands for in its
+    """RULES.md §1.4: a lay-off grows a meld at one end, a joker swap puts the natural it stands for in its
     place; both give plain Meld values."""
     rules = PRESETS["liverpool"]
     grown = swapped = 0

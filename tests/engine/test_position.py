@@ -458,7 +458,7 @@ def test_the_documented_example_replays(tmp_path: Path) -> None:
 
 
 def test_a_may_i_position_plays_on_and_announces_after_the_discard() -> None:
-    """RULES.md §3 announcements (000): "After discarding, if you have 3 or less cards in your hand, you must
+    """RULES.md §3.27 announcements (000): "After discarding, if you have 3 or less cards in your hand, you must
     announce how many cards you have." A position of `may-i` plays on with the announcing of its ruleset."""
     may_i = find_preset("may-i")
     position = Position.of(hands=["2C 3C 9S", "5D 6D 7D 8D 9D", "2H 3H 4H 5H 6H"], discard_pile="KD", current=0)
@@ -470,7 +470,7 @@ def test_a_may_i_position_plays_on_and_announces_after_the_discard() -> None:
 
 
 def test_a_floater_position_is_floating() -> None:
-    """RULES.md §3 floating (001a): a seat set to play with no cards is floating: it may not go out by
+    """RULES.md §3.19 floating (001a): a seat set to play with no cards is floating: it may not go out by
     discarding a drawn card that could be laid off."""
     position = _deal_two(discarder=2, current=0, hands=["", "9S 9D 9H 3C 4C 5C 2S KH 8H", "2D 5S 7S JS JD QS AC 10D"])
     state = new_position(LIVERPOOL, position)

@@ -49,7 +49,7 @@ def test_show_gives_every_field_its_doc_the_contracts_and_the_notes(name: str) -
 
 def test_show_lists_the_contract_per_deal() -> None:
     out = runner.invoke(app, ["rules", "show", "uk"], env=WIDE).stdout
-    # RULES.md §2: deal 7 of 004 is one run of 7, dealt 12 cards.
+    # RULES.md §2.7: deal 7 of 004 is one run of 7, dealt 12 cards.
     deal_7 = next(line for line in out.splitlines() if "7 (final)" in line)
     assert "1 run of 7" in deal_7 and "12" in deal_7
     deal_5 = next(line for line in out.splitlines() if line.lstrip("│ ").startswith("5 "))
@@ -92,19 +92,19 @@ ERRORS = [
     ("unknown.toml", "colour = 1\n", "unknown.toml: colour: unknown ruleset field"),
     ("value.toml", 'upcard = "maybe"\n', "value.toml: upcard: expected true or false"),
     ("base.toml", 'base = "shanghai"\n', "base.toml: base: no preset named 'shanghai'"),
-    # RULES.md §3 players
+    # RULES.md §3.1 players
     (
         "players.json",
         '{"min_players": 6, "max_players": 5}',
         "players.json: min_players: min_players 6 exceeds max_players 5",
     ),
-    # RULES.md §3 decks / jokers
+    # RULES.md §3.2 decks / jokers
     (
         "decks.toml",
         "decks = [{ max_players = 8, decks = 1, jokers = 2 }]\n",
         "decks.toml: decks: 1 decks and 2 jokers are too few",
     ),
-    # RULES.md §3 set constraints
+    # RULES.md §3.4 set constraints
     ("sets.toml", "set_max_length = 2\n", "sets.toml: set_max_length: must be at least 3"),
     ("rules.yaml", "upcard: true\n", "rules.yaml: expected a .json or .toml ruleset file"),
 ]

@@ -7,7 +7,7 @@ their hands" and "At the end of the round, players count up their points and tel
 004: "Once a player goes out, the deal ends immediately. Other players count the penalty value of the cards
 still in their hand." and "If no player goes out by the time the stock runs out, some groups reshuffle the
 discard pile (except the top card) as a new stock and continue; others end the deal and score all unpaid
-hands." (RULES.md §1 "Going out ends the deal; everyone else scores what is left in hand", §3 stock exhausted.)
+hands." (RULES.md §1.4 "Going out ends the deal; everyone else scores what is left in hand", §3.21 stock exhausted.)
 """
 
 from __future__ import annotations

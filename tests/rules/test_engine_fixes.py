@@ -64,7 +64,7 @@ def _stalled_game(state: GameState, hands: tuple[str, ...], worse: dict[int, set
 
 def test_partnership_tie_is_broken_by_team_scores() -> None:
     """game.py, _break_tie: with partnerships, a tie between teams was broken by single seats' scores in the final
-    deal, so one partner (or seats of both teams) could win. RULES.md §3 partnerships, ties (004)."""
+    deal, so one partner (or seats of both teams) could win. RULES.md §3.30 partnerships, ties (004)."""
     rules = dataclasses.replace(BRITISH, partnerships=True)
     state = _stalled_game(start(rules, 4), (FIVES_A, FIVES_B, FIVES_C, FIVES_D), {1: {0}, 2: {6}}, 7)
     totals = state.totals

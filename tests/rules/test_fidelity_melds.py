@@ -2,7 +2,7 @@
 
 Item 9, lay-offs are one action, one form: a lay-off onto a set names no end, onto a run it names the end;
 validation accepts exactly the forms ``legal_actions`` lists. Item 8 (002, ``norsk``): "Det er ikke lov å dele
-opp kombinasjoner som kunne vært lagt sammen" (RULES.md §3 run constraints): two runs of one suit may not be
+opp kombinasjoner som kunne vært lagt sammen" (RULES.md §3.5 run constraints): two runs of one suit may not be
 laid apart when their cards could be laid as one run.
 
 Situations are dealt exactly with ``helpers.deal`` (3 seats, dealer 0: seat 1 plays first).
@@ -117,7 +117,7 @@ def _norsk_deal_3(rules: Ruleset, hand_text: str) -> GameState:
     ],
 )
 def test_runs_whose_cards_make_one_run_may_not_be_laid_apart(pair: tuple[str, str]) -> None:
-    """RULES.md §3 run constraints (002): "Det er ikke lov å dele opp kombinasjoner som kunne vært lagt sammen.
+    """RULES.md §3.5 run constraints (002): "Det er ikke lov å dele opp kombinasjoner som kunne vært lagt sammen.
     F.eks. kan du ikke legge 3, 4, 5 og 6 som én kombinasjon samtidig som du legger 7, 8, 9 og 10 som en annen
     kombinasjon." 3S 4S 5S JK and 8S 9S 10S JK are one run (3 to 10, the jokers as 6 and 7), though they do
     not touch as laid; the search offers no going-down and the hand cannot meet the contract."""

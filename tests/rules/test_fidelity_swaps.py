@@ -1,6 +1,6 @@
 """Issue 24, items 2-4: when a joker taken from the table by a swap must be placed again, and where.
 
-RULES.md §3 joker swap: "while laying off, from a *run*, joker must be placed elsewhere the same turn (001a, 002:
+RULES.md §3.8 joker swap: "while laying off, from a *run*, joker must be placed elsewhere the same turn (001a, 002:
 only after you are down); during meld or lay-off phase, reclaimed joker used at once in your own meld (004)".
 Each rule is tested from both sides: what it refuses, and what must stay legal. Situations are dealt exactly with
 ``helpers.deal`` (3 seats, dealer 0: seat 1 plays first, then 2, then 0) and driven through ``apply``; every
@@ -61,7 +61,7 @@ def _liverpool_swap_ready(rules: Ruleset = LIVERPOOL) -> GameState:
 
 
 def test_liverpool_other_plays_may_come_before_the_reclaimed_joker() -> None:
-    """RULES.md §3 joker swap (001a): "...a player may replace that other player's laid Joker from within a run with
+    """RULES.md §3.8 joker swap (001a): "...a player may replace that other player's laid Joker from within a run with
     the card it is substituting, so long as that Joker is placed somewhere else before the player concludes their
     turn." The swap does not force the next play: 7D is laid off first, then the joker."""
     state = _liverpool_swap_ready()
@@ -82,7 +82,7 @@ def test_liverpool_other_plays_may_come_before_the_reclaimed_joker() -> None:
 
 
 def test_liverpool_the_turn_does_not_end_with_the_reclaimed_joker_in_hand() -> None:
-    """RULES.md §3 joker swap (001a): "...so long as that Joker is placed somewhere else before the player concludes
+    """RULES.md §3.8 joker swap (001a): "...so long as that Joker is placed somewhere else before the player concludes
     their turn." Neither a discard nor going out (discarding the joker itself as the last card) ends the turn while
     the joker is in hand, and neither is listed; the refusal says why."""
     state = _liverpool_swap_ready()
@@ -108,7 +108,7 @@ def test_liverpool_the_turn_does_not_end_with_the_reclaimed_joker_in_hand() -> N
 
 
 def test_liverpool_no_play_may_leave_the_reclaimed_joker_without_a_place() -> None:
-    """RULES.md §3 joker swap (001a): "...so long as that Joker is placed somewhere else before the player concludes
+    """RULES.md §3.8 joker swap (001a): "...so long as that Joker is placed somewhere else before the player concludes
     their turn", and 001a: the card just taken from the pile may not be discarded. Seat 2 took 9D from the pile,
     swapped 6C for the joker and holds 7D 9D JK#1: laying 7D off first would leave 9D alone beside the joker, so
     the joker could not be laid off (9D cannot be the card left to discard) and the turn could not end. That
@@ -135,7 +135,7 @@ def test_liverpool_no_play_may_leave_the_reclaimed_joker_without_a_place() -> No
 
 
 def test_norsk_places_the_reclaimed_joker_at_once() -> None:
-    """RULES.md §3 joker swap (002): "Du må med en gang legge jokeren på et annet sted i samme eller en annen
+    """RULES.md §3.8 joker swap (002): "Du må med en gang legge jokeren på et annet sted i samme eller en annen
     kombinasjon på bordet." In norsk the next play places the joker: nothing else is listed or accepted first."""
     rules = Ruleset.from_dict({"upcard": True}, base=NORSK)  # (the situation turns an upcard)
     state = _liverpool_swap_ready(rules)
@@ -165,7 +165,7 @@ def _contract_swap_ready() -> GameState:
 
 
 def test_contract_no_swap_in_the_turn_a_player_goes_down() -> None:
-    """RULES.md §3 joker swap (001b): "If a player has met their contract on a previous turn, if another player uses
+    """RULES.md §3.8 joker swap (001b): "If a player has met their contract on a previous turn, if another player uses
     a joker in a sequence to substitute a card they have in hand, while they lay off they may exchange those cards
     and take the joker." Seat 2 has just gone down: its 6C may not take the joker this turn."""
     state = _contract_swap_ready()
@@ -177,7 +177,7 @@ def test_contract_no_swap_in_the_turn_a_player_goes_down() -> None:
 
 
 def test_contract_swap_on_a_later_turn_and_use_the_joker_during_it() -> None:
-    """RULES.md §3 joker swap (001b): "If a player has met their contract on a previous turn ... they may exchange
+    """RULES.md §3.8 joker swap (001b): "If a player has met their contract on a previous turn ... they may exchange
     those cards and take the joker. The joker, however, must be used during that turn and cannot be saved for
     later." On its next turn seat 2 swaps; it may lay off QC before the joker, but not end the turn holding it."""
     state = _contract_swap_ready()
@@ -217,7 +217,7 @@ def _british_swap_ready(preset: str = "british") -> GameState:
 
 @pytest.mark.parametrize("preset", ["british", "british-9", "british-fixed", "british-nobuy"])
 def test_british_reclaimed_joker_only_into_own_melds(preset: str) -> None:
-    """RULES.md §3 joker swap (004): "...you may swap your natural card for that joker and use the reclaimed joker
+    """RULES.md §3.8 joker swap (004): "...you may swap your natural card for that joker and use the reclaimed joker
     immediately as a wild in your own meld." After taking seat 1's joker, seat 2 may lay it off only onto its own
     books (melds 2 and 3), not back onto seat 1's."""
     state = _british_swap_ready(preset)
@@ -233,7 +233,7 @@ def test_british_reclaimed_joker_only_into_own_melds(preset: str) -> None:
 
 
 def test_british_swap_refused_when_own_melds_cannot_take_the_joker() -> None:
-    """RULES.md §3 joker swap (004): "...use the reclaimed joker immediately as a wild in your own meld", with 004's
+    """RULES.md §3.8 joker swap (004): "...use the reclaimed joker immediately as a wild in your own meld", with 004's
     "at most one joker per four-card segment". Seat 2's own runs 5H JK 7H 8H and 5D JK#1 7D 8D take no second
     joker at either end; only seat 1's runs could: taking seat 1's club joker with 6C is refused, not listed."""
     state = deal(BRITISH, 3, deal_no=2, hands=[None, "4C 5C JK#2 7C 9S 10S JS QS KD 2D", "5H JK 7H 8H 5D JK#1 7D 8D 6C KH"],
@@ -259,7 +259,7 @@ def test_british_swap_refused_when_own_melds_cannot_take_the_joker() -> None:
 
 
 def test_british_swap_before_going_down_puts_the_joker_in_the_going_down() -> None:
-    """RULES.md §3 joker swap (004): "On your turn (during your meld or lay-off phase) ... use the reclaimed joker
+    """RULES.md §3.8 joker swap (004): "On your turn (during your meld or lay-off phase) ... use the reclaimed joker
     immediately as a wild in your own meld." A seat not yet down takes seat 1's joker with 7D and goes down with
     it in its own book: still legal."""
     state = deal(BRITISH, 3, hands=[None, "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", "7D 9C 8H 8S 4H 4D 4S 2S 2D 2H"],
@@ -342,7 +342,7 @@ class _Swapper:
 
 @pytest.mark.parametrize("preset", ["liverpool", "contract", "british", "norsk"])
 def test_listed_plays_are_exactly_the_legal_ones_around_swaps(preset: str) -> None:
-    """RULES.md §3 joker swap, each preset's reading: in seeded games of bots that swap whenever they may and then
+    """RULES.md §3.8 joker swap, each preset's reading: in seeded games of bots that swap whenever they may and then
     lay off other cards first, at every moment of a turn with a joker on the table or a reclaimed joker in hand,
     the lay-offs, swaps, discards and ends of turn listed are exactly those ``apply`` accepts, and a seat holding a
     reclaimed joker always has a listed way on (the games end: no seat is ever stuck)."""

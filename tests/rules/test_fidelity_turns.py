@@ -45,7 +45,7 @@ def _floating(rules: Ruleset, drawn: str) -> GameState:
 
 
 def test_a_floater_does_not_go_out_with_a_playable_card_liverpool() -> None:
-    """RULES.md §3 floating (001a): "A player is floating if he exhausts his cards and is not able to discard
+    """RULES.md §3.19 floating (001a): "A player is floating if he exhausts his cards and is not able to discard
     ... a floater must draw an unplayable card from the deck (down-pile) in order to go out." The card drawn
     fits the set of sevens: it is laid off, and the player floats on."""
     state = _floating(LIVERPOOL, "7S#1")
@@ -58,7 +58,7 @@ def test_a_floater_does_not_go_out_with_a_playable_card_liverpool() -> None:
 
 
 def test_a_floater_goes_out_with_an_unplayable_card_liverpool() -> None:
-    """RULES.md §3 floating (001a), the other side: "a floater must draw an unplayable card from the deck
+    """RULES.md §3.19 floating (001a), the other side: "a floater must draw an unplayable card from the deck
     (down-pile) in order to go out" -- a king fits no meld on the table, and discarding it goes out."""
     state = _floating(LIVERPOOL, "KC")
     assert Discard(1, card("KC")) in legal_actions(state)
@@ -67,7 +67,7 @@ def test_a_floater_goes_out_with_an_unplayable_card_liverpool() -> None:
 
 
 def test_a_floater_goes_out_with_any_card_norsk() -> None:
-    """RULES.md §3 floating (002): "Regelen er altså at du må kaste ditt siste kort i kastehaugen. Dersom du
+    """RULES.md §3.19 floating (002): "Regelen er altså at du må kaste ditt siste kort i kastehaugen. Dersom du
     kvitter deg med alle kortene i løpet av turen din, og ikke har noe kort å kaste til slutt, så vil du ikke
     avslutte omgangen" -- 002 asks only for a last discard, so a playable card drawn may be discarded."""
     assert not NORSK.float_out_unplayable
@@ -77,7 +77,7 @@ def test_a_floater_goes_out_with_any_card_norsk() -> None:
 
 
 def test_a_floater_may_not_take_the_discard_to_go_out() -> None:
-    """RULES.md §3 floating (001a): "a floater must draw ... from the deck (down-pile)": with the rule on, an
+    """RULES.md §3.19 floating (001a): "a floater must draw ... from the deck (down-pile)": with the rule on, an
     empty hand draws from the stock even where the card taken from the pile could be discarded again."""
     rules = dataclasses.replace(LIVERPOOL, no_discard_taken_card=False)
     state = deal(rules, 3, hands=[None, FLOATER], stock_top=["7D#1", "2C"])
@@ -96,7 +96,7 @@ def test_a_floater_may_not_take_the_discard_to_go_out() -> None:
 
 
 def test_the_run_of_seven_goes_out_in_the_nine_deal_match_british_9() -> None:
-    """RULES.md §3 going out on the contract (004): deal 7, "is the only contract with no extra cards to
+    """RULES.md §3.23 going out on the contract (004): deal 7, "is the only contract with no extra cards to
     discard: you go out at the moment you complete the 7-card sequence" -- also when deals 8 and 9 follow."""
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 6H 7H KS KD QC 9S 4C JD"], stock_top=["8H"], deal_no=6)
     play(state, DrawStock(1))
@@ -108,7 +108,7 @@ def test_the_run_of_seven_goes_out_in_the_nine_deal_match_british_9() -> None:
 
 
 def test_the_deal_after_the_run_of_seven_is_played_normally_british_9() -> None:
-    """RULES.md §2 extra lists (004): deal 8 = 3 runs of 4, an ordinary contract: going down does not go out."""
+    """RULES.md §2.8 extra lists (004): deal 8 = 3 runs of 4, an ordinary contract: going down does not go out."""
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 2S 3S 4S 5S 2D 3D 4D KC"], stock_top=["5D"], deal_no=7)
     play(state, DrawStock(1))
     pass_window(state)
@@ -117,7 +117,7 @@ def test_the_deal_after_the_run_of_seven_is_played_normally_british_9() -> None:
 
 
 def test_a_deal_out_is_read_and_written_on_any_deal() -> None:
-    """RULES.md §3 going out on the contract: "a property of that deal's contract, wherever it stands in the
+    """RULES.md §3.23 going out on the contract: "a property of that deal's contract, wherever it stands in the
     match" -- a rules file sets it per deal; final_deal keeps its meaning for the last deal of old files."""
     data = {
         "base": "liverpool",
@@ -159,7 +159,7 @@ UPCARD_BUYABLE = {
 
 @pytest.mark.parametrize("name", sorted(UPCARD_BUYABLE))
 def test_the_upcard_is_bought_only_where_the_text_sells_it(name: str) -> None:
-    """RULES.md §3 what may be bought: "When another player discards a card that you want" (000); "After each
+    """RULES.md §3.22 what may be bought: "When another player discards a card that you want" (000); "After each
     player has finished their turn by discarding" (001a); "the current player declines the top discard"
     (004, whose upcard starts the discard pile). 001b is silent and follows 001a."""
     rules = PRESETS[name]
@@ -195,7 +195,7 @@ def test_records_from_before_the_option_replay_with_the_upcard_bought() -> None:
 
 
 def test_the_count_is_announced_after_the_discard_may_i() -> None:
-    """RULES.md §3 announcements (000): "After discarding, if you have 3 or less cards in your hand, you must
+    """RULES.md §3.27 announcements (000): "After discarding, if you have 3 or less cards in your hand, you must
     announce how many cards you have." Three cards mid-turn are not announced; two after the discard are,
     and the announcement stands while the seat holds them."""
     state = deal(MAY_I, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 8C 2C 5D"], stock_top=["9H", "3D", "4S"])
@@ -210,7 +210,7 @@ def test_the_count_is_announced_after_the_discard_may_i() -> None:
 
 
 def test_the_knock_at_one_card_shows_at_once_liverpool() -> None:
-    """RULES.md §3 announcements (001a), the other side: "It is customary to knock on the table when there is
+    """RULES.md §3.27 announcements (001a), the other side: "It is customary to knock on the table when there is
     only one card left in your hand" -- not tied to a discard: one card left mid-turn is knocked at once."""
     assert not LIVERPOOL.announce_after_discard
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 8C 8H#1 5D"], stock_top=["7H#1"])

@@ -66,14 +66,14 @@ def test_the_defaults_are_the_liverpool_rules() -> None:
 
 @pytest.mark.parametrize("name", SECTION_4)
 def test_every_preset_documents_its_choices(name: str) -> None:
-    # RULES.md §4: "Where a text is silent, pick what the other texts say, and write the choice down."
+    # RULES.md §4.6: "Where a text is silent, pick what the other texts say, and write the choice down."
     assert PRESETS[name].notes
     assert PRESETS[name].title
 
 
 @pytest.mark.parametrize("name", SECTION_4)
 def test_every_preset_has_a_shoe_for_every_table_size(name: str) -> None:
-    # RULES.md §3 decks / jokers: enough cards to deal every hand, the upcard, and a stock to draw from.
+    # RULES.md §3.2 decks / jokers: enough cards to deal every hand, the upcard, and a stock to draw from.
     r = PRESETS[name]
     for players in range(r.min_players, r.max_players + 1):
         rule = r.deck_for(players)
@@ -83,7 +83,7 @@ def test_every_preset_has_a_shoe_for_every_table_size(name: str) -> None:
 
 @pytest.mark.parametrize("name", SECTION_4)
 def test_every_contract_fits_the_hand_or_can_be_bought_into(name: str) -> None:
-    # RULES.md §1: a contract is laid down after drawing; deal 7 of 001a needs bought cards (see its notes).
+    # RULES.md §1.1: a contract is laid down after drawing; deal 7 of 001a needs bought cards (see its notes).
     r = PRESETS[name]
     for i, deal in enumerate(r.deals):
         reach = deal.hand_size + 1 + (2 if r.buying is not Buying.NONE else 0)
@@ -91,7 +91,7 @@ def test_every_contract_fits_the_hand_or_can_be_bought_into(name: str) -> None:
 
 
 def test_may_i() -> None:
-    # RULES.md §4 may-i (000): 10/12 cards, 3 runs and out, May I before the next draw with turn-order
+    # RULES.md §4.1 may-i (000): 10/12 cards, 3 runs and out, May I before the next draw with turn-order
     # precedence, 4 May I's max in deal 7, joker swap only when coming down, wash the stock 3 times,
     # joker 20, spot cards at face value.
     r = find_preset("may-i")
@@ -107,16 +107,16 @@ def test_may_i() -> None:
     assert r.stock_out is StockOut.RESHUFFLE and r.max_reshuffles == 3
     assert r.card_values[JK] == 20
     assert r.card_values[1:9] == (2, 3, 4, 5, 6, 7, 8, 9)
-    # RULES.md §3 set constraints (000): the sets of a contract are of different ranks.
+    # RULES.md §3.4 set constraints (000): the sets of a contract are of different ranks.
     assert r.set_distinct_ranks
-    # RULES.md §3 after a successful May I (000, marked as varying).
+    # RULES.md §3.16 after a successful May I (000, marked as varying).
     assert r.buy_blocks_next_player
-    # RULES.md §3 announcements (000): at 3 or fewer cards.
+    # RULES.md §3.27 announcements (000): at 3 or fewer cards.
     assert r.announce_at == 3
 
 
 def test_liverpool() -> None:
-    # RULES.md §4 liverpool (001a): 10 cards, Liverpool call, floating, set >= 2 naturals, run >= 3 naturals,
+    # RULES.md §4.2 liverpool (001a): 10 cards, Liverpool call, floating, set >= 2 naturals, run >= 3 naturals,
     # swap from runs while laying off, 2-9 = 5, joker 20, cut bonus.
     r = find_preset("liverpool")
     assert hands(r) == [10] * 7
@@ -128,14 +128,14 @@ def test_liverpool() -> None:
     assert r.card_values[1:9] == (5,) * 8
     assert r.card_values[JK] == 20
     assert r.cut_bonus == -50
-    # RULES.md §3 discard after drawing from discard (001a).
+    # RULES.md §3.10 discard after drawing from discard (001a).
     assert r.no_discard_taken_card
-    # RULES.md §3 final deal (001a: "3 runs and out").
+    # RULES.md §3.20 final deal (001a: "3 runs and out").
     assert r.final_deal is FinalDeal.WHOLE_HAND
 
 
 def test_contract() -> None:
-    # RULES.md §4 contract (001b): 1-2 decks by players, runs of 3+, sets of distinct suits (max 4),
+    # RULES.md §4.3 contract (001b): 1-2 decks by players, runs of 3+, sets of distinct suits (max 4),
     # dig into the discard pile, go out by melding all, joker 15.
     r = find_preset("contract")
     assert [rule.decks for rule in r.decks] == [1, 2]
@@ -152,7 +152,7 @@ def test_contract() -> None:
 
 
 def test_norsk() -> None:
-    # RULES.md §4 norsk (002): 3-6 players, no upcard, optional discard, joinable runs may not be split,
+    # RULES.md §4.4 norsk (002): 3-6 players, no upcard, optional discard, joinable runs may not be split,
     # Liverpool call, swap only from runs after you are down.
     r = find_preset("norsk")
     assert (r.min_players, r.max_players) == (3, 6)
@@ -162,13 +162,13 @@ def test_norsk() -> None:
     assert r.run_distinct_suits is False
     assert r.discard_call is DiscardCall.LIVERPOOL
     assert r.joker_swap is JokerSwap.AFTER_DOWN and not r.joker_swap_from_sets
-    # RULES.md §3 decks / jokers (002): 3-4 players two decks, 5-6 three, two jokers per deck.
+    # RULES.md §3.2 decks / jokers (002): 3-4 players two decks, 5-6 three, two jokers per deck.
     assert [(d.max_players, d.decks, d.jokers) for d in r.decks] == [(4, 2, 4), (6, 3, 6)]
     assert hands(r) == [10] * 7
 
 
 def test_british() -> None:
-    # RULES.md §4 british (004): 3-8 players, 3 buys per deal, deal 7 = run of 7, joker 15, 2-9 = 5.
+    # RULES.md §4.5 british (004): 3-8 players, 3 buys per deal, deal 7 = run of 7, joker 15, 2-9 = 5.
     r = find_preset("british")
     assert (r.min_players, r.max_players) == (3, 8)
     assert r.buy_limit == 3
@@ -176,14 +176,14 @@ def test_british() -> None:
     assert contracts(r)[:6] == list(STANDARD_CONTRACTS[:6])
     assert r.card_values[JK] == 15
     assert r.card_values[1:9] == (5,) * 8
-    # RULES.md §3 joker limits (004): at most one joker per 4-card segment.
+    # RULES.md §3.7 joker limits (004): at most one joker per 4-card segment.
     assert r.run_joker_spacing == 4
-    # RULES.md §3 final deal (004): going out by completing the run of 7.
+    # RULES.md §3.20 final deal (004): going out by completing the run of 7.
     assert r.deal_out(6) is DealOut.GOES_OUT
 
 
 def test_british_variants() -> None:
-    # RULES.md §2 extra lists (004) and §4 british variants.
+    # RULES.md §2.8 extra lists (004) and §4.5 british variants.
     british = find_preset("british")
     nine = find_preset("british-9")
     assert contracts(nine)[7:] == ["run 4, run 4, run 4", "run 5, run 5"]
@@ -192,7 +192,7 @@ def test_british_variants() -> None:
     assert hands(fixed) == [10] * 7
     assert contracts(fixed)[6] in ("run 6", "run 7")
     nobuy = find_preset("british-nobuy")
-    # RULES.md §3 no-buy (004): buying disabled.
+    # RULES.md §3.29 no-buy (004): buying disabled.
     assert nobuy.buying is Buying.NONE
     for variant in (nine, fixed, nobuy):
         assert variant.card_values == british.card_values

@@ -108,7 +108,7 @@ def _replayable() -> Iterator[None]:
     [("may-i", 3, 8), ("liverpool", 3, 8), ("contract", 3, 5), ("norsk", 3, 6), ("british", 3, 8)],
 )
 def test_players(name: str, fewest: int, most: int) -> None:
-    """RULES.md §3 players (000: 4-6 best, more allowed; 001b: 3-5; 002: 3-6; 004: 3-8)."""
+    """RULES.md §3.1 players (000: 4-6 best, more allowed; 001b: 3-5; 002: 3-6; 004: 3-8)."""
     rules = PRESETS[name]
     for seats in (fewest, most):
         assert new_game(rules, seats).seats == seats
@@ -137,7 +137,7 @@ def test_players(name: str, fewest: int, most: int) -> None:
     ],
 )
 def test_decks_and_jokers(name: str, seats: int, decks: int, jokers: int) -> None:
-    """RULES.md §3 decks / jokers: the shoe has the decks and jokers of the table size; a shuffle of any
+    """RULES.md §3.2 decks / jokers: the shoe has the decks and jokers of the table size; a shuffle of any
     other shoe is refused."""
     state = new_game(PRESETS[name], seats)
     cards_in_shoe = shoe(state)
@@ -157,7 +157,7 @@ def test_decks_and_jokers(name: str, seats: int, decks: int, jokers: int) -> Non
 
 
 def test_upcard_starts_the_discard_pile() -> None:
-    """RULES.md §3 upcard at deal start: yes (000, 001a, 001b, 004); the first player may take it."""
+    """RULES.md §3.3 upcard at deal start: yes (000, 001a, 001b, 004); the first player may take it."""
     state = deal(LIVERPOOL, 3, upcard="KD")
     assert discard_pile(state) == "KD"
     assert len(state.stock) == 108 - 30 - 1
@@ -167,7 +167,7 @@ def test_upcard_starts_the_discard_pile() -> None:
 
 
 def test_no_upcard_first_player_draws_from_the_stock() -> None:
-    """RULES.md §3 upcard at deal start: no, the first player must draw from stock (002)."""
+    """RULES.md §3.3 upcard at deal start: no, the first player must draw from stock (002)."""
     state = deal(NORSK, 3)
     assert state.discard_pile == []
     assert len(state.stock) == 108 - 30
@@ -184,7 +184,7 @@ def test_no_upcard_first_player_draws_from_the_stock() -> None:
 
 
 def test_sets_of_a_contract_must_differ_in_rank_may_i() -> None:
-    """RULES.md §3 set constraints: sets of a contract must be different ranks (000)."""
+    """RULES.md §3.4 set constraints: sets of a contract must be different ranks (000)."""
     state = deal(MAY_I, 3, hands=[None, "7H 7S 7D 7C 7H#1 7S#1 8H 8S 8D KS"], stock_top=["2C"])
     play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 7D", "set: 7C 7H#1 7S#1"), CannotGoDown, "different ranks")
@@ -193,7 +193,7 @@ def test_sets_of_a_contract_must_differ_in_rank_may_i() -> None:
 
 
 def test_sets_of_one_rank_are_fine_without_the_constraint() -> None:
-    """RULES.md §3 set constraints: only 000 asks for different ranks; liverpool lets two sets share a rank
+    """RULES.md §3.4 set constraints: only 000 asks for different ranks; liverpool lets two sets share a rank
     and lets a set hold two cards of one suit (two decks)."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 7H#1 7S#1 8H 8S 8D KS"], stock_top=["2C"])
     play(state, DrawStock(1))
@@ -202,7 +202,7 @@ def test_sets_of_one_rank_are_fine_without_the_constraint() -> None:
 
 
 def test_sets_of_distinct_suits_and_at_most_four_cards_contract() -> None:
-    """RULES.md §3 set constraints: sets 3-4 cards, no two cards of one suit (001b); lay-offs too."""
+    """RULES.md §3.4 set constraints: sets 3-4 cards, no two cards of one suit (001b); lay-offs too."""
     state = deal(CONTRACT, 4, hands=[None, "7H 7H#1 7S 7D 7C 8H 8S 8D 8H#1 JK"], stock_top=["2C"])
     play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7H#1 7S", "set: 8H 8S 8D"), CannotGoDown, "two 7H in one set")
@@ -218,7 +218,7 @@ def test_sets_of_distinct_suits_and_at_most_four_cards_contract() -> None:
 
 
 def test_runs_of_a_contract_in_different_suits_of_four_or_more() -> None:
-    """RULES.md §3 run constraints: runs of a contract in different suits (000, 001b); min length 4 (most)."""
+    """RULES.md §3.5 run constraints: runs of a contract in different suits (000, 001b); min length 4 (most)."""
     state = deal(LIVERPOOL, 3, hands=[None, "3H 4H 5H 6H 8H 9H 10H JH 2S KS"], stock_top=["5D"], deal_no=2)
     play(state, DrawStock(1))
     refused(state, go_down(1, "run: 3H 4H 5H 6H", "run: 8H 9H 10H JH"), CannotGoDown, "different suits")
@@ -231,7 +231,7 @@ def test_runs_of_a_contract_in_different_suits_of_four_or_more() -> None:
 
 
 def test_runs_of_three_contract() -> None:
-    """RULES.md §3 run constraints: min length 3 (001b)."""
+    """RULES.md §3.5 run constraints: min length 3 (001b)."""
     state = deal(CONTRACT, 3, hands=[None, "7H 7S 7D 4C 5C 6C 2D 9S KH QD"], stock_top=["JH"], deal_no=1)
     play(state, DrawStock(1))
     play(state, go_down(1, "set: 7H 7S 7D", "run: 4C 5C 6C"))
@@ -240,7 +240,7 @@ def test_runs_of_three_contract() -> None:
 
 @pytest.mark.parametrize("first_low", [True, False])
 def test_joinable_runs_may_not_be_laid_as_two_norsk(first_low: bool) -> None:
-    """RULES.md §3 run constraints: same suit allowed but two runs that could be joined may not be laid as
+    """RULES.md §3.5 run constraints: same suit allowed but two runs that could be joined may not be laid as
     two (002)."""
     state = deal(NORSK, 3, hands=[None, "3H 4H 5H 6H 7H 8H 9H 10H JH 2S"], stock_top=["KS"], deal_no=2)
     play(state, DrawStock(1))
@@ -252,7 +252,7 @@ def test_joinable_runs_may_not_be_laid_as_two_norsk(first_low: bool) -> None:
 
 
 def test_runs_have_aces_low_or_high_but_never_wrap() -> None:
-    """RULES.md §1 (shared by every row of run constraints): A-2-3-4 and J-Q-K-A, never K-A-2."""
+    """RULES.md §1.2 (shared by every row of run constraints): A-2-3-4 and J-Q-K-A, never K-A-2."""
     state = deal(LIVERPOOL, 3, hands=[None, "AH 2H 3H 4H JS QS KS AS 2S 7D"], stock_top=["7H#1"], deal_no=2)
     play(state, DrawStock(1))
     refused(state, go_down(1, "run: QS KS AS 2S", "run: AH 2H 3H 4H"), CannotGoDown, "cannot go from rank 12 to 15")
@@ -265,7 +265,7 @@ def test_runs_have_aces_low_or_high_but_never_wrap() -> None:
 
 
 def test_longer_melds_but_no_extra_melds() -> None:
-    """RULES.md §3 laying more than the minimum: longer melds allowed, no extra melds (000, 004);
+    """RULES.md §3.6 laying more than the minimum: longer melds allowed, no extra melds (000, 004);
     the contract is laid once."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 9H 9S 9D"], stock_top=["KS"])
     play(state, DrawStock(1))
@@ -282,7 +282,7 @@ def test_longer_melds_but_no_extra_melds() -> None:
 
 
 def test_melds_of_exactly_the_contract_when_longer_melds_are_off() -> None:
-    """RULES.md §3 laying more than the minimum: the option off, a set of 4 does not fit 'set 3'."""
+    """RULES.md §3.6 laying more than the minimum: the option off, a set of 4 does not fit 'set 3'."""
     rules = dataclasses.replace(LIVERPOOL, longer_melds=False)
     state = deal(rules, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 9H 9S 9D"], stock_top=["KS"])
     play(state, DrawStock(1))
@@ -295,7 +295,7 @@ def test_melds_of_exactly_the_contract_when_longer_melds_are_off() -> None:
 
 
 def test_joker_limits_two_naturals_in_a_set_three_in_a_run() -> None:
-    """RULES.md §3 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)."""
+    """RULES.md §3.7 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)."""
     state = deal(LIVERPOOL, 3, hands=[None, "7H 8H JK JK#1 10H 5S 5D 5C 2C KS"], stock_top=["QD"], deal_no=1)
     play(state, DrawStock(1))
     refused(
@@ -315,7 +315,7 @@ def test_joker_limits_two_naturals_in_a_set_three_in_a_run() -> None:
 
 
 def test_joker_limits_one_joker_per_four_cards_british() -> None:
-    """RULES.md §3 joker limits: at most one joker per 4-card segment (004); liverpool has no such limit."""
+    """RULES.md §3.7 joker limits: at most one joker per 4-card segment (004); liverpool has no such limit."""
     hands = [None, "5S 5D 5C 5H 6H 7H 9H JK JK#1 KS"]
     crowded = go_down(1, "set: 5S 5D 5C", "run: 5H JK 7H JK#1 9H")
     state = deal(BRITISH, 3, hands=hands, stock_top=["2C"], deal_no=1)
@@ -329,7 +329,7 @@ def test_joker_limits_one_joker_per_four_cards_british() -> None:
 
 
 def test_joker_limits_lay_off_a_second_joker() -> None:
-    """RULES.md §3 joker limits: a second joker only where naturals fix its place (004), as laid off."""
+    """RULES.md §3.7 joker limits: a second joker only where naturals fix its place (004), as laid off."""
     hands = [None, "5S 5D 5C 4H 5H 6H JK JK#1 KS 2D"]
     for rules, accepted in ((BRITISH, False), (LIVERPOOL, True)):
         state = deal(rules, 3, hands=hands, stock_top=["2C"], deal_no=1)
@@ -346,7 +346,7 @@ def test_joker_limits_lay_off_a_second_joker() -> None:
 
 
 def test_joker_limits_runs_of_three_need_two_naturals_contract() -> None:
-    """RULES.md §3 joker limits, read for 001b's runs of 3: two naturals."""
+    """RULES.md §3.7 joker limits, read for 001b's runs of 3: two naturals."""
     state = deal(CONTRACT, 3, hands=[None, "7H 7S 7D JK 6C 2D 9S KH QD 3S"], stock_top=["5C"], deal_no=1)
     play(state, DrawStock(1))
     refused(state, go_down(1, "set: 7H 7S 7D", "run: JK 5C KH"), CannotGoDown)
@@ -374,7 +374,7 @@ def _seat_1_down_with_jokers(rules: Ruleset, seat_2: str, deal_no: int, first: s
 
 
 def test_joker_swap_after_down_from_runs_only_liverpool() -> None:
-    """RULES.md §3 joker swap: while laying off, from a *run*, joker must be placed elsewhere the same turn
+    """RULES.md §3.8 joker swap: while laying off, from a *run*, joker must be placed elsewhere the same turn
     (001a, 002: only after you are down); jokers in sets are dead (001a, 001b, 002)."""
     state = _seat_1_down_with_jokers(
         LIVERPOOL, "8H 8S 8D 9C 10C JC QC 6C 7D 5S", 1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C"
@@ -393,7 +393,7 @@ def test_joker_swap_after_down_from_runs_only_liverpool() -> None:
 
 
 def test_joker_swap_placed_at_once_norsk() -> None:
-    """RULES.md §3 joker swap (002): "Du må med en gang legge jokeren på et annet sted": the next play places it."""
+    """RULES.md §3.8 joker swap (002): "Du må med en gang legge jokeren på et annet sted": the next play places it."""
     rules = dataclasses.replace(NORSK, upcard=True)  # (the helper's situation turns an upcard)
     state = _seat_1_down_with_jokers(rules, "8H 8S 8D 9C 10C JC QC 6C 7D 5S", 1, "set: 7H 7S JK", "run: 4C 5C JK#1 7C")
     play(state, go_down(2, "set: 8H 8S 8D", "run: 9C 10C JC QC"), SwapJoker(2, card("6C"), 1, card("JK#1")))
@@ -407,7 +407,7 @@ def test_joker_swap_placed_at_once_norsk() -> None:
 
 
 def test_joker_swap_only_when_going_down_may_i() -> None:
-    """RULES.md §3 joker swap: only when coming down, for a joker anyone laid (000); may-i swaps from sets."""
+    """RULES.md §3.8 joker swap: only when coming down, for a joker anyone laid (000); may-i swaps from sets."""
     seat_2 = "7D 9C 8H 8S 4H 4D 4S 2S 2D 2H"
     state = _seat_1_down_with_jokers(MAY_I, seat_2, 0, "set: 7H 7S JK", "set: 9H 9S JK#1")
     play(state, SwapJoker(2, card("7D"), 0, card("JK")))
@@ -430,7 +430,7 @@ def test_joker_swap_only_when_going_down_may_i() -> None:
 
 
 def test_joker_swap_going_down_or_after_british() -> None:
-    """RULES.md §3 joker swap: during meld or lay-off phase, reclaimed joker used at once (004); jokers in
+    """RULES.md §3.8 joker swap: during meld or lay-off phase, reclaimed joker used at once (004); jokers in
     books may be swapped (preset note)."""
     seat_2 = "7D 9C 8H 8S 4H 4D 4S 2S 2D 2H"
     state = _seat_1_down_with_jokers(BRITISH, seat_2, 0, "set: 7H 7S JK", "set: 9H 9S JK#1")
@@ -447,7 +447,7 @@ def test_joker_swap_going_down_or_after_british() -> None:
 
 
 def test_joker_swap_never() -> None:
-    """RULES.md §3 joker swap, turned off (a table's house rule)."""
+    """RULES.md §3.8 joker swap, turned off (a table's house rule)."""
     rules = dataclasses.replace(BRITISH, joker_swap=JokerSwap.NEVER)
     state = _seat_1_down_with_jokers(rules, "7D 9C 8H 8S 4H 4D 4S 2S 2D 2H", 0, "set: 7H 7S JK", "set: 9H 9S JK#1")
     refused(state, SwapJoker(2, card("7D"), 0, card("JK")), CannotSwap, "joker swaps are off")
@@ -466,7 +466,7 @@ def _pile_of_two(rules: Ruleset, seat_2: str) -> GameState:
 
 
 def test_dig_into_the_discard_pile_contract() -> None:
-    """RULES.md §3 draw from discard: any depth if the taken card is melded at once and all cards above it
+    """RULES.md §3.9 draw from discard: any depth if the taken card is melded at once and all cards above it
     are taken too (001b); one of the cards taken may be discarded again."""
     state = _pile_of_two(CONTRACT, "9D 9H 5C 5D 5H 7S 2H 3S 4C 6D")
     assert DrawDiscard(2, 2) in legal_actions(state)
@@ -479,14 +479,14 @@ def test_dig_into_the_discard_pile_contract() -> None:
 
 
 def test_dig_refused_when_the_card_cannot_be_melded_at_once() -> None:
-    """RULES.md §3 draw from discard: the dug card must be melded at once (001b)."""
+    """RULES.md §3.9 draw from discard: the dug card must be melded at once (001b)."""
     state = _pile_of_two(CONTRACT, "9D 8H 5C 5D 5H 7S 2H 3S 4C 6D")
     refused(state, DrawDiscard(2, 2), CannotDraw, "9C could not be melded at once")
     assert legal_actions(state) == [DrawStock(2), DrawDiscard(2)]
 
 
 def test_dig_when_down_lays_the_card_off_at_once_contract() -> None:
-    """RULES.md §3 draw from discard (001b): a player who is down digs for a card to lay off, then may discard one
+    """RULES.md §3.9 draw from discard (001b): a player who is down digs for a card to lay off, then may discard one
     of the cards taken above it."""
     state = deal(
         CONTRACT,
@@ -509,7 +509,7 @@ def test_dig_when_down_lays_the_card_off_at_once_contract() -> None:
 
 
 def test_top_card_only() -> None:
-    """RULES.md §3 draw from discard: top card only (most)."""
+    """RULES.md §3.9 draw from discard: top card only (most)."""
     state = _pile_of_two(LIVERPOOL, "9D 9H 5C 5D 5H 7S 2H 3S 4C 6D")
     refused(state, DrawDiscard(2, 2), CannotDraw, "only the top discard may be taken")
     play(state, DrawDiscard(2))
@@ -521,7 +521,7 @@ def test_top_card_only() -> None:
 
 @pytest.mark.parametrize("rules", [LIVERPOOL, CONTRACT, MAY_I, BRITISH], ids=lambda r: r.name)
 def test_may_not_discard_the_card_just_taken(rules: Ruleset) -> None:
-    """RULES.md §3 discard after drawing from discard: may not discard the card just taken (001a, 001b, 002);
+    """RULES.md §3.10 discard after drawing from discard: may not discard the card just taken (001a, 001b, 002);
     may-i and british notes: their texts are silent, the others' rule is taken."""
     state = deal(rules, 3, upcard="KD")
     play(state, DrawDiscard(1))
@@ -533,7 +533,7 @@ def test_may_not_discard_the_card_just_taken(rules: Ruleset) -> None:
 
 
 def test_may_discard_the_card_just_taken_when_the_option_is_off() -> None:
-    """RULES.md §3 discard after drawing from discard, turned off (000 and 004 are silent)."""
+    """RULES.md §3.10 discard after drawing from discard, turned off (000 and 004 are silent)."""
     state = deal(dataclasses.replace(LIVERPOOL, no_discard_taken_card=False), 3, upcard="KD")
     play(state, DrawDiscard(1), Discard(1, card("KD")))
     assert discard_pile(state) == "KD" and state.current == 2
@@ -543,7 +543,7 @@ def test_may_discard_the_card_just_taken_when_the_option_is_off() -> None:
 
 
 def test_discard_is_optional_norsk() -> None:
-    """RULES.md §3 discard optional: discarding is optional (002)."""
+    """RULES.md §3.11 discard optional: discarding is optional (002)."""
     state = deal(NORSK, 3)
     play(state, DrawStock(1))
     assert EndTurn(1) in legal_actions(state)
@@ -552,7 +552,7 @@ def test_discard_is_optional_norsk() -> None:
 
 
 def test_discard_is_required_to_end_the_turn() -> None:
-    """RULES.md §3 discard optional: required to end the turn (others)."""
+    """RULES.md §3.11 discard optional: required to end the turn (others)."""
     state = deal(LIVERPOOL, 3)
     play(state, DrawStock(1))
     assert EndTurn(1) not in legal_actions(state)
@@ -569,7 +569,7 @@ def _seat_1_discarded(rules: Ruleset, seats: int = 3, deal_no: int = 0) -> GameS
 
 
 def test_may_i_before_the_next_player_draws() -> None:
-    """RULES.md §3 buying: who, when: after discard, before the next player draws (000); the next player takes
+    """RULES.md §3.12 buying: who, when: after discard, before the next player draws (000); the next player takes
     it free; after a successful May I (000) the next player must draw from stock."""
     state = _seat_1_discarded(MAY_I)
     assert discard_pile(state) != "" and state.current == 2
@@ -588,14 +588,14 @@ def test_may_i_before_the_next_player_draws() -> None:
 
 
 def test_next_player_takes_the_discard_free() -> None:
-    """RULES.md §3 buying: who, when: the next player may take it free (000)."""
+    """RULES.md §3.12 buying: who, when: the next player may take it free (000)."""
     state = _seat_1_discarded(MAY_I)
     play(state, DrawDiscard(2))
     assert state.hands[2][-1] == card("2C") and len(state.hands[2]) == 11 and state.buys == [0, 0, 0]
 
 
 def test_after_a_may_i_the_next_player_may_still_take_it_when_the_option_is_off() -> None:
-    """RULES.md §3 after a successful May I: marked as varying (000); off, the next player still takes it free."""
+    """RULES.md §3.16 after a successful May I: marked as varying (000); off, the next player still takes it free."""
     state = _seat_1_discarded(dataclasses.replace(MAY_I, buy_blocks_next_player=False))
     before = hand(state, 0)
     play(state, Buy(0), DrawDiscard(2))
@@ -604,7 +604,7 @@ def test_after_a_may_i_the_next_player_may_still_take_it_when_the_option_is_off(
 
 
 def test_buy_only_after_the_next_player_declines() -> None:
-    """RULES.md §3 buying: who, when: only after the next player declines it (001a, 002, 004)."""
+    """RULES.md §3.12 buying: who, when: only after the next player declines it (001a, 002, 004)."""
     state = _seat_1_discarded(LIVERPOOL)
     refused(state, Buy(0), WrongPhase, "buying opens only once the next player has declined the discard")
     assert not any(isinstance(a, Buy) for a in legal_actions(state))
@@ -620,7 +620,7 @@ def test_buy_only_after_the_next_player_declines() -> None:
 
 
 def test_taking_the_discard_opens_no_buying() -> None:
-    """RULES.md §3 buying: who, when: a discard the next player takes cannot be bought."""
+    """RULES.md §3.12 buying: who, when: a discard the next player takes cannot be bought."""
     state = _seat_1_discarded(LIVERPOOL)
     play(state, DrawDiscard(2))
     assert state.phase is Phase.PLAY
@@ -632,7 +632,7 @@ def test_taking_the_discard_opens_no_buying() -> None:
 
 @pytest.mark.parametrize("first_answer", ["far", "near"])
 def test_nearest_buyer_wins(first_answer: str) -> None:
-    """RULES.md §3 buying: precedence: nearest in turn order to the player about to draw (001a, 002, 004)."""
+    """RULES.md §3.13 buying: precedence: nearest in turn order to the player about to draw (001a, 002, 004)."""
     state = _seat_1_discarded(LIVERPOOL, seats=4)
     play(state, DrawStock(2))
     assert state.window == [3, 0]
@@ -646,21 +646,21 @@ def test_nearest_buyer_wins(first_answer: str) -> None:
 
 
 def test_a_farther_buyer_wins_when_the_nearer_passes() -> None:
-    """RULES.md §3 buying: precedence (turn order): the window closes once the nearer seat has passed."""
+    """RULES.md §3.13 buying: precedence (turn order): the window closes once the nearer seat has passed."""
     state = _seat_1_discarded(LIVERPOOL, seats=4)
     play(state, DrawStock(2), Buy(0), Pass(3))
     assert state.buys == [1, 0, 0, 0]
 
 
 def test_may_i_nearest_caller_wins() -> None:
-    """RULES.md §3 buying: precedence: nearest to the player about to draw (000), whoever called first."""
+    """RULES.md §3.13 buying: precedence: nearest to the player about to draw (000), whoever called first."""
     state = _seat_1_discarded(MAY_I, seats=4)
     play(state, Buy(0), Buy(3), DrawStock(2))
     assert state.buys == [0, 0, 0, 1]
 
 
 def test_first_to_call_wins() -> None:
-    """RULES.md §3 buying: precedence: first to call wins ("Me", 001a)."""
+    """RULES.md §3.13 buying: precedence: first to call wins ("Me", 001a)."""
     rules = dataclasses.replace(LIVERPOOL, buy_precedence=BuyPrecedence.FIRST_CALL)
     state = _seat_1_discarded(rules, seats=4)
     play(state, DrawStock(2), Buy(0))
@@ -674,7 +674,7 @@ def test_first_to_call_wins() -> None:
 
 
 def test_buying_costs_one_penalty_card_from_the_stock() -> None:
-    """RULES.md §3 buying: price: the discard plus 1 penalty card from stock (all); the penalty card stays
+    """RULES.md §3.14 buying: price: the discard plus 1 penalty card from stock (all); the penalty card stays
     hidden from the others, the bought card does not."""
     state = _seat_1_discarded(LIVERPOOL)
     stock = len(state.stock)
@@ -689,7 +689,7 @@ def test_buying_costs_one_penalty_card_from_the_stock() -> None:
 
 
 def test_no_buy_when_the_stock_cannot_pay_the_penalty() -> None:
-    """RULES.md §3 buying: price: the penalty card must be there (and a card for the next player's draw)."""
+    """RULES.md §3.14 buying: price: the penalty card must be there (and a card for the next player's draw)."""
     state = deal(MAY_I, 3)
     stall_until(state, lambda s: s.phase is Phase.DRAW and len(s.stock) == 1 and s.fresh)
     refused(state, Buy(state.next_seat(state.current)), CannotBuy, "the stock is too low to pay the penalty card")
@@ -706,7 +706,7 @@ def _buy_at_every_chance(state: GameState, buyer: int, buys: int) -> GameState:
 
 
 def test_three_buys_per_deal_british() -> None:
-    """RULES.md §3 buying: limits: 3 per player per deal (004)."""
+    """RULES.md §3.15 buying: limits: 3 per player per deal (004)."""
     state = _buy_at_every_chance(deal(BRITISH, 4), 0, 3)
     stall_until(state, lambda s: s.phase is Phase.DRAW and s.current == 2 and s.discarder == 1)
     play(state, DrawStock(2))
@@ -720,7 +720,7 @@ def test_three_buys_per_deal_british() -> None:
 
 
 def test_no_buy_limit_liverpool() -> None:
-    """RULES.md §3 buying: limits: none (001a)."""
+    """RULES.md §3.15 buying: limits: none (001a)."""
     state = _buy_at_every_chance(deal(LIVERPOOL, 4), 0, 5)
     assert state.buys[0] == 5
 
@@ -736,7 +736,7 @@ def _may_i_rounds(state: GameState, rounds: int) -> GameState:
 
 
 def test_four_may_is_in_the_final_deal() -> None:
-    """RULES.md §3 buying: limits: four May I's max in deal 7 (000), per seat (may-i note)."""
+    """RULES.md §3.15 buying: limits: four May I's max in deal 7 (000), per seat (may-i note)."""
     state = _may_i_rounds(deal(MAY_I, 3, deal_no=6), 4)
     assert state.buys == [4, 0, 0] and len(state.hands[0]) == 12 + 8
     play(state, DrawStock(1), Discard(1, state.hands[1][-1]))
@@ -772,7 +772,7 @@ def _two_seats_down(
 
 @pytest.mark.parametrize("rules", [LIVERPOOL, NORSK], ids=lambda r: r.name)
 def test_liverpool_call(rules: Ruleset) -> None:
-    """RULES.md §3 playable-discard call: "Liverpool": a player who is down may call it when someone who is down
+    """RULES.md §3.17 playable-discard call: "Liverpool": a player who is down may call it when someone who is down
     discards a card that could be laid off; first caller sheds one card of their own onto the pile (001a, 002)."""
     state = _two_seats_down(rules)
     assert state.call_open and state.current == 0
@@ -790,7 +790,7 @@ def test_liverpool_call(rules: Ruleset) -> None:
 
 
 def test_liverpool_call_needs_a_playable_discard_and_closes_with_the_next_draw() -> None:
-    """RULES.md §3 playable-discard call: only a discard that could be laid off; not once the next player drew."""
+    """RULES.md §3.17 playable-discard call: only a discard that could be laid off; not once the next player drew."""
     state = _two_seats_down(LIVERPOOL, seat_2_discard="JD")
     assert not state.call_open
     refused(state, Call(1, card("2C")), CannotCall, "no playable discard can be called now")
@@ -800,7 +800,7 @@ def test_liverpool_call_needs_a_playable_discard_and_closes_with_the_next_draw()
 
 
 def test_liverpool_caller_keeps_a_card() -> None:
-    """RULES.md §3 playable-discard call (liverpool note): a caller must keep at least one card."""
+    """RULES.md §3.17 playable-discard call (liverpool note): a caller must keep at least one card."""
     state = _two_seats_down(
         LIVERPOOL,
         seat_1="7H 7S 7D 7S#1 7H#1 8H 8S 8D 8C 9H",
@@ -812,7 +812,7 @@ def test_liverpool_caller_keeps_a_card() -> None:
 
 
 def test_rummy_call() -> None:
-    """RULES.md §3 playable-discard call: "rummy": the offender takes the discard back plus a penalty card (001a)."""
+    """RULES.md §3.17 playable-discard call: "rummy": the offender takes the discard back plus a penalty card (001a)."""
     rules = dataclasses.replace(LIVERPOOL, discard_call=DiscardCall.RUMMY)
     state = _two_seats_down(rules)
     assert state.call_open and legal_actions(state, 0)[-1] == Call(0)
@@ -827,7 +827,7 @@ def test_rummy_call() -> None:
 
 
 def test_no_discard_calls() -> None:
-    """RULES.md §3 playable-discard call: none (000, 001b, 004)."""
+    """RULES.md §3.17 playable-discard call: none (000, 001b, 004)."""
     state = _two_seats_down(BRITISH)
     assert not state.call_open
     refused(state, Call(1, card("2C")), CannotCall, "calls on discards are off in this ruleset")
@@ -837,7 +837,7 @@ def test_no_discard_calls() -> None:
 
 
 def test_going_out_by_discarding_the_last_card() -> None:
-    """RULES.md §3 going out: by discarding the last card (000, 001a, 002, 004)."""
+    """RULES.md §3.18 going out: by discarding the last card (000, 001a, 002, 004)."""
     state = deal(LIVERPOOL, 3, hands=["KS QS", "7H 7S 7D 7C 7H#1 8H 8S 8D 8C 8H#1"], stock_top=["2C"])
     play(state, DrawStock(1))
     play(state, go_down(1, "set: 7H 7S 7D 7C 7H#1", "set: 8H 8S 8D 8C 8H#1"))
@@ -854,7 +854,7 @@ WHOLE_HAND_MELDS = ("set: 7H 7S 7C 7D", "run: 8D 9D 10D JD QD KD AD")
 
 
 def test_melding_every_card_goes_out_contract() -> None:
-    """RULES.md §3 going out: melding every card also goes out (001b)."""
+    """RULES.md §3.18 going out: melding every card also goes out (001b)."""
     state = deal(CONTRACT, 3, hands=WHOLE_HAND_DEAL_2, stock_top=["AD"], deal_no=1)
     play(state, DrawStock(1), GoDown(1, melds(*WHOLE_HAND_MELDS)))
     assert state.results[-1].went_out == 1 and state.results[-1].scores[1] == 0 and state.phase is Phase.DEAL
@@ -862,7 +862,7 @@ def test_melding_every_card_goes_out_contract() -> None:
 
 @pytest.mark.parametrize("rules", [LIVERPOOL, NORSK], ids=["liverpool", "norsk"])
 def test_floating(rules: Ruleset) -> None:
-    """RULES.md §3 floating: a player who empties their hand without a discard does not go out; play continues
+    """RULES.md §3.19 floating: a player who empties their hand without a discard does not go out; play continues
     until they draw and discard (001a, 002)."""
     state = deal(rules, 3, hands=WHOLE_HAND_DEAL_2, stock_top=["AD"], deal_no=1)
     play(state, DrawStock(1))
@@ -884,7 +884,7 @@ def test_floating(rules: Ruleset) -> None:
 
 @pytest.mark.parametrize("rules", [MAY_I, BRITISH], ids=["may-i", "british"])
 def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
-    """RULES.md §3 floating / going out: where neither applies, the last card must be discarded, so a hand may
+    """RULES.md §3.19 floating / going out: where neither applies, the last card must be discarded, so a hand may
     not be emptied by melding."""
     state = deal(rules, 3, hands=WHOLE_HAND_DEAL_2, stock_top=["AD"], deal_no=1)
     play(state, DrawStock(1))
@@ -900,7 +900,7 @@ def test_no_floating_keep_a_card_to_discard(rules: Ruleset) -> None:
 
 
 def test_final_deal_contract_uses_the_whole_hand_liverpool() -> None:
-    """RULES.md §3 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out");
+    """RULES.md §3.20 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out");
     liverpool note: with 10 cards dealt, the 12 cards of three runs come from buying."""
     state = deal(
         LIVERPOOL,
@@ -926,7 +926,7 @@ def test_final_deal_contract_uses_the_whole_hand_liverpool() -> None:
 
 
 def test_final_deal_three_runs_and_out_may_i() -> None:
-    """RULES.md §3 final deal: contract must use the whole hand, no discard (000)."""
+    """RULES.md §3.20 final deal: contract must use the whole hand, no discard (000)."""
     state = deal(MAY_I, 3, hands=[None, "2H 3H 4H 5H 2S 3S 4S 5S 2D 3D 4D 5D"], stock_top=["6D"], deal_no=6)
     play(state, DrawStock(1))
     refused(
@@ -941,7 +941,7 @@ def test_final_deal_three_runs_and_out_may_i() -> None:
 
 @pytest.mark.parametrize("rules", [BRITISH, BRITISH_FIXED], ids=["british", "british-fixed"])
 def test_final_deal_going_down_goes_out_british(rules: Ruleset) -> None:
-    """RULES.md §3 final deal: going out by completing the run of 7, no discard (004); british note: going down
+    """RULES.md §3.20 final deal: going out by completing the run of 7, no discard (004); british note: going down
     with the run of seven goes out at once, whatever is left in hand."""
     size = rules.deals[6].hand_size
     rest = "KS KD QC 9S 4C JD"[: 3 * (size - 6) - 1]
@@ -956,7 +956,7 @@ def test_final_deal_going_down_goes_out_british(rules: Ruleset) -> None:
 
 
 def test_the_last_deal_is_ordinary_in_nine_deals_british_9() -> None:
-    """RULES.md §2 extra lists (9-deal, 004) with §3 final deal: the last deal (two runs of 5) is played
+    """RULES.md §2.8 extra lists (9-deal, 004) with §3.20 final deal: the last deal (two runs of 5) is played
     normally (deal 7's run of seven goes out wherever it stands: tests/rules/test_fidelity_turns.py)."""
     state = deal(BRITISH_9, 3, hands=[None, "2H 3H 4H 5H 6H 7H KS KD QC 9S 4C JD"], stock_top=["8H"], deal_no=6)
     play(state, DrawStock(1), Pass(2), Pass(0), go_down(1, "run: 2H 3H 4H 5H 6H 7H 8H"))
@@ -974,7 +974,7 @@ def test_the_last_deal_is_ordinary_in_nine_deals_british_9() -> None:
 
 @pytest.mark.parametrize("rules", [MAY_I, LIVERPOOL, CONTRACT, NORSK, BRITISH], ids=lambda r: r.name)
 def test_stock_washed_three_times_then_the_deal_ends(rules: Ruleset) -> None:
-    """RULES.md §3 stock exhausted: discards (all but the top card) reshuffled as new stock, at most 3 times,
+    """RULES.md §3.21 stock exhausted: discards (all but the top card) reshuffled as new stock, at most 3 times,
     then the deal ends and all score (000); the notes of liverpool, contract, norsk and british take this."""
     state = deal(rules, 3)
     for wash in range(3):
@@ -995,7 +995,7 @@ def test_stock_washed_three_times_then_the_deal_ends(rules: Ruleset) -> None:
 
 
 def test_stock_exhausted_ends_the_deal() -> None:
-    """RULES.md §3 stock exhausted: end the deal and score (004's other choice)."""
+    """RULES.md §3.21 stock exhausted: end the deal and score (004's other choice)."""
     state = deal(dataclasses.replace(BRITISH, stock_out=StockOut.END_DEAL), 3)
     stall_until(state, lambda s: s.deal == 1)
     assert state.results[0].went_out is None and not any(isinstance(a, Reshuffle) for a in state.history)
@@ -1006,7 +1006,7 @@ def test_stock_exhausted_ends_the_deal() -> None:
 
 @pytest.mark.parametrize(("cut", "bonus"), [(31, True), (30, False), (32, False)])
 def test_cut_bonus(cut: int, bonus: bool) -> None:
-    """RULES.md §3 cut bonus: cutter who cuts exactly the cards needed for the deal plus the upcard gets -50
+    """RULES.md §3.24 cut bonus: cutter who cuts exactly the cards needed for the deal plus the upcard gets -50
     (001a); the cutter sits left of the dealer."""
     state = play_out_deal(deal(LIVERPOOL, 3, dealer=2, cut=cut))
     result = state.results[0]
@@ -1016,7 +1016,7 @@ def test_cut_bonus(cut: int, bonus: bool) -> None:
 
 
 def test_no_cut_bonus() -> None:
-    """RULES.md §3 cut bonus: only 001a has it."""
+    """RULES.md §3.24 cut bonus: only 001a has it."""
     for rules in (MAY_I, CONTRACT, NORSK, BRITISH):
         exact = 3 * rules.deals[0].hand_size + rules.upcard
         assert play_out_deal(deal(rules, 3, cut=exact)).results[0].cut_bonus_seat is None
@@ -1038,7 +1038,7 @@ class _Cut(random.Random):
 
 
 def test_first_dealer_low_card() -> None:
-    """RULES.md §3 first dealer: low card after a cut (001a, 001b); aces are low, the first seat wins a tie."""
+    """RULES.md §3.25 first dealer: low card after a cut (001a, 001b); aces are low, the first seat wins a tie."""
     assert choose_first_dealer(LIVERPOOL, 4, _Cut("KH 3S 3D 9C")) == 1
     assert choose_first_dealer(CONTRACT, 3, _Cut("2C AH 5D")) == 1
     state = deal(LIVERPOOL, 4, dealer=3)
@@ -1048,7 +1048,7 @@ def test_first_dealer_low_card() -> None:
 
 
 def test_first_dealer_any() -> None:
-    """RULES.md §3 first dealer: any (the table picks: the first seat)."""
+    """RULES.md §3.25 first dealer: any (the table picks: the first seat)."""
     from liverpool.engine.rules import FirstDealer
 
     rules = dataclasses.replace(LIVERPOOL, first_dealer=FirstDealer.FIRST_SEAT)
@@ -1073,7 +1073,7 @@ VALUED = "2C 9D 10H JS QC KD AH JK 3S 4S"
     ],
 )
 def test_card_values(name: str, values: list[int]) -> None:
-    """RULES.md §3 card values: the penalty of each card left in hand when the deal ends."""
+    """RULES.md §3.26 card values: the penalty of each card left in hand when the deal ends."""
     rules = PRESETS[name]
     assert [rules.value(c) for c in cards(VALUED)] == values
     state = play_out_deal(deal(rules, 3, hands=[VALUED]))
@@ -1085,7 +1085,7 @@ def test_card_values(name: str, values: list[int]) -> None:
 
 @pytest.mark.parametrize(("name", "at"), [("may-i", 3), ("liverpool", 1), ("british", 0), ("contract", 0)])
 def test_announcements(name: str, at: int) -> None:
-    """RULES.md §3 announcements: announce count at 3 or fewer cards (000); knock at one card (001a); none."""
+    """RULES.md §3.27 announcements: announce count at 3 or fewer cards (000); knock at one card (001a); none."""
     rules = PRESETS[name]
     state = deal(rules, 3, hands=[None, "7H 7S 7D 7C 8H 8S 8D 8C 2C 5D"], stock_top=["9H"])
     play(state, DrawStock(1))
@@ -1129,14 +1129,14 @@ def _play_game(rules: Ruleset, seats: int, worse: dict[int, set[int]], hands: tu
 
 
 def test_ties_shared() -> None:
-    """RULES.md §3 ties: without a tie-break (000, 001a, 001b, 002 are silent) the lowest totals share the win."""
+    """RULES.md §3.28 ties: without a tie-break (000, 001a, 001b, 002 are silent) the lowest totals share the win."""
     state = _play_game(LIVERPOOL, 3, {}, (FIVES_A, FIVES_B, COURT))
     assert state.totals[0] == state.totals[1] < state.totals[2]
     assert state.winners == (0, 1)
 
 
 def test_ties_compare_final_deal_british() -> None:
-    """RULES.md §3 ties: compare deal-7 totals (004; british note)."""
+    """RULES.md §3.28 ties: compare deal-7 totals (004; british note)."""
     state = _play_game(BRITISH, 3, {0: {6}, 1: {0}}, (FIVES_A, FIVES_B, COURT))
     assert state.totals[0] == state.totals[1] and len(state.results) == 7
     assert state.results[6].scores[1] < state.results[6].scores[0]
@@ -1144,7 +1144,7 @@ def test_ties_compare_final_deal_british() -> None:
 
 
 def test_ties_replay_the_final_deal() -> None:
-    """RULES.md §3 ties: replay the final deal (004's other choice): the replay decides."""
+    """RULES.md §3.28 ties: replay the final deal (004's other choice): the replay decides."""
     rules = dataclasses.replace(BRITISH, ties=Ties.REPLAY_FINAL_DEAL)
     state = _play_game(rules, 3, {0: {6}, 1: {0, 7}}, (FIVES_A, FIVES_B, COURT))
     assert len(state.results) == 8 and state.results[7].deal == 7
@@ -1156,7 +1156,7 @@ def test_ties_replay_the_final_deal() -> None:
 
 
 def test_no_buying_british_nobuy() -> None:
-    """RULES.md §3 no-buy: buying disabled (004)."""
+    """RULES.md §3.29 no-buy: buying disabled (004)."""
     state = _seat_1_discarded(BRITISH_NOBUY)
     refused(state, Buy(0), CannotBuy, "buying is off in this ruleset")
     play(state, DrawStock(2))
@@ -1168,7 +1168,7 @@ def test_no_buying_british_nobuy() -> None:
 
 
 def test_partnerships() -> None:
-    """RULES.md §3 partnerships: Shanghai's 4-player teams (004): seats 0+2 and 1+3 add their totals, and
+    """RULES.md §3.30 partnerships: Shanghai's 4-player teams (004): seats 0+2 and 1+3 add their totals, and
     both partners of the lowest team win."""
     rules = dataclasses.replace(LIVERPOOL, partnerships=True)
     with pytest.raises(ValueError, match="partnerships need 4 seats"):

@@ -175,17 +175,17 @@ BAD_FILES: list[tuple[str, str | bytes, str, str]] = [
         "decks",
         "no deck rule covers 8 players",
     ),
-    # RULES.md §3 players: a table has 2..8 seats, and min_players <= max_players.
+    # RULES.md §3.1 players: a table has 2..8 seats, and min_players <= max_players.
     ("players.toml", "min_players = 6\nmax_players = 5\n", "min_players", "exceeds max_players 5"),
     ("toomany.toml", "max_players = 9\n", "max_players", "at most 8"),
-    # RULES.md §3 decks / jokers: one deck and a joker cannot deal 12 cards to 5 players (001b's contradiction).
+    # RULES.md §3.2 decks / jokers: one deck and a joker cannot deal 12 cards to 5 players (001b's contradiction).
     (
         "decks.toml",
         'base = "contract"\ndecks = [{ max_players = 5, decks = 1, jokers = 1 }]\n',
         "decks",
         "too few for 5 players",
     ),
-    # RULES.md §3 set constraints (001b: sets of 3-4 cards): a set is never shorter than 3.
+    # RULES.md §3.4 set constraints (001b: sets of 3-4 cards): a set is never shorter than 3.
     ("setmax.toml", "set_max_length = 2\n", "set_max_length", "at least 3, not 2"),
     (
         "setlong.toml",
@@ -193,10 +193,10 @@ BAD_FILES: list[tuple[str, str | bytes, str, str]] = [
         "deals[0].contract",
         "exceeds set_max_length 3",
     ),
-    # RULES.md §3 joker limits (001a, 002): the naturals a run needs cannot exceed the run.
+    # RULES.md §3.7 joker limits (001a, 002): the naturals a run needs cannot exceed the run.
     ("naturals.toml", "run_min_naturals = 5\n", "run_min_naturals", "exceeds the run of 4"),
     ("aces.toml", "aces_low = false\naces_high = false\n", "aces_low", "low, high, or both"),
-    # RULES.md §3 partnerships (004 Shanghai): teams of two need four seats.
+    # RULES.md §3.30 partnerships (004 Shanghai): teams of two need four seats.
     ("teams.toml", 'base = "norsk"\nmin_players = 5\npartnerships = true\n', "partnerships", "four-seat table"),
 ]
 
@@ -245,7 +245,7 @@ def test_an_unknown_name_is_neither_preset_nor_file() -> None:
         load_ruleset("shanghai")
 
 
-# RULES.md §3 players, decks / jokers, set constraints: invalid combinations name the field, files or not.
+# RULES.md §3.1 players, decks / jokers, set constraints: invalid combinations name the field, files or not.
 @pytest.mark.parametrize(
     ("data", "field"),
     [

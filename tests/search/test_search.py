@@ -535,7 +535,7 @@ def _listed_set_table(have: tuple[int, ...], jokers: int, weight: int, rules: An
 
 
 def test_the_table_of_sets_of_distinct_suits_is_the_best_choice_of_listed_sets() -> None:
-    # set_steps tables the sets whose naturals must differ in suit (RULES.md §3 set constraints: no two cards
+    # set_steps tables the sets whose naturals must differ in suit (RULES.md §3.4 set constraints: no two cards
     # of one suit, 001b) from counts, without listing them: it must be the best choice of as many sets as
     # set_shapes lists, by the naturals each takes of each suit, whatever the counts, jokers, weights and
     # set rules.
@@ -860,7 +860,7 @@ def assert_best_going_down(
 
 
 def test_a_set_that_takes_the_jokers_the_run_needs_gives_way_to_a_lighter_one() -> None:
-    # RULES.md §2 standard contracts: deal 2 of 000 is a set and a run of four. The heaviest set, KD KS JK,
+    # RULES.md §2.2 standard contracts: deal 2 of 000 is a set and a run of four. The heaviest set, KD KS JK,
     # takes the one joker that 4C 5C 7C need for a run, so the value search must pass it over (no run is
     # left with no joker) and go on to the lighter 3D 3H 3S: 4C 5C JK 7C, 25 points left (KD KS 9H).
     assert_best_going_down(
@@ -869,7 +869,7 @@ def test_a_set_that_takes_the_jokers_the_run_needs_gives_way_to_a_lighter_one() 
 
 
 def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_going_down() -> None:
-    # RULES.md §2 standard contracts: a set and a run of four (000, deal 2). The run 4C 5C 7C needs one of the
+    # RULES.md §2.2 standard contracts: a set and a run of four (000, deal 2). The run 4C 5C 7C needs one of the
     # two jokers, so a set may take the other: KD KS JK and 4C 5C JK#1 7C leave 9H. With no run to be had
     # (4C 6C 9C and one joker), the sets do not matter: no going-down.
     rules = find_preset("liverpool")
@@ -880,7 +880,7 @@ def test_the_jokers_the_run_needs_bound_the_sets_listed_and_no_run_means_no_goin
 
 
 def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> None:
-    # RULES.md §3 rule options: runs of naturals only (min naturals 4 of 4) and no longer melds, a house
+    # RULES.md §3.7 joker limits and §3.6 laying more than the minimum: runs of naturals only (min naturals 4 of 4) and no longer melds, a house
     # table's. The run 4C 5C 6C 7C can take no joker, so the joker's 20 points go only with a set: AH AS JK
     # (50) beats KH KS KD (30), though their naturals weigh alike. The value search must bound the aces' sets
     # with the joker they may take, not by their naturals alone.
@@ -889,7 +889,7 @@ def test_a_set_that_needs_the_joker_is_found_when_the_run_cannot_take_it() -> No
 
 
 def test_a_run_that_needs_the_joker_is_found_when_the_set_cannot_take_it() -> None:
-    # RULES.md §3 rule options: sets of naturals only (min naturals 3 of 3), no longer melds, at most one
+    # RULES.md §3.7 joker limits and §3.6 laying more than the minimum: sets of naturals only (min naturals 3 of 3), no longer melds, at most one
     # joker in any two cards of a run (under which the value search chooses the run first). The sets can
     # take no joker, so its 20 points go only with a run: JK JD QD KD (50) beats any run of 2C to 8C (35
     # with the joker), though the clubs' naturals weigh more than the diamonds'. The run's suit must be
@@ -902,14 +902,14 @@ def test_a_run_that_needs_the_joker_is_found_when_the_set_cannot_take_it() -> No
 
 
 def test_two_sets_of_one_rank_need_distinct_ranks_only_where_000_says() -> None:
-    # RULES.md §3 set constraints: sets of a contract must be different ranks (000)
+    # RULES.md §3.4 set constraints: sets of a contract must be different ranks (000)
     hand = parse_cards("7H 7S 7D 7C 7H#1 7S#1 KD 2C 9S 4H")
     assert can_meet(hand, find_preset("liverpool").contract(0), find_preset("liverpool"))
     assert not can_meet(hand, find_preset("may-i").contract(0), find_preset("may-i"))
 
 
 def test_sets_of_distinct_suits_hold_at_most_four_cards() -> None:
-    # RULES.md §3 set constraints: sets 3-4 cards, no two cards of one suit (001b)
+    # RULES.md §3.4 set constraints: sets 3-4 cards, no two cards of one suit (001b)
     rules = find_preset("contract")
     assert not can_meet(parse_cards("7H 7H#1 7S 2C 3D 9S"), (MeldRule(MeldKind.SET, 3),), rules)
     best = find_arrangements(parse_cards("7H 7S 7D 7C JK 2C"), (MeldRule(MeldKind.SET, 3),), rules)[0]
@@ -917,7 +917,7 @@ def test_sets_of_distinct_suits_hold_at_most_four_cards() -> None:
 
 
 def test_runs_of_a_contract_take_different_suits_where_000_and_001b_say() -> None:
-    # RULES.md §3 run constraints: runs of a contract in different suits (000, 001b)
+    # RULES.md §3.5 run constraints: runs of a contract in different suits (000, 001b)
     hand = parse_cards("2H 3H 4H 5H 8H 9H 10H JH KS")
     contract = find_preset("may-i").contract(2)
     assert not can_meet(hand, contract, find_preset("may-i"))
@@ -925,7 +925,7 @@ def test_runs_of_a_contract_take_different_suits_where_000_and_001b_say() -> Non
 
 
 def test_runs_that_could_be_joined_may_not_be_laid_as_two() -> None:
-    # RULES.md §3 run constraints: two runs that could be joined may not be laid as two (002)
+    # RULES.md §3.5 run constraints: two runs that could be joined may not be laid as two (002)
     rules = find_preset("norsk")
     contract = rules.contract(2)
     assert not can_meet(parse_cards("3H 4H 5H 6H 7H 8H 9H 10H KS"), contract, rules)
@@ -934,14 +934,14 @@ def test_runs_that_could_be_joined_may_not_be_laid_as_two() -> None:
 
 
 def test_runs_of_three_where_001b_plays_them() -> None:
-    # RULES.md §3 run constraints: min length 4 (most), 3 (001b)
+    # RULES.md §3.5 run constraints: min length 4 (most), 3 (001b)
     hand = parse_cards("4D 5D 6D 9C 9H 9S KC")
     assert can_meet(hand, find_preset("contract").contract(1), find_preset("contract"))
     assert not can_meet(hand, find_preset("liverpool").contract(1), find_preset("liverpool"))
 
 
 def test_a_set_needs_two_naturals_and_a_run_three() -> None:
-    # RULES.md §3 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)
+    # RULES.md §3.7 joker limits: set needs >= 2 naturals, run needs >= 3 naturals (001a, 002)
     rules = find_preset("liverpool")
     assert not can_meet(parse_cards("7H JK JK#1 2C"), (MeldRule(MeldKind.SET, 3),), rules)
     assert not can_meet(parse_cards("5H 6H JK JK#1 2C"), (MeldRule(MeldKind.RUN, 4),), rules)
@@ -950,7 +950,7 @@ def test_a_set_needs_two_naturals_and_a_run_three() -> None:
 
 
 def test_one_joker_in_any_four_cards_of_a_british_run() -> None:
-    # RULES.md §3 joker limits: at most one joker per 4-card segment (004)
+    # RULES.md §3.7 joker limits: at most one joker per 4-card segment (004)
     rules = find_preset("british")
     run7 = rules.contract(6)
     assert not can_meet(parse_cards("3S 5S 7S 8S 9S JK JK#1"), run7, rules)
@@ -961,7 +961,7 @@ def test_one_joker_in_any_four_cards_of_a_british_run() -> None:
 
 
 def test_aces_low_or_high_but_no_wrap() -> None:
-    # RULES.md §1: aces low (A-2-3-4) or high (J-Q-K-A), never both in one run, no wrap (K-A-2 is illegal)
+    # RULES.md §1.2: aces low (A-2-3-4) or high (J-Q-K-A), never both in one run, no wrap (K-A-2 is illegal)
     rules = find_preset("liverpool")
     run4 = (MeldRule(MeldKind.RUN, 4),)
     low = find_arrangements(parse_cards("AH 2H 3H 4H"), run4, rules)[0][0]
@@ -973,7 +973,7 @@ def test_aces_low_or_high_but_no_wrap() -> None:
 
 
 def test_longer_melds_shed_more_and_may_be_forbidden() -> None:
-    # RULES.md §3 laying more than the minimum: longer melds allowed, no extra melds (000, 004)
+    # RULES.md §3.6 laying more than the minimum: longer melds allowed, no extra melds (000, 004)
     rules = find_preset("may-i")
     hand = parse_cards("9C 9D 9H 9S KC KD KH 2S 3S")
     assert melds_of(find_arrangements(hand, rules.contract(0), rules)[0]) == ["set: 9C 9D 9H 9S", "set: KC KD KH"]
@@ -983,7 +983,7 @@ def test_longer_melds_shed_more_and_may_be_forbidden() -> None:
 
 
 def test_the_final_deal_melds_the_whole_hand() -> None:
-    # RULES.md §3 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out")
+    # RULES.md §3.20 final deal: contract must use the whole hand, no discard (000, 001a: "3 runs and out")
     rules = find_preset("may-i")
     contract = rules.contract(6)
     hand = parse_cards("2C 3C 4C 5C 6D 7D 8D 9D JK JS QS KS")
@@ -996,14 +996,14 @@ def test_the_final_deal_melds_the_whole_hand() -> None:
 
 
 def test_the_british_final_deal_is_one_run_of_seven() -> None:
-    # RULES.md §2: deal 7 = 1 run of 7 (004)
+    # RULES.md §2.7: deal 7 = 1 run of 7 (004)
     rules = find_preset("british")
     assert best_leftover(parse_cards("6D 7D 8D 9D 10D JD QD KS"), rules.contract(6), rules) == 10
     assert not can_meet(parse_cards("6D 7D 8D 9D 10D JD KD KS"), rules.contract(6), rules)
 
 
 def test_a_card_must_be_kept_to_discard() -> None:
-    # RULES.md §3 going out: by discarding the last card; going down may not empty the hand
+    # RULES.md §3.18 going out: by discarding the last card; going down may not empty the hand
     rules = find_preset("may-i")
     hand = parse_cards("7H 7S 7D 9C 9S 9D")
     assert can_meet(hand, rules.contract(0), rules)
@@ -1011,7 +1011,7 @@ def test_a_card_must_be_kept_to_discard() -> None:
 
 
 def test_copies_are_interchangeable_and_the_lowest_are_laid() -> None:
-    # RULES.md §3 decks / jokers: several standard decks (with their jokers) are shuffled together
+    # RULES.md §3.2 decks / jokers: several standard decks (with their jokers) are shuffled together
     rules = find_preset("liverpool")
     one_set = (MeldRule(MeldKind.SET, 3),)
     laid = find_arrangements(parse_cards("7H#2 7H#1 7S 7D#1 7D 2C"), one_set, rules)

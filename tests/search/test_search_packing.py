@@ -1,6 +1,6 @@
 """The contract search's packed face counts (``search_candidates.count_hand``), the per-contract layout's
 allowed lengths (``search_layout``) and a rank's counts by suit (``search_members.naturals_left``): checked
-against plain recomputation, since the search trusts them without looking again (RULES.md §2 melds: the
+against plain recomputation, since the search trusts them without looking again (RULES.md §1.2 melds: the
 counts are what a hand can lay)."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_count_hand_packs_every_face_in_its_field(hand: list[int]) -> None:
 
 @given(cards, st.integers(1, 13))
 def test_naturals_left_reads_a_ranks_counts_by_suit_fewest_first(hand: list[int], rank: int) -> None:
-    # (the value search reads a rank's sets off these counts: RULES.md §2 melds, sets)
+    # (the value search reads a rank's sets off these counts: RULES.md §1.2 melds, sets)
     counts, packing, start = count_hand(hand)
     by_suit = [counts[suit * 13 + rank - 1] for suit in range(4)]
     assert naturals_left(start, rank, packing.width) == tuple(sorted(by_suit))

@@ -1,5 +1,5 @@
 """Unpredictable, unbiased shuffles (issue 26 item 2; STYLE.md §5: "live games use ``secrets``-grade
-randomness. Never the global ``random`` module"; RULES.md §5: seeded games replay exactly).
+randomness. Never the global ``random`` module"; STYLE.md 5, seeded chance: seeded games replay exactly).
 
 - Live games draw their chance from :func:`~liverpool.engine.play.live_rng` (the operating system's
   source), so tables created in the same instant get different decks: checked in process and through a
@@ -46,7 +46,7 @@ def test_games_dealt_in_the_same_instant_from_the_live_source_get_different_deck
         state = new_game(rules, 4)
         decks.add(play.chance_action(state, play.live_rng()).deck)
     assert len(decks) == 50
-    # The other side: a seeded source deals the same deck again (RULES.md §5, seeded games replay exactly).
+    # The other side: a seeded source deals the same deck again (STYLE.md 5, seeded chance: seeded games replay exactly).
     state = new_game(rules, 4)
     assert play.chance_action(state, random.Random(5)).deck == play.chance_action(state, random.Random(5)).deck
 
