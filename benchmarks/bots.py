@@ -23,7 +23,7 @@ from liverpool.bots.registry import bot_names, make_bot
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
 from liverpool.engine.play import Agent, SeededChance, run_game
-from liverpool.engine.presets import DEFAULT_PRESET, find_preset
+from liverpool.engine.rules.presets import DEFAULT_PRESET, find_preset
 
 
 class _OutOfTime(Exception):

@@ -24,8 +24,8 @@ from typing import Any
 
 from liverpool.engine.cards import Card, make_shoe
 from liverpool.engine.melds import Meld, contract_problem
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import EmptyHand, FinalDeal, MeldKind, Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import EmptyHand, FinalDeal, MeldKind, Ruleset
 from liverpool.engine.search import best_leftover
 
 STYLES = ("whole shoe", "two suits", "five ranks")

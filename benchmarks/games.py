@@ -31,7 +31,7 @@ from typing import Any
 from liverpool.bots.registry import bot_names, make_bot
 from liverpool.engine.actions import DrawDiscard, DrawStock, Reshuffle, Shuffle
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 
 
 class Clock:

@@ -21,8 +21,8 @@ from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import observe
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
 
 _SHARED = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, enum.Enum, Ruleset)

@@ -170,7 +170,7 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
     be trusted. Each round's specs say which it is (``round``)."""
     import games
 
-    from liverpool.engine.presets import PRESETS
+    from liverpool.engine.rules.presets import PRESETS
 
     bot, note = games.engine_bot("easy")
     n_games = 2 if quick else 10

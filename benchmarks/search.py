@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import EmptyHand, FinalDeal, MeldRule, Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import EmptyHand, FinalDeal, MeldRule, Ruleset
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
-from liverpool.engine.search_candidates import run_shapes, set_shapes
+from liverpool.engine.search.candidates import run_shapes, set_shapes
 
 REPEATS = 3
 

@@ -52,14 +52,15 @@ from liverpool.engine.actions import (
 )
 from liverpool.engine.cards import Card, make_shoe
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, is_legal, new_game, shoe
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.verify import is_legal, shoe
 from liverpool.engine.melds import Meld
 from liverpool.engine.observe import observe
 from liverpool.engine.play import chance_action
-from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import snapshot
-from liverpool.engine.rules import MeldKind
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import MeldKind
 from liverpool.engine.state import GameState, Phase
 
 # A game that runs longer than this many steps is left (random play may wander for long in a late deal).
@@ -712,7 +713,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_compiled() -> bool:
-    from liverpool.engine import game
+    from liverpool.engine.game import core as game
 
     return not (game.__file__ or "").endswith(".py")
 

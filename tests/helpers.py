@@ -5,7 +5,7 @@ the upcard is the card asked for and the stock starts with the cards asked for (
 card comes from the shoe, in an order in which ten cards in a row hold no set and no run. The engine deals one card at a time starting left of the
 dealer, then turns the upcard (if the ruleset has one), and the rest is the stock, its first card on top.
 
->>> from liverpool.engine.presets import find_preset
+>>> from liverpool.engine.rules.presets import find_preset
 >>> state = deal(find_preset('liverpool'), 3, hands=['7H 7S 7D 8C 8D 8S 2C 5D 9H KS', None, None], upcard='KD',
 ...              stock_top=['2H', 'QS'])
 >>> ' '.join(map(str, state.hands[0])), str(state.discard_pile[-1]), str(state.stock[-1]), state.current
@@ -32,11 +32,12 @@ from liverpool.engine.actions import (
 )
 from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, new_game, shoe
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.verify import shoe
 from liverpool.engine.melds import Meld
-from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import GameRecord, replay, snapshot
-from liverpool.engine.rules import Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 Cards = str | Sequence[str] | None

@@ -25,8 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from liverpool.engine.play import Agent, SeededChance, run_game, step
-from liverpool.engine.presets import find_preset
-from liverpool.engine.rules import Ruleset
+from liverpool.engine.rules.presets import find_preset
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
 
 from .hard import WORLDS, HardBot, relative

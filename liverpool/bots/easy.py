@@ -24,7 +24,7 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import table_fits
+from liverpool.engine.game.checks import table_fits
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import Phase
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import Sequence
 
 from liverpool.engine.actions import Action, Buy, Discard, DrawDiscard, DrawStock, EndTurn, GoDown, Pass
-from liverpool.engine.game import apply
+from liverpool.engine.game.core import apply
 from liverpool.engine.observe import Observation
 from liverpool.engine.state import GameState
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from liverpool.engine.actions import Action, Discard, GoDown, SwapJoker
 from liverpool.engine.cards import Card
-from liverpool.engine.checks import table_lay_off_index
+from liverpool.engine.game.checks import table_lay_off_index
 from liverpool.engine.observe import Observation
-from liverpool.engine.rules import EmptyHand, MeldKind
+from liverpool.engine.rules.ruleset import EmptyHand, MeldKind
 from liverpool.engine.search import best_leftover
 from liverpool.engine.state import TableMeld
 

@@ -7,7 +7,7 @@ partials, then most live cards that would complete it). This is a heuristic, not
 of :mod:`liverpool.engine.search`: it is for comparing hands, quickly.
 
 >>> from liverpool.engine.cards import parse_cards
->>> from liverpool.engine.presets import find_preset
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> plan_hand(parse_cards('7H 7S 4C 5C 6C KD 2S'), rules.contract(1), rules).need
 2
@@ -21,7 +21,7 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules import MeldRule, Ruleset
+from liverpool.engine.rules.ruleset import MeldRule, Ruleset
 
 from .plan_setup import FACES as FACES
 from .plan_setup import NONE, ContractSetup, Held, Slot, setup_of

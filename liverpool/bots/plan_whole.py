@@ -8,7 +8,7 @@ discarded and replaced by a card that fits, so ``need`` is the junk, plus two fo
 short of the contract's minimum (only a buy, two cards at once, can close that gap).
 
 >>> from liverpool.engine.cards import parse_cards
->>> from liverpool.engine.presets import find_preset
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> hand = parse_cards('2H 3H 4H 5H 7S 8S 9S TS JK QD KD AD')
 >>> plan_whole_runs(hand, rules.contract(6), rules).need
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from liverpool.engine.bits import BITS
+from liverpool.engine._speed.bits import BITS
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules import MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
 
 from .plan import Partial, Plan, face_counts
 

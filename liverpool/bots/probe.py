@@ -34,7 +34,7 @@ from rich.progress import track
 
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
-from liverpool.engine.presets import UnknownPreset, find_preset
+from liverpool.engine.rules.presets import UnknownPreset, find_preset
 from liverpool.engine.state import GameState
 
 from .arena import deal_start, play_deal

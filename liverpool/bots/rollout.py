@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from liverpool.engine import checks
 from liverpool.engine.actions import (
     Action,
     Buy,
@@ -24,11 +23,13 @@ from liverpool.engine.actions import (
     GoDown,
     Pass,
 )
-from liverpool.engine.game import apply, is_legal
-from liverpool.engine.legal import lay_off_actions
+from liverpool.engine.game import checks
+from liverpool.engine.game.core import apply
+from liverpool.engine.game.legal import lay_off_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.observe import observe
 from liverpool.engine.play import Agent, chance_action
-from liverpool.engine.rules import Buying, DiscardCall
+from liverpool.engine.rules.ruleset import Buying, DiscardCall
 from liverpool.engine.state import GameState, Phase
 
 GO_DOWN_OPTIONS = 3

@@ -10,9 +10,9 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import table_fits
+from liverpool.engine.game.checks import table_fits
 from liverpool.engine.observe import Observation
-from liverpool.engine.rules import DealOut, EmptyHand, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.ruleset import DealOut, EmptyHand, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import TableMeld
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need

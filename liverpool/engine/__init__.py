@@ -10,7 +10,7 @@
 (10, ())
 """
 
-from .actions import (
+from liverpool.engine.actions import (
     Action,
     Buy,
     Call,
@@ -25,19 +25,20 @@ from .actions import (
     Shuffle,
     SwapJoker,
 )
-from .cards import Card, format_cards, make_shoe, parse_cards
-from .errors import IllegalAction, Reason
-from .game import apply, is_legal, new_game
-from .legal import go_down_arrangements, is_chance, legal_actions
-from .melds import Meld
-from .observe import Observation, observe
-from .play import SeededChance, chance_action, live_rng, run_game
-from .position import Position, PositionError, new_position, position_of
-from .presets import PRESETS, find_preset
-from .record import GameRecord, replay
-from .rules import Ruleset
-from .search import can_meet, find_arrangements
-from .state import DealEndReason, DealResult, GameState, Phase
+from liverpool.engine.cards import Card, format_cards, make_shoe, parse_cards
+from liverpool.engine.errors import IllegalAction, Reason
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import go_down_arrangements, is_chance, legal_actions
+from liverpool.engine.game.verify import is_legal
+from liverpool.engine.melds import Meld
+from liverpool.engine.observe import Observation, observe
+from liverpool.engine.play import SeededChance, chance_action, live_rng, run_game
+from liverpool.engine.position import Position, PositionError, new_position, position_of
+from liverpool.engine.record import GameRecord, replay
+from liverpool.engine.rules.presets import PRESETS, find_preset
+from liverpool.engine.rules.ruleset import Ruleset
+from liverpool.engine.search import can_meet, find_arrangements
+from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase
 
 __all__ = [
     "PRESETS",

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import Card, CardNotationError
-from .melds import Meld
-from .rules import MeldKind
+from liverpool.engine.cards import Card, CardNotationError
+from liverpool.engine.melds import Meld
+from liverpool.engine.rules.ruleset import MeldKind
 
 End = Literal["low", "high"]
 

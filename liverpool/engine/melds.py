@@ -4,7 +4,7 @@ A run keeps its cards in order from its low end; ``low`` is the rank of its firs
 so the slot ranks go ``low .. low + len - 1`` and rank 14 is a high ace). A joker stands for the card of
 its slot (a run) or for a card of the set's rank (a set).
 
->>> from .presets import find_preset
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> m = Meld.parse('run: 7H 8H JK 10H')
 >>> m.low, meld_problem(m, rules) is None, stands_for(m, 2)
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
-from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
-from .search_candidates import _spaced
-from .values import by_fields, native
+from liverpool.engine._speed.bits import spaced
+from liverpool.engine._speed.values import by_fields, native
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
+from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
@@ -326,7 +326,7 @@ def runs_could_join(a: Meld, b: Meld, rules: Ruleset) -> bool:
     spacing and fewest naturals), the jokers of both placed anew: same suit, no rank twice, and a place for
     the run. (002: "kombinasjoner som kunne vært lagt sammen".)
 
-    >>> from .presets import find_preset
+    >>> from liverpool.engine.rules.presets import find_preset
     >>> norsk = find_preset('norsk')
     >>> runs_could_join(Meld.parse('run: 3S 4S 5S JK'), Meld.parse('run: 8S 9S 10S JK'), norsk)
     True
@@ -393,7 +393,7 @@ def _one_run_worked_out(
         for low in range(max(first, highest - size + 1), min(lowest, last - size + 1) + 1):
             window = ((1 << size) - 1) << low
             holes = window & ~placed
-            if spacing <= 1 or _spaced(holes, spacing):
+            if spacing <= 1 or spaced(holes, spacing):
                 return True
     return False
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-from .cards import Card
-from .rules import MeldRule, Ruleset
-from .state import DealResult, GameState, Phase, TableMeld
-from .values import by_fields, native
+from liverpool.engine._speed.values import by_fields, native
+from liverpool.engine.cards import Card
+from liverpool.engine.rules.ruleset import MeldRule, Ruleset
+from liverpool.engine.state import DealResult, GameState, Phase, TableMeld
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL

@@ -13,13 +13,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .actions import Action, Buy, Pass, Reshuffle, Shuffle
-from .cards import Card, make_shoe
-from .game import apply_listed, new_game, shoe
-from .legal import is_chance, legal_actions
-from .observe import Observation, Observer
-from .rules import FirstDealer, Ruleset
-from .state import GameState, Phase
+from liverpool.engine.actions import Action, Buy, Pass, Reshuffle, Shuffle
+from liverpool.engine.cards import Card, make_shoe
+from liverpool.engine.game.core import apply_listed, new_game
+from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.verify import shoe
+from liverpool.engine.observe import Observation, Observer
+from liverpool.engine.rules.ruleset import FirstDealer, Ruleset
+from liverpool.engine.state import GameState, Phase
 
 # Phases as Final names: compiled, ``Phase.PLAY`` is looked up through the enum class at each use.
 _PLAY: Final = Phase.PLAY

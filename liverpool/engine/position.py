@@ -26,12 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import checks
-from .cards import JOKER_FACE, Card, CardNotationError, face_text, make_shoe, parse_cards
-from .game import new_game, shoe, start_deal_bookkeeping
-from .melds import Meld, meld_problem
-from .rules import DiscardCall, EmptyHand, MeldKind, Ruleset
-from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
+from liverpool.engine.cards import JOKER_FACE, Card, CardNotationError, face_text, make_shoe, parse_cards
+from liverpool.engine.game import checks
+from liverpool.engine.game.core import new_game
+from liverpool.engine.game.perform import start_deal_bookkeeping
+from liverpool.engine.game.verify import shoe
+from liverpool.engine.melds import Meld, meld_problem
+from liverpool.engine.rules.ruleset import DiscardCall, EmptyHand, MeldKind, Ruleset
+from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 Cards = str | Sequence[Card]
 

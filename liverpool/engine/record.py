@@ -10,12 +10,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, action_from_dict, action_to_dict
-from .errors import IllegalAction
-from .game import apply, new_game
-from .position import Position, PositionError, new_position
-from .rules import Ruleset, RulesetError
-from .state import DealResult, GameState
+from liverpool.engine.actions import Action, action_from_dict, action_to_dict
+from liverpool.engine.errors import IllegalAction
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.position import Position, PositionError, new_position
+from liverpool.engine.rules.ruleset import Ruleset, RulesetError
+from liverpool.engine.state import DealResult, GameState
 
 FORMAT = "liverpool-record"
 VERSION = 1

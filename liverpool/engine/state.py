@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from .actions import Action
-from .cards import Card
-from .melds import Meld
-from .rules import DealRule, Ruleset
-from .values import by_fields, native
+from liverpool.engine._speed.values import by_fields, native
+from liverpool.engine.actions import Action
+from liverpool.engine.cards import Card
+from liverpool.engine.melds import Meld
+from liverpool.engine.rules.ruleset import DealRule, Ruleset
 
 
 class Phase(StrEnum):

@@ -19,16 +19,16 @@ from typing import Any, TypeVar
 from anyio import to_thread
 
 from liverpool.bots.registry import bot_names, make_bot
+from liverpool.cli.narrate import describe
 from liverpool.engine.actions import Action, Pass, Reshuffle, Shuffle, action_from_dict, action_to_dict
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, new_game
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import is_chance, legal_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.play import Agent, chance_action, choose_first_dealer, live_rng
 from liverpool.engine.record import GameRecord, replay
-from liverpool.engine.rules import Ruleset
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
-from liverpool.narrate import describe
 
 from .errors import Refused
 from .schemas import TableOptions

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from liverpool.bots.registry import UnknownBot, make_bot
 from liverpool.engine.actions import Action, Shuffle
 from liverpool.engine.play import SeededChance, run_game
-from liverpool.engine.rules import Ruleset, RulesetError
+from liverpool.engine.rules.ruleset import Ruleset, RulesetError
 from liverpool.engine.state import GameState
 
 MIN_SEATS = 3
@@ -97,7 +97,7 @@ def entrant_labels(bots: Sequence[str]) -> tuple[str, ...]:
 def make_setup(rules: Ruleset, bots: Sequence[str], seed: int) -> Setup:
     """A checked :class:`Setup`; :class:`TournamentError` names what is wrong.
 
-    >>> from liverpool.engine.presets import find_preset
+    >>> from liverpool.engine.rules.presets import find_preset
     >>> make_setup(find_preset('contract'), ['random'] * 6, seed=1)
     Traceback (most recent call last):
     ...

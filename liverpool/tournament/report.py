@@ -32,7 +32,7 @@ from typing import Any
 
 from rich.table import Table
 
-from liverpool.rulesfile import plural
+from liverpool.cli.rulesfile import plural
 
 from .games import GameResult, Setup, entrant_at
 from .runner import Run

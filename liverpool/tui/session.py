@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liverpool.bots.registry import make_bot
+from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.engine import (
     Action,
     Buy,
@@ -39,8 +40,7 @@ from liverpool.engine import (
     replay,
 )
 from liverpool.engine.play import Agent
-from liverpool.engine.rules import MeldKind
-from liverpool.narrate import deal_end_lines, describe
+from liverpool.engine.rules.ruleset import MeldKind
 
 from .commands import Command, CommandError
 

@@ -33,15 +33,15 @@ from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
 from liverpool.bots.table import fits_table
 from liverpool.bots.worlds import sample_world, unseen_cards
-from liverpool.engine import checks
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card, parse_cards
-from liverpool.engine.game import shoe
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game import checks
+from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.verify import shoe
 from liverpool.engine.melds import Meld, lay_off_ends
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import Agent, SeededChance, run_game, step
-from liverpool.engine.presets import PRESETS, find_preset
+from liverpool.engine.rules.presets import PRESETS, find_preset
 from liverpool.engine.state import GameState, Phase
 
 Factory = Callable[[], Agent]

@@ -21,14 +21,14 @@ from liverpool.bots.plan_setup import setup_of
 from liverpool.bots.plan_whole import plan_whole_runs, whole_runs_need, whole_runs_use
 from liverpool.bots.registry import make_bot
 from liverpool.bots.table import face_values, need_of, plan_memo, plan_of, whole_hand
+from liverpool.engine._speed.bits import BITS
 from liverpool.engine.actions import Action, DrawStock, Pass
-from liverpool.engine.bits import BITS
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
-from liverpool.engine.legal import acting_seats, legal_actions
+from liverpool.engine.game.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import DealOut, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import DealOut, MeldKind, MeldRule, Ruleset
 from liverpool.engine.state import GameState
 
 

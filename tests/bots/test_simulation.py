@@ -21,12 +21,13 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, shoe
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game.core import apply
+from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.verify import shoe
 from liverpool.engine.observe import observe
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import GameRecord, replay, snapshot
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.state import GameState, Phase
 
 pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them

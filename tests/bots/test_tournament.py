@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 from liverpool.bots import registry
 from liverpool.bots.random_bot import random_bot
 from liverpool.cli import app
+from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine.actions import Action
 from liverpool.engine.observe import Observation
 from liverpool.engine.play import Agent
-from liverpool.engine.presets import find_preset
-from liverpool.rulesfile import load_ruleset
+from liverpool.engine.rules.presets import find_preset
 from liverpool.tournament import runner
 from liverpool.tournament.games import GameResult, Setup, entrant_at, make_setup, play_game, seat_of
 from liverpool.tournament.runner import Run, run_tournament

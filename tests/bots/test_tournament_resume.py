@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from liverpool.cli import app
-from liverpool.rulesfile import load_ruleset
+from liverpool.cli.rulesfile import load_ruleset
 from liverpool.tournament import runner
 from liverpool.tournament.games import GameResult, Setup, make_setup, play_game
 from liverpool.tournament.report import Checkpoint, to_document, write_json

@@ -15,11 +15,12 @@ import pytest
 
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game import apply, apply_listed, is_legal, is_legal_made, new_game
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game.core import apply, apply_listed, new_game
+from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.verify import is_legal, is_legal_made
 from liverpool.engine.play import chance_action
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import Buying
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import Buying
 from liverpool.engine.state import GameState, Phase
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from liverpool.engine.bits import bit_count
+from liverpool.engine._speed.bits import bit_count
 
 
 def test_every_16_bit_value() -> None:

@@ -97,7 +97,7 @@ import liverpool.bots.hard, liverpool.bots.rollout
 from liverpool.bots.hard import HardBot
 from liverpool.bots.registry import make_bot
 from liverpool.engine.play import SeededChance, step
-from liverpool.engine.presets import find_preset
+from liverpool.engine.rules.presets import find_preset
 from liverpool.engine.record import GameRecord
 from liverpool.engine.state import GameState
 

@@ -29,10 +29,10 @@ from liverpool.engine.actions import (
     SwapJoker,
 )
 from liverpool.engine.errors import IllegalAction, NotYourTurn, Reason, WrongPhase
-from liverpool.engine.game import apply
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.core import apply
+from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.play import chance_action
-from liverpool.engine.presets import find_preset
+from liverpool.engine.rules.presets import find_preset
 
 LIVERPOOL = find_preset("liverpool")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"

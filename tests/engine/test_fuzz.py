@@ -13,10 +13,10 @@ from liverpool import fuzz
 from liverpool.engine.actions import Action, Buy, Discard, LayOff, Reshuffle, Shuffle, SwapJoker
 from liverpool.engine.cards import Card
 from liverpool.engine.errors import IllegalAction, MalformedAction
-from liverpool.engine.game import apply, new_game
+from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.play import chance_action
-from liverpool.engine.presets import PRESETS, find_preset
 from liverpool.engine.record import snapshot
+from liverpool.engine.rules.presets import PRESETS, find_preset
 from liverpool.engine.state import GameState
 
 

@@ -28,11 +28,12 @@ from hypothesis import strategies as st
 from liverpool.engine import PRESETS, go_down_arrangements, is_legal, legal_actions
 from liverpool.engine.actions import DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card
-from liverpool.engine.checks import go_down_question
-from liverpool.engine.game import apply, new_game, shoe
-from liverpool.engine.legal import GO_DOWN_LIMIT
+from liverpool.engine.game.checks import go_down_question
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import GO_DOWN_LIMIT
+from liverpool.engine.game.verify import shoe
 from liverpool.engine.melds import Meld, meld_problem
-from liverpool.engine.rules import MeldKind, Ruleset
+from liverpool.engine.rules.ruleset import MeldKind, Ruleset
 from liverpool.engine.state import GameState, Phase
 
 MeldKey = tuple[str, int, tuple[int, ...]]

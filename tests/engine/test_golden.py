@@ -25,11 +25,11 @@ import pytest
 from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import Action, action_to_dict
 from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.play import SeededChance, run_game
-from liverpool.engine.presets import PRESETS
 from liverpool.engine.record import GameRecord
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.search import best_leftover, find_arrangements
 from liverpool.engine.state import GameState
 

@@ -11,7 +11,7 @@ import pytest
 from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import LayOff
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.checks import (
+from liverpool.engine.game.checks import (
     LayOffIndex,
     may_place_reclaimed,
     remaining_problem,
@@ -19,12 +19,13 @@ from liverpool.engine.checks import (
     table_fits,
     table_lay_off_index,
 )
-from liverpool.engine.game import is_legal, new_game
-from liverpool.engine.legal import lay_off_actions, legal_actions
+from liverpool.engine.game.core import new_game
+from liverpool.engine.game.legal import lay_off_actions, legal_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.melds import End, Meld, accepted_faces, lay_off
 from liverpool.engine.play import step
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind, Ruleset
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import MeldKind, Ruleset
 from liverpool.engine.state import Phase, TableMeld
 
 

@@ -14,10 +14,11 @@ import pytest
 
 from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import DrawDiscard
-from liverpool.engine.game import is_legal, new_game
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.core import new_game
+from liverpool.engine.game.legal import legal_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.play import step
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.state import Phase
 
 

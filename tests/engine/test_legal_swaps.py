@@ -13,13 +13,14 @@ import pytest
 from helpers import card, deal, go_down, play
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine import checks
 from liverpool.engine.actions import Discard, DrawDiscard, DrawStock, SwapJoker
-from liverpool.engine.game import is_legal, new_game
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game import checks
+from liverpool.engine.game.core import new_game
+from liverpool.engine.game.legal import legal_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.melds import Meld
 from liverpool.engine.play import step
-from liverpool.engine.presets import PRESETS, find_preset
+from liverpool.engine.rules.presets import PRESETS, find_preset
 from liverpool.engine.state import GameState, Phase
 
 MAY_I = find_preset("may-i")

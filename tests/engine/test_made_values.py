@@ -15,7 +15,7 @@ from liverpool.engine.cards import Card
 from liverpool.engine.melds import Meld, accepted_faces, faces_standing_for, lay_off, new_meld, swap_joker
 from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.state import TableMeld
 
 

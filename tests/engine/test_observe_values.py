@@ -13,11 +13,11 @@ import pytest
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import make_bot
 from liverpool.engine.actions import Action
-from liverpool.engine.game import apply, new_game
-from liverpool.engine.legal import is_chance, legal_actions
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import is_chance, legal_actions
 from liverpool.engine.observe import Observation, Observer, SeatView, observe
 from liverpool.engine.play import chance_action, step
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.state import GameState, Phase
 
 

@@ -10,7 +10,7 @@ import random
 from liverpool.bots.registry import make_bot
 from liverpool.engine.observe import observe
 from liverpool.engine.play import run_game
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.state import GameState
 
 

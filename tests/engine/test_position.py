@@ -42,7 +42,7 @@ from liverpool.engine import (
     observe,
     position_of,
 )
-from liverpool.engine.game import shoe
+from liverpool.engine.game.verify import shoe
 from liverpool.engine.play import step
 from liverpool.engine.record import GameRecord, RecordError, replay, snapshot
 from liverpool.engine.state import GameState

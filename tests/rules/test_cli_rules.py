@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from liverpool.cli import app
-from liverpool.engine.presets import ALIASES, PRESETS, find_preset
-from liverpool.engine.rules import Ruleset, field_docs
+from liverpool.engine.rules.presets import ALIASES, PRESETS, find_preset
+from liverpool.engine.rules.ruleset import Ruleset, field_docs
 
 WIDE = {"COLUMNS": "400"}  # rich wraps to the terminal: wide enough that every doc stays on one line
 SCRIPT = Path(sys.executable).parent / "liverpool"

@@ -20,13 +20,13 @@ from helpers import card, deal, deal_next, go_down, play, play_out_deal
 from typer.testing import CliRunner
 
 from liverpool.cli import app
+from liverpool.cli.narrate import cards_text
 from liverpool.engine import DealEndReason, DealResult, GameRecord, observe, replay
 from liverpool.engine.actions import Discard, DrawStock, EndTurn
-from liverpool.engine.presets import find_preset
 from liverpool.engine.record import snapshot
-from liverpool.engine.rules import StockOut
+from liverpool.engine.rules.presets import find_preset
+from liverpool.engine.rules.ruleset import StockOut
 from liverpool.engine.state import GameState, Phase
-from liverpool.narrate import cards_text
 
 LIVERPOOL = find_preset("liverpool")
 BRITISH = find_preset("british")

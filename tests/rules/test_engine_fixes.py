@@ -24,10 +24,10 @@ from helpers import (
 
 from liverpool.engine.actions import Buy, Discard, DrawDiscard, DrawStock, GoDown, LayOff, Pass, SwapJoker
 from liverpool.engine.errors import CannotBuy, CannotGoDown, MalformedAction
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.melds import Meld
-from liverpool.engine.presets import find_preset
-from liverpool.engine.rules import Ties
+from liverpool.engine.rules.presets import find_preset
+from liverpool.engine.rules.ruleset import Ties
 from liverpool.engine.state import GameState, Phase
 
 MAY_I = find_preset("may-i")
@@ -146,10 +146,10 @@ def test_actions_built_with_wrong_types_are_refused_as_malformed() -> None:
 
     from liverpool.engine.actions import Discard, DrawDiscard, GoDown
     from liverpool.engine.errors import MalformedAction
-    from liverpool.engine.game import apply, new_game
+    from liverpool.engine.game.core import apply, new_game
     from liverpool.engine.play import chance_action
-    from liverpool.engine.presets import find_preset
     from liverpool.engine.record import snapshot
+    from liverpool.engine.rules.presets import find_preset
 
     state = new_game(find_preset("liverpool"), 4)
     apply(state, chance_action(state, random.Random(3)))

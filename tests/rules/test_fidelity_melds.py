@@ -19,12 +19,13 @@ from helpers import card, cards, deal, go_down, hand, pass_window, play, refused
 from liverpool.engine.actions import DrawStock, GoDown, LayOff
 from liverpool.engine.cards import make_shoe
 from liverpool.engine.errors import CannotGoDown, MalformedAction
-from liverpool.engine.game import apply, is_legal, new_game
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.legal import legal_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.melds import Meld, contract_problem, runs_could_join
 from liverpool.engine.play import chance_action
-from liverpool.engine.presets import PRESETS, find_preset
-from liverpool.engine.rules import JoinableRuns, Ruleset, RulesetError
+from liverpool.engine.rules.presets import PRESETS, find_preset
+from liverpool.engine.rules.ruleset import JoinableRuns, Ruleset, RulesetError
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.state import GameState, Phase
 

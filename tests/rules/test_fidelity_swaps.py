@@ -17,12 +17,13 @@ from helpers import card, check_started, deal, go_down, pass_window, play, refus
 
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, EndTurn, GoDown, LayOff, SwapJoker
 from liverpool.engine.errors import CannotLayOff, CannotSwap, MustPlaceCard
-from liverpool.engine.game import is_legal, new_game
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.core import new_game
+from liverpool.engine.game.legal import legal_actions
+from liverpool.engine.game.verify import is_legal
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import step
-from liverpool.engine.presets import PRESETS, find_preset
-from liverpool.engine.rules import JokerSwap, JokerSwapPlace, JokerSwapTarget, Ruleset, RulesetError
+from liverpool.engine.rules.presets import PRESETS, find_preset
+from liverpool.engine.rules.ruleset import JokerSwap, JokerSwapPlace, JokerSwapTarget, Ruleset, RulesetError
 from liverpool.engine.state import GameState, Phase
 
 LIVERPOOL = find_preset("liverpool")

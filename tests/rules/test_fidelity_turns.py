@@ -11,15 +11,15 @@ import pytest
 from helpers import card, deal, go_down, hand, pass_window, play, refused
 
 from liverpool.bots.rollout import quick_options
+from liverpool.cli.rulesfile import dump_ruleset
 from liverpool.engine.actions import Buy, Discard, DrawDiscard, DrawStock, EndTurn, LayOff
 from liverpool.engine.errors import CannotBuy, CannotDiscard, CannotDraw
-from liverpool.engine.legal import legal_actions
+from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.observe import observe
-from liverpool.engine.presets import BRITISH_9, LIVERPOOL, MAY_I, NORSK, PRESETS
 from liverpool.engine.record import GameRecord
-from liverpool.engine.rules import DealOut, DealRule, MeldRule, Ruleset, RulesetError
+from liverpool.engine.rules.presets import BRITISH_9, LIVERPOOL, MAY_I, NORSK, PRESETS
+from liverpool.engine.rules.ruleset import DealOut, DealRule, MeldRule, Ruleset, RulesetError
 from liverpool.engine.state import GameState, Phase
-from liverpool.rulesfile import dump_ruleset
 
 # -- 1. floating (001a; 002) -------------------------------------------------------------------------
 

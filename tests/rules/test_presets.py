@@ -6,8 +6,9 @@ import dataclasses
 
 import pytest
 
-from liverpool.engine.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules import (
+from liverpool.cli.rulesfile import min_cards
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import (
     STANDARD_CONTRACTS,
     Buying,
     BuyPrecedence,
@@ -22,7 +23,6 @@ from liverpool.engine.rules import (
     Ruleset,
     StockOut,
 )
-from liverpool.rulesfile import min_cards
 
 SECTION_4 = ("may-i", "liverpool", "contract", "norsk", "british", "british-9", "british-fixed", "british-nobuy")
 JK = 13  # index of the joker in card_values (RANK_KEYS)

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liverpool.engine.presets import PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules import Ruleset, RulesetError, field_docs
-from liverpool.rulesfile import FILE, RulesetFileError, dump_ruleset, format_value, grouped_fields, load_ruleset
+from liverpool.cli.rulesfile import FILE, RulesetFileError, dump_ruleset, format_value, grouped_fields, load_ruleset
+from liverpool.engine.rules.presets import PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import Ruleset, RulesetError, field_docs
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESET_NAMES = sorted(PRESETS)

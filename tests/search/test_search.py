@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe, parse_cards
 from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends, meld_problem, runs_could_join
-from liverpool.engine.presets import PRESETS, find_preset
-from liverpool.engine.rules import DealRule, FinalDeal, JoinableRuns, MeldKind, MeldRule, Ruleset, RulesetError
+from liverpool.engine.rules.presets import PRESETS, find_preset
+from liverpool.engine.rules.ruleset import DealRule, FinalDeal, JoinableRuns, MeldKind, MeldRule, Ruleset, RulesetError
 from liverpool.engine.search import _Search, best_leftover, can_meet, find_arrangements
-from liverpool.engine.search_candidates import (
+from liverpool.engine.search.candidates import (
     RUN_SHAPE,
     SCAN,
     SET_SHAPE,
@@ -39,12 +39,12 @@ from liverpool.engine.search_candidates import (
     list_run_shapes,
     set_shapes,
 )
-from liverpool.engine.search_feasible import surely_unmet
-from liverpool.engine.search_members import run_members, set_members
-from liverpool.engine.search_tables import _growth, _run_table, set_steps
-from liverpool.engine.search_tables import set_rules as make_set_rules
-from liverpool.engine.search_value import most_shed
-from liverpool.engine.search_walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
+from liverpool.engine.search.feasible import surely_unmet
+from liverpool.engine.search.members import run_members, set_members
+from liverpool.engine.search.tables import _growth, _run_table, set_steps
+from liverpool.engine.search.tables import set_rules as make_set_rules
+from liverpool.engine.search.value import most_shed
+from liverpool.engine.search.walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
 
 Arrangement = tuple[Meld, ...]
 FaceMeld = tuple[str, int, tuple[int, ...]]

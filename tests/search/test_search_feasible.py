@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 
 from liverpool.engine.cards import parse_cards
-from liverpool.engine.presets import find_preset
-from liverpool.engine.rules import MeldRule
+from liverpool.engine.rules.presets import find_preset
+from liverpool.engine.rules.ruleset import MeldRule
 from liverpool.engine.search import can_meet
-from liverpool.engine.search_feasible import surely_unmet
+from liverpool.engine.search.feasible import surely_unmet
 
 SETS_OF_THREE = (MeldRule.parse("set 3"), MeldRule.parse("set 3"))
 

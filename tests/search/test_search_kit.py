@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind
-from liverpool.engine.search_candidates import face_weights, lengths_allowed
-from liverpool.engine.search_kit import value_shape
-from liverpool.engine.search_members import rank_fields
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import MeldKind
+from liverpool.engine.search.candidates import face_weights, lengths_allowed
+from liverpool.engine.search.kit import value_shape
+from liverpool.engine.search.members import rank_fields
 
 
 def test_kits_hold_what_the_rules_say() -> None:

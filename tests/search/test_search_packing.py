@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import MeldKind
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import MeldKind
 from liverpool.engine.search import _holds_a_card_twice
-from liverpool.engine.search_candidates import count_hand, lengths_allowed
-from liverpool.engine.search_feasible import cards_needed
-from liverpool.engine.search_layout import contract_layout
-from liverpool.engine.search_members import naturals_left
+from liverpool.engine.search.candidates import count_hand, lengths_allowed
+from liverpool.engine.search.feasible import cards_needed
+from liverpool.engine.search.layout import contract_layout
+from liverpool.engine.search.members import naturals_left
 
 # Faces with their deck bits (a card is face | copy << 6); up to 40 copies of one face, past any
 # packing kept ready, so that the wide packings are made too.

@@ -7,8 +7,8 @@ from typing import Any
 
 from server_fixtures import ServerProcess
 
-from liverpool.engine.presets import PRESETS
-from liverpool.engine.rules import field_docs
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine.rules.ruleset import field_docs
 
 
 def test_presets_hold_every_rule_and_the_field_docs(lobby_server: ServerProcess) -> None:

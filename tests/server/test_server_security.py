@@ -24,7 +24,7 @@ from server_fixtures import Client, ServerProcess, my_move, play_moves
 from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed
 
-from liverpool.engine.presets import PRESETS
+from liverpool.engine.rules.presets import PRESETS
 from liverpool.server import storage as storage_module
 from liverpool.server.guard import CONTENT_SECURITY_POLICY
 from liverpool.server.storage import Storage, token_hash

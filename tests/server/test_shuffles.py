@@ -25,8 +25,8 @@ from server_fixtures import ServerProcess
 
 from liverpool.engine import play
 from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.game import new_game
-from liverpool.engine.presets import find_preset
+from liverpool.engine.game.core import new_game
+from liverpool.engine.rules.presets import find_preset
 from liverpool.server.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,12 +183,12 @@ def global_random_uses(source: str) -> list[str]:
 
 
 def _live_sources() -> list[Path]:
-    return sorted([*(PACKAGE / "server").rglob("*.py"), *PACKAGE.glob("cli*.py"), PACKAGE / "__main__.py"])
+    return sorted([*(PACKAGE / "server").rglob("*.py"), *(PACKAGE / "cli").rglob("*.py"), PACKAGE / "__main__.py"])
 
 
 def test_server_and_command_line_code_never_use_the_global_random_module() -> None:
     files = _live_sources()
-    assert PACKAGE / "server" / "actor.py" in files and PACKAGE / "cli_serve.py" in files
+    assert PACKAGE / "server" / "actor.py" in files and PACKAGE / "cli" / "serve.py" in files
     uses = {str(f.relative_to(ROOT)): global_random_uses(f.read_text()) for f in files}
     assert {f: u for f, u in uses.items() if u} == {}
 

@@ -288,8 +288,8 @@ BUILDER_JS = """async () => {
 
 def test_going_down_builder_lays_out_melds_the_engine_accepts(browser: Browser, lobby_server: ServerProcess) -> None:
     from liverpool.engine.melds import Meld, meld_problem
-    from liverpool.engine.presets import find_preset
-    from liverpool.engine.rules import MeldKind
+    from liverpool.engine.rules.presets import find_preset
+    from liverpool.engine.rules.ruleset import MeldKind
 
     tab = open_tab(browser).goto(lobby_server.http + "/")
     got = tab.page.evaluate(BUILDER_JS)

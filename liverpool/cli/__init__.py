@@ -6,12 +6,12 @@ from typing import Annotated
 
 import typer
 
-from .buildinfo import describe_build
-from .cli_play import replay_command, watch
-from .cli_rules import rules_app
-from .cli_serve import serve
-from .cli_tournament import tournament
-from .cli_tui import play
+from liverpool.buildinfo import describe_build
+from liverpool.cli.play import replay_command, watch
+from liverpool.cli.rules import rules_app
+from liverpool.cli.serve import serve
+from liverpool.cli.tournament import tournament
+from liverpool.cli.tui import play
 
 app = typer.Typer(name="liverpool", help="Liverpool Rummy: rulesets, games and tools.", no_args_is_help=True)
 

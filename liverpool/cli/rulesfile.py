@@ -1,7 +1,7 @@
 """Rulesets as files and text: load a preset or a house-rules file, dump one as JSON or TOML, and
 describe one in words (for ``liverpool rules show`` and ``docs/rulesets.md``).
 
-A house-rules file is the dict form of :class:`~liverpool.engine.rules.Ruleset` in JSON or TOML. It may
+A house-rules file is the dict form of :class:`~liverpool.engine.rules.ruleset.Ruleset` in JSON or TOML. It may
 name a preset as ``base`` and change only some fields; fields it leaves out come from the base, or from
 the defaults (the ``liverpool`` preset's rules) when there is none. A file that gives no ``name`` is
 named after the file.
@@ -13,7 +13,7 @@ name = "contract"
 >>> load_ruleset('monopoly')
 Traceback (most recent call last):
 ...
-liverpool.engine.presets.UnknownPreset: no preset named 'monopoly'; presets: may-i, liverpool, contract, norsk, british, british-9, british-fixed, british-nobuy; or give a path to a .json or .toml file
+liverpool.engine.rules.presets.UnknownPreset: no preset named 'monopoly'; presets: may-i, liverpool, contract, norsk, british, british-9, british-fixed, british-nobuy; or give a path to a .json or .toml file
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 import tomli_w
 
-from .engine.presets import UnknownPreset, find_preset
-from .engine.rules import DealOut, DealRule, MeldRule, Ruleset, RulesetError, field_docs
+from liverpool.engine.rules.presets import UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import DealOut, DealRule, MeldRule, Ruleset, RulesetError, field_docs
 
 RulesetFormat = Literal["json", "toml"]
 FORMATS: dict[str, RulesetFormat] = {".json": "json", ".toml": "toml"}
@@ -61,7 +61,7 @@ class RulesetFileError(RulesetError):
 def load_ruleset(spec: str) -> Ruleset:
     """A preset by name or alias, or the ruleset in a ``.json``/``.toml`` file at path ``spec``.
 
-    Raises :class:`~liverpool.engine.presets.UnknownPreset` for a name that is neither a preset nor a
+    Raises :class:`~liverpool.engine.rules.presets.UnknownPreset` for a name that is neither a preset nor a
     file, and :class:`RulesetFileError` for a file that cannot be read or is not a valid ruleset.
     """
     path = Path(spec)

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, cast
 
-from .bits import bit_count
-from .cards import JOKER_FACE
-from .search_candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, run_shape_list, set_shapes
+from liverpool.engine._speed.bits import bit_count
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.search.candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, run_shape_list, set_shapes
 
 Member = tuple[int, int, int, int, int]
 """A candidate as this search uses it: ``(score, natural use, jokers, tag, block)``."""
@@ -160,7 +160,7 @@ class SetRules:
         from ``have[suit]`` (at most one a suit when suits must differ), times the joker counts that make a
         length these rules take, for each ``n`` a set may hold.
 
-        >>> from .search_candidates import SET_SHAPE
+        >>> from liverpool.engine.search.candidates import SET_SHAPE
         >>> rules = set_rules(1 << 3, 2, 99, False, 20)
         >>> rules.count((1, 0, 2, 0), 1), len(rules.shapes((1, 0, 2, 0), 1, 3)) // SET_SHAPE
         (3, 3)

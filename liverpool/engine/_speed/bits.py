@@ -32,3 +32,12 @@ def bit_count(value: int) -> int:
         count += BITS[value & 0xFFFF]
         value >>= 16
     return count
+
+
+def spaced(mask: int, spacing: int) -> bool:
+    """No two bits of ``mask`` are closer than ``spacing``. (A loop: compiled, all() of a generator makes a
+    generator object at each call.)"""
+    for gap in range(1, spacing):  # noqa: SIM110
+        if mask & (mask >> gap):
+            return False
+    return True

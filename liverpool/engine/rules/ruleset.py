@@ -10,7 +10,7 @@ raise :class:`RulesetError` naming the field.
 >>> Ruleset.from_dict({'upcard': 'maybe'})
 Traceback (most recent call last):
 ...
-liverpool.engine.rules.RulesetError: upcard: expected true or false, got 'maybe'
+liverpool.engine.rules.ruleset.RulesetError: upcard: expected true or false, got 'maybe'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from .cards import JOKER_FACE
+from liverpool.engine.cards import JOKER_FACE
 
 
 class RulesetError(ValueError):
@@ -409,7 +409,7 @@ class Ruleset:
         """How deal ``deal``'s contract ends the deal: the deal's own ``out``, else (in the last deal, or a
         replayed one) what ``final_deal`` says.
 
-        >>> from liverpool.engine.presets import find_preset
+        >>> from liverpool.engine.rules.presets import find_preset
         >>> [find_preset('british-9').deal_out(d).value for d in (5, 6, 7, 8)]
         ['normal', 'goes_out', 'normal', 'normal']
         >>> find_preset('may-i').deal_out(6).value
@@ -549,7 +549,7 @@ _OPTIONAL_INTS = {"set_max_length", "buy_limit", "final_deal_buy_limit", "max_re
 
 
 def _base_preset(raw: Any) -> Ruleset:
-    from .presets import UnknownPreset, find_preset  # presets imports this module
+    from liverpool.engine.rules.presets import UnknownPreset, find_preset  # presets imports this module
 
     if not isinstance(raw, str):
         raise RulesetError("base", f"expected a preset name, got {raw!r}")

@@ -20,8 +20,8 @@ must go in melds of one kind, each suit (runs) or rank (sets) with naturals need
 one card a meld each; a suit given one run needs jokers for every rank missing between its lowest and
 highest, and one given several the jokers of each.
 
->>> from .cards import parse_cards
->>> from .presets import find_preset
+>>> from liverpool.engine.cards import parse_cards
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> surely_unmet(parse_cards('7H 7S 4C 5C 9D 2S KD'), rules.contract(0), rules)
 True
@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .bits import BITS, bit_count
-from .cards import JOKER_FACE
-from .rules import MeldKind, MeldRule, Ruleset
+from liverpool.engine._speed.bits import BITS, bit_count
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
 
 _RUN: Final = MeldKind.RUN
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
-from .search_candidates import lengths_allowed
-from .search_walk import BY_ORDER, BY_SIZE, FREE
+from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.search.candidates import lengths_allowed
+from liverpool.engine.search.walk import BY_ORDER, BY_SIZE, FREE
 
 KIND_ORDER: Final = (MeldKind.RUN, MeldKind.SET)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .melds import could_be_one_run
-from .rules import Ruleset
-from .search_candidates import Entry, Family, run_cards
+from liverpool.engine.melds import could_be_one_run
+from liverpool.engine.rules.ruleset import Ruleset
+from liverpool.engine.search.candidates import Entry, Family, run_cards
 
 # What a walk looks for: any arrangement (stop at the first), the best one, the ``limit`` best, every one.
 FEASIBLE: Final = 0

@@ -16,8 +16,8 @@ there; their ``tag`` and ``block`` carry the rules between melds of one family (
 runs laid end to end). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
 ``None`` otherwise, and the caller searches arrangements instead.
 
->>> from .cards import parse_cards
->>> from .presets import find_preset
+>>> from liverpool.engine.cards import parse_cards
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> hand = parse_cards('7H 7S 7D 4C 5C 6C JK KD 2S')
 >>> most_shed(hand, rules.contract(1), rules, whole_hand=False)
@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Final, cast
 
-from .cards import JOKER_FACE, Card
-from .rules import MeldKind, MeldRule, Ruleset
-from .search_candidates import RUN_SHAPE, count_hand, run_shape_list
-from .search_kit import Kit, value_shape
-from .search_members import (
+from liverpool.engine.cards import JOKER_FACE, Card
+from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine.search.candidates import RUN_SHAPE, count_hand, run_shape_list
+from liverpool.engine.search.kit import Kit, value_shape
+from liverpool.engine.search.members import (
     TableFamily,
     TableKind,
     naturals_left,
@@ -44,7 +44,7 @@ from .search_members import (
     set_families,
     set_members,
 )
-from .search_tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
+from liverpool.engine.search.tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
 
 _score: Final = itemgetter(0)
 _RUN: Final = MeldKind.RUN

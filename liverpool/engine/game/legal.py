@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from . import checks
-from .actions import (
+from liverpool.engine.actions import (
     Action,
     Buy,
     Call,
@@ -37,12 +36,13 @@ from .actions import (
     Pass,
     SwapJoker,
 )
-from .cards import FACE_MASK, JOKER_FACE, Card
-from .game import dig_is_playable, is_legal_made, is_legal_swap_listed
-from .melds import End, Meld, faces_standing_for
-from .rules import Buying, DiscardCall, MeldKind
-from .search import can_meet, find_arrangements
-from .state import GameState, Phase
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
+from liverpool.engine.game import checks
+from liverpool.engine.game.verify import dig_is_playable, is_legal_made, is_legal_swap_listed
+from liverpool.engine.melds import End, Meld, faces_standing_for
+from liverpool.engine.rules.ruleset import Buying, DiscardCall, MeldKind
+from liverpool.engine.search import can_meet, find_arrangements
+from liverpool.engine.state import GameState, Phase
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.

@@ -1,16 +1,15 @@
-"""The one way a game changes: :func:`apply` validates an action, then performs it.
+"""Validation: the checks :func:`~liverpool.engine.game.apply` makes before it performs an action.
 
-An illegal action raises a subclass of :class:`~liverpool.engine.errors.IllegalAction` naming the
-action, the reason and the situation, and leaves the state untouched.
+An illegal action raises a subclass of :class:`~liverpool.engine.errors.IllegalAction` naming the action,
+the reason and the situation; nothing here changes a state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, assert_never, cast
+from typing import Final, assert_never
 
-from . import checks
-from .actions import (
+from liverpool.engine.actions import (
     Action,
     Buy,
     Call,
@@ -25,8 +24,8 @@ from .actions import (
     Shuffle,
     SwapJoker,
 )
-from .cards import FACE_MASK, Card, make_shoe
-from .errors import (
+from liverpool.engine.cards import FACE_MASK, Card, make_shoe
+from liverpool.engine.errors import (
     BadChance,
     CannotBuy,
     CannotCall,
@@ -43,36 +42,27 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
-from .rules import (
-    Buying,
-    BuyPrecedence,
-    DiscardCall,
-    EmptyHand,
-    JokerSwapPlace,
-    JokerSwapTarget,
-    MeldKind,
-    Ruleset,
-    StockOut,
-    Ties,
-)
-from .search_candidates import face_weights
-from .state import DealEndReason, DealResult, GameState, Phase, TableMeld
+from liverpool.engine.game import checks
+from liverpool.engine.melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
+from liverpool.engine.rules.ruleset import Buying, JokerSwapPlace, JokerSwapTarget, MeldKind, Ruleset
+from liverpool.engine.state import GameState, Phase, TableMeld
 
+# Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is
+# looked up through the enum class at each use, a Final name is a C static.
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
 _AFTER_NEXT_DECLINES: Final = Buying.AFTER_NEXT_DECLINES
 _BEFORE_NEXT_DRAW: Final = Buying.BEFORE_NEXT_DRAW
-_REPLAY_FINAL_DEAL: Final = Ties.REPLAY_FINAL_DEAL
-_SHARE: Final = Ties.SHARE
-_FIRST_CALL: Final = BuyPrecedence.FIRST_CALL
-_RESHUFFLE: Final = StockOut.RESHUFFLE
 _SET: Final = MeldKind.SET
-_GOES_OUT: Final = EmptyHand.GOES_OUT
-_NO_CALLS: Final = DiscardCall.NONE
 _AT_ONCE: Final = JokerSwapPlace.AT_ONCE
 _OWN_MELDS: Final = JokerSwapTarget.OWN_MELDS
-_WENT_OUT: Final = DealEndReason.WENT_OUT
+# Phases as Final names (compiled, ``Phase.DRAW`` is a look-up through the enum class at each use).
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_BUY: Final = Phase.BUY
+_PHASE_PLAY: Final = Phase.PLAY
+_PHASE_GAME_OVER: Final = Phase.GAME_OVER
 
 
 ACTION_CLASSES: Final = (
@@ -89,29 +79,8 @@ ACTION_CLASSES: Final = (
     EndTurn,
     Call,
 )
-# Phases as Final names (compiled, ``Phase.DRAW`` is a look-up through the enum class at each use).
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
-_PHASE_DRAW: Final = Phase.DRAW
-_PHASE_BUY: Final = Phase.BUY
-_PHASE_PLAY: Final = Phase.PLAY
-_PHASE_GAME_OVER: Final = Phase.GAME_OVER
 # Actions with nothing but a seat (checked by _verify): exactly these types have no shape to check.
 _PLAIN_ACTIONS: Final = frozenset((DrawStock, Buy, Pass, EndTurn))
-# The most frequent actions' types, which _perform tells apart before its match.
-_PASS_TYPE: Final = Pass
-_DISCARD_TYPE: Final = Discard
-_DRAW_STOCK_TYPE: Final = DrawStock
-
-
-def new_game(rules: Ruleset, seats: int, first_dealer: int = 0) -> GameState:
-    """A game waiting for its first :class:`Shuffle`."""
-    rules.deck_for(seats)
-    if rules.partnerships and seats != 4:
-        raise ValueError(f"{rules.name}: partnerships need 4 seats, not {seats}")
-    if not 0 <= first_dealer < seats:
-        raise ValueError(f"first_dealer must be a seat 0..{seats - 1}, not {first_dealer}")
-    return GameState(rules=rules, seats=seats, first_dealer=first_dealer, dealer=first_dealer)
 
 
 def shoe(state: GameState) -> tuple[Card, ...]:
@@ -140,35 +109,6 @@ def _shoe_of(state: GameState) -> tuple[Ruleset, tuple[Card, ...], frozenset[Car
 # The shoe of each ruleset and table size met, by the ruleset's identity and the seats (the ruleset held in
 # the value, so that its identity is never reused while the entry lives).
 _shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = {}
-
-
-def _penalty(hand: Sequence[int], values: tuple[int, ...]) -> int:
-    """The penalty points of ``hand`` (``values`` by face): cards read as ints, as ``rules.value`` reads them
-    but without a Python call each."""
-    total = 0
-    for card in hand:
-        total += values[card & FACE_MASK]
-    return total
-
-
-def apply(state: GameState, action: Action) -> GameState:
-    """Validate ``action`` against ``state``, then perform it (in place). Returns ``state``."""
-    _verify(state, action)
-    _perform(state, action)
-    state.history.append(action)
-    return state
-
-
-def apply_listed(state: GameState, action: Action, listed: Sequence[Action]) -> GameState:
-    """:func:`apply`, for a caller that has just listed ``legal_actions(state)`` as ``listed`` and not
-    changed ``state`` since: an action that is one of those very objects is legal by construction and is
-    performed without validating it again; any other action (an equal copy included) is validated."""
-    for option in listed:
-        if option is action:
-            _perform(state, action)
-            state.history.append(action)
-            return state
-    return apply(state, action)
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -609,374 +549,3 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
         problem = checks.floater_discard_problem(state, seat, action.card)
         if problem is not None:
             raise CannotDiscard(name, problem, where)
-
-
-# -- performing ----------------------------------------------------------------------------------
-
-
-def _perform(state: GameState, action: Action) -> None:
-    # The three most frequent actions by their very type (Final names are C statics when compiled); then
-    # the rest from the most frequent to the least: compiled, each case before the match is an isinstance
-    # test of a class looked up by name (actions.py is not compiled).
-    kind = type(action)
-    if kind is _PASS_TYPE:
-        state.window_answers[cast(Pass, action).seat] = False
-        _settle_window(state)
-        return
-    if kind is _DISCARD_TYPE:
-        _discard(state, cast(Discard, action))
-        return
-    if kind is _DRAW_STOCK_TYPE:
-        _draw_stock(state, cast(DrawStock, action).seat)
-        return
-    match action:
-        case Pass():
-            state.window_answers[action.seat] = False
-            _settle_window(state)
-        case Discard():
-            _discard(state, action)
-        case DrawStock():
-            _draw_stock(state, action.seat)
-        case LayOff():
-            table_meld = state.melds[action.meld]
-            grown = lay_off(table_meld.meld, action.card, action.end, state.rules)
-            state.melds[action.meld] = TableMeld(table_meld.owner, grown)
-            _from_hand(state, action.seat, action.card)
-            if state.must_place == action.card:
-                state.must_place = None
-            if state.reclaimed and action.card in state.reclaimed:
-                state.reclaimed.remove(action.card)
-            _after_shedding(state, action.seat)
-        case DrawDiscard():
-            _draw_discard(state, action)
-        case GoDown():
-            _go_down(state, action)
-        case Buy():
-            if state.rules.buying is _AFTER_NEXT_DECLINES:
-                state.window_answers[action.seat] = True
-                _settle_window(state)
-            else:
-                state.may_i_calls.append(action.seat)
-        case SwapJoker():
-            _do_swap(state, action)
-        case EndTurn():
-            _next_turn(state)
-        case Shuffle():
-            _deal(state, action)
-        case Reshuffle():
-            top = state.discard_pile[-1]
-            state.stock = list(reversed(action.stock))
-            state.discard_pile = [top]
-            state.reshuffles += 1
-            state.phase = _PHASE_DRAW
-        case Call():
-            _call(state, action)
-        case _:
-            assert_never(action)
-
-
-def _deal(state: GameState, action: Shuffle) -> None:
-    rules, n = state.rules, state.seats
-    hand_size = state.deal_rule.hand_size
-    deck = list(action.deck)
-    state.hands = [[] for _ in range(n)]
-    position = 0
-    for _ in range(hand_size):
-        for k in range(1, n + 1):
-            state.hands[(state.dealer + k) % n].append(deck[position])
-            position += 1
-    state.discard_pile = []
-    if rules.upcard:
-        state.discard_pile.append(deck[position])
-        position += 1
-    state.stock = list(reversed(deck[position:]))
-    start_deal_bookkeeping(state)
-    state.cut = action.cut
-    state.cutter_bonus = None
-    if rules.cut_bonus and action.cut == position:
-        state.cutter_bonus = (state.dealer + 1) % n
-    state.current = (state.dealer + 1) % n
-    state.phase = _PHASE_DRAW
-
-
-def start_deal_bookkeeping(state: GameState) -> None:
-    """Everything a deal starts afresh but the cards: no melds, nobody down, no buys, no pending buy window,
-    call, taken, placed or reclaimed card, no announcement, no wash. A deal dealt from a shuffle and one set
-    up by hand (:mod:`.position`) both start from here, so a field added for a deal is reset in one place."""
-    n = state.seats
-    state.melds = []
-    state.down = [False] * n
-    state.buys = [0] * n
-    state.known = [[] for _ in range(n)]
-    state.fresh = state.rules.upcard
-    state.discarder = None
-    state.may_i_calls = []
-    state.window, state.window_answers = [], {}
-    state.call_open = False
-    state.taken = None
-    state.must_place = None
-    state.reclaimed = []
-    state.down_this_turn = False
-    state.floating = False
-    state.turn_end_counts = [-1] * n
-    state.reshuffles = 0
-
-
-def _take(state: GameState, seat: int, card: Card, known: bool) -> None:
-    state.hands[seat].append(card)
-    if known:
-        state.known[seat].append(card)
-
-
-def _from_hand(state: GameState, seat: int, card: Card) -> None:
-    state.hands[seat].remove(card)
-    if card in state.known[seat]:
-        state.known[seat].remove(card)
-
-
-def _give_bought(state: GameState, buyer: int) -> None:
-    _take(state, buyer, state.discard_pile.pop(), known=True)
-    for _ in range(state.rules.buy_penalty_cards):
-        _take(state, buyer, state.stock.pop(), known=False)
-    state.buys[buyer] += 1
-    state.fresh = False
-
-
-def _draw_stock(state: GameState, seat: int) -> None:
-    rules = state.rules
-    state.call_open = False
-    if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
-        buyers = checks.buyers_in_order(state)
-        if buyers:
-            state.window, state.window_answers = buyers, {}
-            state.phase = _PHASE_BUY
-            return
-    if state.may_i_calls:
-        callers = state.may_i_calls
-        if rules.buy_precedence is _FIRST_CALL:
-            winner = callers[0]
-        else:
-            order = [(seat + k) % state.seats for k in range(1, state.seats)]
-            winner = next(s for s in order if s in callers)
-        _give_bought(state, winner)
-        state.may_i_calls = []
-    _finish_stock_draw(state)
-
-
-def _finish_stock_draw(state: GameState) -> None:
-    state.fresh = False
-    state.floating = not state.hands[state.current]
-    _take(state, state.current, state.stock.pop(), known=False)
-    state.taken = None
-    state.phase = _PHASE_PLAY
-
-
-def _settle_window(state: GameState) -> None:
-    """Close the buy window once its outcome is decided by the answers so far."""
-    answers = state.window_answers
-    winner: int | None = None
-    if state.rules.buy_precedence is _FIRST_CALL:
-        winner = next((s for s, wants in answers.items() if wants), None)
-        if winner is None and len(answers) < len(state.window):
-            return
-    else:
-        for seat in state.window:
-            if seat not in answers:
-                return
-            if answers[seat]:
-                winner = seat
-                break
-    if winner is not None:
-        _give_bought(state, winner)
-    state.window, state.window_answers = [], {}
-    _finish_stock_draw(state)
-
-
-def _draw_discard(state: GameState, action: DrawDiscard) -> None:
-    state.floating = not state.hands[action.seat]
-    taken = state.discard_pile[-action.depth :]
-    del state.discard_pile[-action.depth :]
-    for card in taken:
-        _take(state, action.seat, card, known=True)
-    state.taken = taken[0] if action.depth == 1 else None
-    state.must_place = taken[0] if action.depth > 1 else None
-    state.fresh = False
-    state.may_i_calls = []
-    state.call_open = False
-    state.phase = _PHASE_PLAY
-
-
-def _go_down(state: GameState, action: GoDown) -> None:
-    seat = action.seat
-    for meld in action.melds:
-        for card in meld.cards:
-            _from_hand(state, seat, card)
-        state.melds.append(TableMeld(seat, meld))
-    state.down[seat] = True
-    state.down_this_turn = True
-    if state.must_place is not None:
-        state.must_place = None
-    if state.reclaimed:
-        state.reclaimed = [c for c in state.reclaimed if c in state.hands[seat]]
-    if checks.goes_out_on_going_down(state):
-        _end_deal(state, seat, _WENT_OUT)
-        return
-    _after_shedding(state, seat)
-
-
-def _after_shedding(state: GameState, seat: int) -> None:
-    """An empty hand after melding: out (goes_out rules) or floating until the turn ends."""
-    if not state.hands[seat] and state.rules.empty_hand is _GOES_OUT:
-        _end_deal(state, seat, _WENT_OUT)
-
-
-def _do_swap(state: GameState, action: SwapJoker) -> None:
-    table_meld = state.melds[action.meld]
-    swapped = swap_joker(table_meld.meld, action.joker, action.card, state.rules)
-    state.melds[action.meld] = TableMeld(table_meld.owner, swapped)
-    _from_hand(state, action.seat, action.card)
-    _take(state, action.seat, action.joker, known=True)
-    state.reclaimed.append(action.joker)
-    if state.rules.joker_swap_place is _AT_ONCE or not state.down[action.seat]:
-        state.must_place = action.joker
-
-
-def _discard(state: GameState, action: Discard) -> None:
-    seat, card = action.seat, action.card
-    _from_hand(state, seat, card)
-    state.discard_pile.append(card)
-    if not state.hands[seat]:
-        _end_deal(state, seat, _WENT_OUT)
-        return
-    state.fresh = True
-    state.discarder = seat
-    state.may_i_calls = []
-    state.call_open = (
-        state.rules.discard_call is not _NO_CALLS
-        and state.down[seat]
-        and bool(checks.table_fits(state.melds, state.rules) >> (card & FACE_MASK) & 1)  # it fits the table
-    )
-    _next_turn(state, keep_discard_state=True)
-
-
-def _next_turn(state: GameState, keep_discard_state: bool = False) -> None:
-    if not keep_discard_state:
-        state.fresh = False
-        state.call_open = False
-        state.may_i_calls = []
-    _count_at_turn_end(state, state.current)
-    state.floating = False
-    state.current = state.next_seat(state.current)
-    state.turn += 1
-    state.taken = None
-    state.down_this_turn = False  # (no reclaimed joker is left: a turn does not end with one)
-    state.phase = _PHASE_DRAW
-    if state.stock:
-        return
-    rules = state.rules
-    can_wash = (
-        rules.stock_out is _RESHUFFLE
-        and (rules.max_reshuffles is None or state.reshuffles < rules.max_reshuffles)
-        and len(state.discard_pile) >= 2
-    )
-    if can_wash:
-        state.phase = _PHASE_RESHUFFLE
-    else:
-        _end_deal(state, None, _stock_out_reason(state))
-
-
-def _stock_out_reason(state: GameState) -> DealEndReason:
-    """Why a deal whose stock ran out and could not be washed ends."""
-    rules = state.rules
-    if rules.stock_out is not _RESHUFFLE:
-        return DealEndReason.STOCK_OUT
-    if rules.max_reshuffles is not None and state.reshuffles >= rules.max_reshuffles:
-        return DealEndReason.WASHES_USED
-    return DealEndReason.PILE_TOO_SMALL
-
-
-def _count_at_turn_end(state: GameState, seat: int) -> None:
-    """Note how many cards ``seat`` holds as its turn ends, after its discard (what it announces under
-    ``announce_after_discard``)."""
-    counts = state.turn_end_counts
-    if seat < len(counts):
-        counts[seat] = len(state.hands[seat])
-
-
-def _call(state: GameState, action: Call) -> None:
-    state.call_open = False
-    if action.card is not None:
-        _from_hand(state, action.seat, action.card)
-        _count_at_turn_end(state, action.seat)  # (the caller discards out of turn)
-        state.discard_pile.append(action.card)
-        state.discarder = action.seat
-        state.fresh = True
-        state.may_i_calls = []
-        return
-    offender = state.discarder
-    assert offender is not None
-    _take(state, offender, state.discard_pile.pop(), known=True)
-    for _ in range(state.rules.buy_penalty_cards):
-        _take(state, offender, state.stock.pop(), known=False)
-    state.fresh = False
-    state.may_i_calls = []
-
-
-def _end_deal(state: GameState, went_out: int | None, reason: DealEndReason) -> None:
-    """Score the deal and lay it open in its result (hands, points, melds, reason), then deal the next one or
-    end the game."""
-    rules = state.rules
-    values = face_weights(rules.card_values, False)
-    points = tuple([0 if seat == went_out else _penalty(hand, values) for seat, hand in enumerate(state.hands)])
-    scores = list(points)
-    if state.cutter_bonus is not None:
-        scores[state.cutter_bonus] += rules.cut_bonus
-    hands = tuple([tuple(hand) for hand in state.hands])
-    state.results.append(
-        DealResult(
-            state.deal, went_out, tuple(scores), reason, hands, points, tuple(state.melds), state.reshuffles,
-            state.cutter_bonus,
-        )
-    )  # fmt: skip
-    state.deal += 1
-    state.dealer = state.next_seat(state.dealer)
-    state.window, state.window_answers, state.may_i_calls = [], {}, []
-    state.call_open = state.fresh = state.floating = False
-    state.must_place = state.taken = None
-    state.reclaimed = []
-    state.down_this_turn = False
-    if state.deal < len(rules.deals):
-        state.phase = _PHASE_DEAL
-        return
-    contenders = _leaders(state)
-    if len(contenders) > 1 and rules.ties is _REPLAY_FINAL_DEAL and state.replays == 0:
-        state.replays += 1
-        state.phase = _PHASE_DEAL
-        return
-    state.winners = _break_tie(state, contenders)
-    state.phase = _PHASE_GAME_OVER
-
-
-def _team_sums(state: GameState, scores: list[int]) -> list[int]:
-    """Each seat's score, or its team's sum with partnerships."""
-    if state.rules.partnerships:
-        return [scores[s] + scores[(s + 2) % 4] for s in range(4)]
-    return scores
-
-
-def _leaders(state: GameState) -> list[int]:
-    """Seats with the lowest total after the scheduled deals (teams' sums with partnerships)."""
-    scheduled = len(state.rules.deals)
-    totals = _team_sums(state, [sum(r.scores[s] for r in state.results[:scheduled]) for s in range(state.seats)])
-    best = min(totals)
-    return [s for s in range(state.seats) if totals[s] == best]
-
-
-def _break_tie(state: GameState, contenders: list[int]) -> tuple[int, ...]:
-    rules = state.rules
-    if len(contenders) == 1 or rules.ties is _SHARE:
-        return tuple(contenders)
-    decider = state.results[-1] if rules.ties is _REPLAY_FINAL_DEAL else state.results[len(rules.deals) - 1]
-    scores = _team_sums(state, list(decider.scores))
-    best = min(scores[s] for s in contenders)
-    return tuple(s for s in contenders if scores[s] == best)

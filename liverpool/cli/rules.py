@@ -11,9 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from .engine.presets import ALIASES, PRESETS, UnknownPreset
-from .engine.rules import Ruleset, RulesetError, field_docs
-from .rulesfile import (
+from liverpool.cli.rulesfile import (
     describe_contract,
     describe_decks,
     dump_ruleset,
@@ -22,6 +20,8 @@ from .rulesfile import (
     load_ruleset,
     min_cards,
 )
+from liverpool.engine.rules.presets import ALIASES, PRESETS, UnknownPreset
+from liverpool.engine.rules.ruleset import Ruleset, RulesetError, field_docs
 
 USAGE_ERROR = 2
 

@@ -10,10 +10,10 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
-from .bits import bit_count
-from .cards import JOKER_FACE
-from .rules import JoinableRuns, Ruleset
-from .search_candidates import (
+from liverpool.engine._speed.bits import bit_count
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.ruleset import JoinableRuns, Ruleset
+from liverpool.engine.search.candidates import (
     _RUN_SUIT_BIT,
     _SET_RANK_BIT,
     ACE_HIGH,
@@ -21,7 +21,7 @@ from .search_candidates import (
     SET_SHAPE,
     run_shape_list,
 )
-from .search_tables import Member, RunBook, RunRules, SetRules, Steps
+from liverpool.engine.search.tables import Member, RunBook, RunRules, SetRules, Steps
 
 _score: Final = itemgetter(0)
 _TOUCHING: Final = JoinableRuns.TOUCHING  # (runs laid end to end: their ends are tagged)
@@ -42,7 +42,7 @@ def run_members(
 
     With 4, 5 and 6 of clubs and a joker, ``JK 4 5 6`` and ``4 5 6 JK`` are one run of four:
 
-    >>> from .presets import find_preset
+    >>> from liverpool.engine.rules.presets import find_preset
     >>> members = run_members(0b1110000, 0, 1, (5,) * 52 + (20,), 2, 1 << 4, find_preset('liverpool'))
     >>> [(score, bin(use), jokers) for score, use, jokers, _, _ in members]
     [(35, '0b10101000000', 1)]

@@ -42,10 +42,10 @@ def serve(
     """
     import uvicorn
 
-    from .buildinfo import describe_build
-    from .server.app import create_app
-    from .server.settings import Settings, SettingsError
-    from .server.storage import database_url
+    from liverpool.buildinfo import describe_build
+    from liverpool.server.app import create_app
+    from liverpool.server.settings import Settings, SettingsError
+    from liverpool.server.storage import database_url
 
     try:
         settings = Settings.from_env(hosts=[host, *(allowed_host or [])])

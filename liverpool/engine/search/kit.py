@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import JOKER_FACE
-from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
-from .search_candidates import face_weights, lengths_allowed
-from .search_members import rank_fields
-from .search_tables import SHARED_JOKERS, RunBook, RunRules, SetRules
-from .search_tables import set_rules as make_set_rules
+from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.search.candidates import face_weights, lengths_allowed
+from liverpool.engine.search.members import rank_fields
+from liverpool.engine.search.tables import SHARED_JOKERS, RunBook, RunRules, SetRules
+from liverpool.engine.search.tables import set_rules as make_set_rules
 
 _RUN: Final = MeldKind.RUN
 _SET: Final = MeldKind.SET

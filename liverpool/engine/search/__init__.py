@@ -19,8 +19,8 @@ instead of this search. They ignore ``keep``: their answer stands when the point
 ``keep - 1`` of the heaviest cards could hold, so that at least ``keep`` cards stay; otherwise this search
 answers.
 
->>> from .cards import parse_cards
->>> from .presets import find_preset
+>>> from liverpool.engine.cards import parse_cards
+>>> from liverpool.engine.rules.presets import find_preset
 >>> rules = find_preset('liverpool')
 >>> hand = parse_cards('7H 7S 7D 4C 5C 6C JK KD 2S')
 >>> [str(m) for m in find_arrangements(hand, rules.contract(1), rules)[0]]
@@ -38,15 +38,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import FACE_MASK, JOKER_FACE, Card
-from .melds import Meld, new_meld
-from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
-from .search_candidates import CandidatePool, Entry, decode, face_weights
-from .search_feasible import cards_needed, surely_unmet
-from .search_kit import value_shape
-from .search_layout import Layout, Slot, contract_layout
-from .search_value import most_shed
-from .search_walk import BEST, BY_ORDER, EVERY, FEASIBLE, TOP, Group, Walk
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
+from liverpool.engine.melds import Meld, new_meld
+from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.search.candidates import CandidatePool, Entry, decode, face_weights
+from liverpool.engine.search.feasible import cards_needed, surely_unmet
+from liverpool.engine.search.kit import value_shape
+from liverpool.engine.search.layout import Layout, Slot, contract_layout
+from liverpool.engine.search.value import most_shed
+from liverpool.engine.search.walk import BEST, BY_ORDER, EVERY, FEASIBLE, TOP, Group, Walk
 
 _RUN: Final = MeldKind.RUN
 
@@ -78,8 +78,8 @@ def find_arrangements(
     other way of laying the same cards differs from one of these only by which copy of a face is laid or
     by the order of those melds, which :func:`~.melds.contract_problem` does not read.
 
-    >>> from .cards import parse_cards
-    >>> from .presets import find_preset
+    >>> from liverpool.engine.cards import parse_cards
+    >>> from liverpool.engine.rules.presets import find_preset
     >>> rules = find_preset('liverpool')
     >>> found = find_arrangements(parse_cards('5H 6H 7H JK 2C'), (MeldRule.parse('run 4'),), rules)
     >>> [[str(m) for m in arrangement] for arrangement in found]

@@ -16,8 +16,8 @@ The shapes of runs and sets (where the jokers go, how many naturals of each suit
 ranks or suits are present, not on the suit or rank itself, so they are cached across hands and shifted
 into place.
 
->>> from .presets import find_preset
->>> from .cards import parse_cards
+>>> from liverpool.engine.rules.presets import find_preset
+>>> from liverpool.engine.cards import parse_cards
 >>> rules = find_preset('liverpool')
 >>> pool = CandidatePool.build(parse_cards('7H 7S 7D 9H 10H JH JK'), rules.contract(1), rules, whole_hand=False)
 >>> [describe(MeldKind.RUN, e[5]) for e in pool.entries[MeldKind.RUN]][:3]
@@ -34,9 +34,9 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
-from .bits import bit_count
-from .cards import JOKER_FACE, face_text
-from .rules import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine._speed.bits import bit_count, spaced
+from liverpool.engine.cards import JOKER_FACE, face_text
+from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
 
 Entry = tuple[int, int, int, int, int, int]
 SCAN: Final = 6
@@ -440,7 +440,7 @@ def run_shape_list(
             else:
                 forced |= 1 << high
                 forced_count += 1
-                if forced_count > jokers or (spacing > 1 and not _spaced(forced, spacing)):
+                if forced_count > jokers or (spacing > 1 and not spaced(forced, spacing)):
                     break
             size = high - low + 1
             spare = min(jokers - forced_count, len(ranks) - min_naturals)
@@ -482,7 +482,7 @@ def _substitute(
     for i in range(begin, len(ranks)):
         r = ranks[i]
         placed = mask | 1 << r
-        if spacing > 1 and not _spaced(placed, spacing):
+        if spacing > 1 and not spaced(placed, spacing):
             continue
         place = r - 1 if r != ACE_HIGH else 0  # (its face: not % 13, a call when compiled)
         left = points - rank_weights[place]
@@ -492,15 +492,6 @@ def _substitute(
         else:
             _substitute(out, ranks, rank_weights, width, spacing, i + 1, extra - 1, placed, left, used, size, jokers,
                         low)  # fmt: skip
-
-
-def _spaced(mask: int, spacing: int) -> bool:
-    """No two bits of ``mask`` are closer than ``spacing``. (A loop: compiled, all() of a generator makes a
-    generator object at each call.)"""
-    for gap in range(1, spacing):  # noqa: SIM110
-        if mask & (mask >> gap):
-            return False
-    return True
 
 
 def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, ...], width: int) -> list[Family]:

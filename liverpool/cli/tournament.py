@@ -24,9 +24,9 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from .cli_rules import fail, load_or_fail
-from .tournament.games import GameResult, TournamentError, make_setup
-from .tournament.report import (
+from liverpool.cli.rules import fail, load_or_fail
+from liverpool.tournament.games import GameResult, TournamentError, make_setup
+from liverpool.tournament.report import (
     Checkpoint,
     entrant_table,
     pair_table,
@@ -35,9 +35,9 @@ from .tournament.report import (
     write_chart,
     write_json,
 )
-from .tournament.resume import load_finished
-from .tournament.runner import RayUnavailable, run_tournament
-from .tournament.stats import summarize
+from liverpool.tournament.resume import load_finished
+from liverpool.tournament.runner import RayUnavailable, run_tournament
+from liverpool.tournament.stats import summarize
 
 INTERRUPTED = 130
 

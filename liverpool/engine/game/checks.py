@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
-from .cards import FACE_MASK, JOKER_FACE, Card
-from .melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
-from .rules import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget, Ruleset
-from .search import can_meet, find_arrangements
-from .state import GameState, TableMeld
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
+from liverpool.engine.melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
+from liverpool.engine.rules.ruleset import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget, Ruleset
+from liverpool.engine.search import can_meet, find_arrangements
+from liverpool.engine.state import GameState, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
