@@ -20,10 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.engine.actions import Action
-from liverpool.engine.observe import Observation
-from liverpool.engine.play import Agent, SeededChance, run_game
-from liverpool.engine.rules.presets import DEFAULT_PRESET, find_preset
+from liverpool.engine import DEFAULT_PRESET, Action, Agent, Observation, SeededChance, find_preset, run_game
 
 
 class _OutOfTime(Exception):

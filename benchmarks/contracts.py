@@ -22,11 +22,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.melds import Meld, contract_problem
-from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import EmptyHand, FinalDeal, MeldKind, Ruleset
-from liverpool.engine.search import best_leftover
+from liverpool.engine import (
+    PRESETS,
+    Card,
+    EmptyHand,
+    FinalDeal,
+    Meld,
+    MeldKind,
+    Ruleset,
+    best_leftover,
+    contract_problem,
+    make_shoe,
+)
 
 STYLES = ("whole shoe", "two suits", "five ranks")
 

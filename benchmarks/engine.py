@@ -13,7 +13,7 @@ import sys
 import contracts
 import games
 
-from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine import PRESETS
 
 
 def main(argv: list[str] | None = None) -> int:

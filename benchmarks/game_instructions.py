@@ -34,7 +34,7 @@ SEATS = (4, 6)  # as benchmarks/peers.py plays them (ENGINE_SEATS)
 
 def configurations() -> list[tuple[str, int]]:
     """The (preset, seats) pairs of ``make bench``'s games."""
-    from liverpool.engine.rules.presets import PRESETS
+    from liverpool.engine import PRESETS
 
     return [(name, seats) for name, rules in PRESETS.items() for seats in SEATS if rules.min_players <= seats <= rules.max_players]  # fmt: skip
 
@@ -43,9 +43,7 @@ def _child(games: int, bot: str) -> None:
     """Plays the games, each counted one through ``operator.call``, and prints one JSON line per counted game:
     its configuration, seed and turns."""
     from liverpool.bots.registry import make_bot
-    from liverpool.engine.actions import DrawDiscard, DrawStock
-    from liverpool.engine.play import run_game
-    from liverpool.engine.rules.presets import PRESETS
+    from liverpool.engine import PRESETS, DrawDiscard, DrawStock, run_game
 
     print(f"search module: {sys.modules['liverpool.engine.search'].__file__}", file=sys.stderr)
     for preset, seats in configurations():

@@ -29,9 +29,7 @@ import time
 from typing import Any
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.engine.actions import DrawDiscard, DrawStock, Reshuffle, Shuffle
-from liverpool.engine.play import run_game
-from liverpool.engine.rules.presets import PRESETS
+from liverpool.engine import PRESETS, DrawDiscard, DrawStock, Reshuffle, Shuffle, run_game
 
 
 class Clock:

@@ -23,9 +23,7 @@ from pyinstrument import Profiler
 from pyinstrument.frame import Frame
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.engine.play import run_game
-from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.search import best_leftover, find_arrangements
+from liverpool.engine import PRESETS, best_leftover, find_arrangements, run_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import contracts

@@ -54,7 +54,7 @@ def _child(hands: int, seed: int, only: Path | None) -> None:
     sys.path.insert(0, str(HERE))
     import contracts
 
-    from liverpool.engine.search import best_leftover
+    from liverpool.engine import best_leftover
 
     counted = set(json.loads(only.read_text())) if only is not None else None
     print(f"search module: {sys.modules['liverpool.engine.search'].__file__}", file=sys.stderr)

@@ -18,12 +18,7 @@ import types
 from typing import Any
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine.actions import Action
-from liverpool.engine.observe import observe
-from liverpool.engine.play import run_game
-from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.state import GameState
+from liverpool.engine import PRESETS, Action, GameState, Ruleset, observe, run_game
 
 _SHARED = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, enum.Enum, Ruleset)
 
@@ -119,7 +114,7 @@ def measure_server_table(preset: str, seats: int, bot: str, seed: int) -> dict[s
     import asyncio
     import tempfile
 
-    from liverpool.engine.actions import action_to_dict
+    from liverpool.engine import action_to_dict
 
     state = mid_game_state(preset, seats, bot, seed)
     actions = [action_to_dict(a) for a in state.history]

@@ -74,7 +74,7 @@ def _arrangements(hands: int, seed: int) -> dict[str, Any]:
     """The same corpus through ``find_arrangements`` (up to 8, as ``legal_actions`` lists going down)."""
     import contracts
 
-    from liverpool.engine.search import find_arrangements
+    from liverpool.engine import find_arrangements
 
     times = []
     for case in contracts.corpus(hands, seed):
@@ -115,10 +115,10 @@ def run_one(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _compiled() -> bool:
-    """Whether the engine imported here is the mypyc build (its search is a C extension)."""
-    import liverpool.engine.search
+    """Whether the engine imported here is the mypyc build."""
+    from liverpool.engine import is_compiled
 
-    return not str(liverpool.engine.search.__file__).endswith(".py")
+    return is_compiled()
 
 
 def _measure(kind: str, spec: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +170,7 @@ def plan(quick: bool, seed: int, answers: Path, compiled: Path | None = None) ->
     be trusted. Each round's specs say which it is (``round``)."""
     import games
 
-    from liverpool.engine.rules.presets import PRESETS
+    from liverpool.engine import PRESETS
 
     bot, note = games.engine_bot("easy")
     n_games = 2 if quick else 10

@@ -20,11 +20,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import EmptyHand, FinalDeal, MeldRule, Ruleset
-from liverpool.engine.search import best_leftover, can_meet, find_arrangements
-from liverpool.engine.search.candidates import run_shapes, set_shapes
+from liverpool.engine import (
+    PRESETS,
+    Card,
+    EmptyHand,
+    FinalDeal,
+    MeldRule,
+    Ruleset,
+    best_leftover,
+    can_meet,
+    find_arrangements,
+    make_shoe,
+    run_shapes,
+    set_shapes,
+)
 
 REPEATS = 3
 

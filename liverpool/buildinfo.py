@@ -10,17 +10,9 @@ True
 
 from __future__ import annotations
 
-from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
-# A module every compiled build compiles; it stays a value module of the engine in any layout.
-PROBE = "liverpool.engine.state"
-
-
-def is_compiled() -> bool:
-    """True when the engine's compiled modules are the ones imported (a C extension, not a ``.py``)."""
-    path = getattr(import_module(PROBE), "__file__", None) or ""
-    return not path.endswith((".py", ".pyc"))
+from liverpool.engine import is_compiled
 
 
 def build_name() -> str:

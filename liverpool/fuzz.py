@@ -33,35 +33,41 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from liverpool.engine.actions import (
+from liverpool.engine import (
     ACTION_TYPES,
+    PRESETS,
     Action,
     Buy,
     Call,
+    Card,
     Discard,
     DrawDiscard,
     DrawStock,
     EndTurn,
+    GameState,
     GoDown,
+    IllegalAction,
     LayOff,
+    Meld,
+    MeldKind,
     Pass,
+    Phase,
     Reshuffle,
     Shuffle,
     SwapJoker,
     action_from_dict,
+    apply,
+    chance_action,
+    is_chance,
+    is_compiled,
+    is_legal,
+    legal_actions,
+    make_shoe,
+    new_game,
+    observe,
+    shoe,
+    snapshot,
 )
-from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game.core import apply, new_game
-from liverpool.engine.game.legal import is_chance, legal_actions
-from liverpool.engine.game.verify import is_legal, shoe
-from liverpool.engine.melds import Meld
-from liverpool.engine.observe import observe
-from liverpool.engine.play import chance_action
-from liverpool.engine.record import snapshot
-from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import MeldKind
-from liverpool.engine.state import GameState, Phase
 
 # A game that runs longer than this many steps is left (random play may wander for long in a late deal).
 GAME_STEPS = 20_000
@@ -695,7 +701,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=lambda done: bar.advance(task, done),
         )
     seconds = time.perf_counter() - started
-    compiled = "compiled" if _is_compiled() else "pure"
+    compiled = "compiled" if is_compiled() else "pure"
     print(
         f"{tally.actions} actions ({tally.legal} legal, {tally.chance} chance, {tally.illegal_tried} illegal or "
         f"mutated tried: {tally.refused} refused by the engine, {tally.codec_refused} by the codec, "
@@ -710,12 +716,6 @@ def main(argv: list[str] | None = None) -> int:
     for violation in tally.violations:
         print(f"VIOLATION {violation}")
     return 1 if tally.violations else 0
-
-
-def _is_compiled() -> bool:
-    from liverpool.engine.game import core as game
-
-    return not (game.__file__ or "").endswith(".py")
 
 
 if __name__ == "__main__":

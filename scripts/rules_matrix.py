@@ -124,7 +124,7 @@ def fields_by_row() -> dict[str, list[str]]:
 def readers(field: str) -> list[tuple[str, int]]:
     """The (file, line) places of the package outside the ruleset's own modules that read ``rules.field``."""
     pattern = re.compile(rf"\.{field}\b")
-    own = ("liverpool/engine/rules", "liverpool/engine/presets", "liverpool/rulesfile", "liverpool/rulestext")
+    own = ("liverpool/engine/rules/", "liverpool/cli/rulesfile", "liverpool/rulestext")
     found: list[tuple[str, int]] = []
     for path in sorted((ROOT / "liverpool").rglob("*.py")):
         name = str(path.relative_to(ROOT))

@@ -24,10 +24,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from liverpool.engine.play import Agent, SeededChance, run_game, step
-from liverpool.engine.rules.presets import find_preset
-from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.state import GameState
+from liverpool.engine import Agent, GameState, Ruleset, SeededChance, find_preset, run_game, step
 
 from .hard import WORLDS, HardBot, relative
 from .registry import make_bot

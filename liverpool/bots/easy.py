@@ -15,18 +15,19 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from liverpool.engine.actions import (
+from liverpool.engine import (
+    JOKER_FACE,
     Action,
     Call,
+    Card,
     Discard,
     GoDown,
     LayOff,
+    Observation,
+    Phase,
     SwapJoker,
+    table_fits,
 )
-from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.game.checks import table_fits
-from liverpool.engine.observe import Observation
-from liverpool.engine.state import Phase
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan, plan_use

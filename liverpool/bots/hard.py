@@ -25,10 +25,19 @@ import random
 import time
 from collections.abc import Sequence
 
-from liverpool.engine.actions import Action, Buy, Discard, DrawDiscard, DrawStock, EndTurn, GoDown, Pass
-from liverpool.engine.game.core import apply
-from liverpool.engine.observe import Observation
-from liverpool.engine.state import GameState
+from liverpool.engine import (
+    Action,
+    Buy,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    EndTurn,
+    GameState,
+    GoDown,
+    Observation,
+    Pass,
+    apply,
+)
 
 from .easy import Choice, must_act
 from .medium import MediumBot, Weights

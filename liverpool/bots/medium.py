@@ -21,13 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from liverpool.engine.actions import Action, Discard, GoDown, SwapJoker
-from liverpool.engine.cards import Card
-from liverpool.engine.game.checks import table_lay_off_index
-from liverpool.engine.observe import Observation
-from liverpool.engine.rules.ruleset import EmptyHand, MeldKind
-from liverpool.engine.search import best_leftover
-from liverpool.engine.state import TableMeld
+from liverpool.engine import (
+    Action,
+    Card,
+    Discard,
+    EmptyHand,
+    GoDown,
+    MeldKind,
+    Observation,
+    SwapJoker,
+    TableMeld,
+    best_leftover,
+    table_lay_off_index,
+)
 
 from .easy import Choice, EasyBot, unused_cards, without
 from .options import Options

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from liverpool.engine.actions import (
+from liverpool.engine import (
     Action,
     Buy,
     Call,

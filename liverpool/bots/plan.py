@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Final
 
-from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import MeldRule, Ruleset
+from liverpool.engine import JOKER_FACE, MeldRule, Ruleset
 
 from .plan_setup import FACES as FACES
 from .plan_setup import NONE, ContractSetup, Held, Slot, setup_of

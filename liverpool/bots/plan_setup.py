@@ -11,9 +11,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from liverpool.engine._speed.bits import BITS
-from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine import BITS, JOKER_FACE, MeldKind, MeldRule, Ruleset
 
 FACES: Final = JOKER_FACE + 1
 

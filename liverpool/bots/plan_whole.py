@@ -22,9 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from liverpool.engine._speed.bits import BITS
-from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine import BITS, JOKER_FACE, MeldKind, MeldRule, Ruleset
 
 from .plan import Partial, Plan, face_counts
 

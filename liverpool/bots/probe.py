@@ -32,10 +32,7 @@ from dataclasses import dataclass
 
 from rich.progress import track
 
-from liverpool.engine.actions import Action
-from liverpool.engine.observe import Observation
-from liverpool.engine.rules.presets import UnknownPreset, find_preset
-from liverpool.engine.state import GameState
+from liverpool.engine import Action, GameState, Observation, UnknownPreset, find_preset
 
 from .arena import deal_start, play_deal
 from .easy import Choice

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-from liverpool.engine.actions import Action, Buy, Call, GoDown, LayOff
-from liverpool.engine.observe import Observation
+from liverpool.engine import Action, Buy, Call, GoDown, LayOff, Observation
 
 
 def random_bot(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from liverpool.engine.play import Agent
+from liverpool.engine import Agent
 
 from .easy import EasyBot
 from .hard import HardBot

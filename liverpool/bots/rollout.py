@@ -12,92 +12,25 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from liverpool.engine.actions import (
+from liverpool.engine import (
     Action,
-    Buy,
-    Call,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    EndTurn,
-    GoDown,
-    Pass,
+    Agent,
+    GameState,
+    Phase,
+    apply,
+    asking_order,
+    chance_action,
+    observe,
+    quick_actions,
 )
-from liverpool.engine.game import checks
-from liverpool.engine.game.core import apply
-from liverpool.engine.game.legal import lay_off_actions
-from liverpool.engine.game.verify import is_legal
-from liverpool.engine.observe import observe
-from liverpool.engine.play import Agent, chance_action
-from liverpool.engine.rules.ruleset import Buying, DiscardCall
-from liverpool.engine.state import GameState, Phase
 
 GO_DOWN_OPTIONS = 3
 
 
 def quick_options(state: GameState, seat: int) -> list[Action]:
-    """A subset of ``legal_actions(state, seat)`` that is never empty when the seat must act."""
-    match state.phase:
-        case Phase.DRAW:
-            return _draw_options(state, seat)
-        case Phase.BUY:
-            if seat in state.window and seat not in state.window_answers:
-                return [Buy(seat), Pass(seat)]
-            return []
-        case Phase.PLAY:
-            return _play_options(state) if seat == state.current else []
-        case _:
-            return []
-
-
-def _draw_options(state: GameState, seat: int) -> list[Action]:
-    rules = state.rules
-    out: list[Action] = []
-    if seat == state.current:
-        out.append(DrawStock(seat))
-        if state.discard_pile and is_legal(state, DrawDiscard(seat)):
-            out.append(DrawDiscard(seat))
-    elif rules.buying is Buying.BEFORE_NEXT_DRAW and checks.buy_problem(state, seat) is None:
-        out.append(Buy(seat))
-    if state.call_open:
-        hand = state.hands[seat]
-        if rules.discard_call is DiscardCall.RUMMY:
-            if checks.call_problem(state, seat, None) is None:
-                out.append(Call(seat))
-        elif hand and checks.call_problem(state, seat, hand[0]) is None:
-            out += [Call(seat, c) for c in hand]
-    return out
-
-
-def _play_options(state: GameState) -> list[Action]:
-    me = state.current
-    hand = state.hands[me]
-    down = state.down[me]
-    pending = state.must_place
-    if pending is not None:
-        if down:
-            return lay_off_actions(state, [pending])
-        return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_OPTIONS)]
-    if not hand:
-        return [EndTurn(me)]
-    if state.reclaimed:
-        # A joker reclaimed this turn (a playout may start right after a swap): lay it off, as the rules let it.
-        return [a for a in lay_off_actions(state, state.reclaimed) if is_legal(state, a)]
-    out: list[Action] = []
-    if down:
-        out += lay_off_actions(state, hand)
-    else:
-        out += [GoDown(me, a) for a in checks.go_down_options(state, me, hand, None, GO_DOWN_OPTIONS)]
-    rules = state.rules
-    out += [
-        Discard(me, c)
-        for c in hand
-        if not (rules.no_discard_taken_card and c == state.taken)
-        and checks.floater_discard_problem(state, me, c) is None
-    ]
-    if rules.discard_optional:
-        out.append(EndTurn(me))
-    return out
+    """The engine's cheaper listing (:func:`~liverpool.engine.quick_actions`) with this bot's few going-down
+    arrangements: never empty when the seat must act."""
+    return quick_actions(state, seat, GO_DOWN_OPTIONS)
 
 
 def quick_step(state: GameState, agents: Sequence[Agent], rng: random.Random, skip_through: int | None = None) -> bool:
@@ -108,7 +41,7 @@ def quick_step(state: GameState, agents: Sequence[Agent], rng: random.Random, sk
     if state.phase in (Phase.DEAL, Phase.RESHUFFLE):
         apply(state, chance_action(state, rng))
         return True
-    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    order = asking_order(state)
     if skip_through is not None:
         order = order[order.index(skip_through) + 1 :]
     for seat in order:

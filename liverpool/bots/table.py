@@ -9,11 +9,18 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Final
 
-from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.game.checks import table_fits
-from liverpool.engine.observe import Observation
-from liverpool.engine.rules.ruleset import DealOut, EmptyHand, MeldKind, MeldRule, Ruleset
-from liverpool.engine.state import TableMeld
+from liverpool.engine import (
+    JOKER_FACE,
+    Card,
+    DealOut,
+    EmptyHand,
+    MeldKind,
+    MeldRule,
+    Observation,
+    Ruleset,
+    TableMeld,
+    table_fits,
+)
 
 from .plan import FACES, HeldNeed, Plan, need_memos, plan_hand, plan_need
 from .plan import plan_memo as plan_memo

@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from liverpool.engine.rules.presets import find_preset
+from liverpool.engine import find_preset
 
 from .arena import Score, duplicate, per_game
 from .medium import MediumBot, Weights

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import random
 
-from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.observe import Observation
-from liverpool.engine.state import GameState
+from liverpool.engine import Card, GameState, Observation, make_shoe
 
 from .table import me
 

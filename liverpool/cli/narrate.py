@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from liverpool.engine.actions import (
+from liverpool.engine import (
     Action,
     Buy,
     Call,
+    Card,
+    DealEndReason,
+    DealResult,
     Discard,
     DrawDiscard,
     DrawStock,
     EndTurn,
+    GameState,
     GoDown,
     LayOff,
     Pass,
@@ -17,8 +21,6 @@ from liverpool.engine.actions import (
     Shuffle,
     SwapJoker,
 )
-from liverpool.engine.cards import Card
-from liverpool.engine.state import DealEndReason, DealResult, GameState
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:

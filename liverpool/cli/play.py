@@ -16,11 +16,18 @@ from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, make_bot
 from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.cli.rulesfile import load_ruleset
-from liverpool.engine.actions import Action, Shuffle
-from liverpool.engine.errors import IllegalAction
-from liverpool.engine.play import run_game
-from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay
-from liverpool.engine.state import DealResult, GameState
+from liverpool.engine import (
+    Action,
+    DealResult,
+    GameRecord,
+    GameState,
+    IllegalAction,
+    RecordError,
+    ReplayError,
+    Shuffle,
+    replay,
+    run_game,
+)
 
 console = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a path in an error stays on one line

@@ -20,8 +20,7 @@ from liverpool.cli.rulesfile import (
     load_ruleset,
     min_cards,
 )
-from liverpool.engine.rules.presets import ALIASES, PRESETS, UnknownPreset
-from liverpool.engine.rules.ruleset import Ruleset, RulesetError, field_docs
+from liverpool.engine import ALIASES, PRESETS, Ruleset, RulesetError, UnknownPreset, field_docs
 
 USAGE_ERROR = 2
 

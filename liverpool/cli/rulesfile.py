@@ -28,8 +28,7 @@ from typing import Any, Literal
 
 import tomli_w
 
-from liverpool.engine.rules.presets import UnknownPreset, find_preset
-from liverpool.engine.rules.ruleset import DealOut, DealRule, MeldRule, Ruleset, RulesetError, field_docs
+from liverpool.engine import DealOut, DealRule, MeldRule, Ruleset, RulesetError, UnknownPreset, field_docs, find_preset
 
 RulesetFormat = Literal["json", "toml"]
 FORMATS: dict[str, RulesetFormat] = {".json": "json", ".toml": "toml"}

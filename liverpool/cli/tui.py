@@ -10,8 +10,7 @@ from rich.console import Console
 
 from liverpool.bots.registry import FACTORIES
 from liverpool.cli.rulesfile import load_ruleset
-from liverpool.engine.errors import IllegalAction
-from liverpool.engine.record import GameRecord, RecordError, ReplayError
+from liverpool.engine import GameRecord, IllegalAction, RecordError, ReplayError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

@@ -10,7 +10,10 @@
 (10, ())
 """
 
+from liverpool.engine._speed.bits import BITS
+from liverpool.engine._speed.build import is_compiled
 from liverpool.engine.actions import (
+    ACTION_TYPES,
     Action,
     Buy,
     Call,
@@ -24,60 +27,111 @@ from liverpool.engine.actions import (
     Reshuffle,
     Shuffle,
     SwapJoker,
+    action_from_dict,
+    action_to_dict,
 )
-from liverpool.engine.cards import Card, format_cards, make_shoe, parse_cards
+from liverpool.engine.cards import JOKER_FACE, Card, format_cards, make_shoe, parse_cards
 from liverpool.engine.errors import IllegalAction, Reason
+from liverpool.engine.game.checks import table_fits, table_lay_off_index
 from liverpool.engine.game.core import apply, new_game
-from liverpool.engine.game.legal import go_down_arrangements, is_chance, legal_actions
-from liverpool.engine.game.verify import is_legal
-from liverpool.engine.melds import Meld
+from liverpool.engine.game.legal import (
+    asking_order,
+    go_down_arrangements,
+    is_chance,
+    lay_off_actions,
+    legal_actions,
+    quick_actions,
+)
+from liverpool.engine.game.verify import is_legal, shoe
+from liverpool.engine.melds import Meld, contract_problem
 from liverpool.engine.observe import Observation, observe
-from liverpool.engine.play import SeededChance, chance_action, live_rng, run_game
+from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
-from liverpool.engine.record import GameRecord, replay
-from liverpool.engine.rules.presets import PRESETS, find_preset
-from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.search import can_meet, find_arrangements
-from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase
+from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay, snapshot
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import (
+    Buying,
+    DealOut,
+    DealRule,
+    DiscardCall,
+    EmptyHand,
+    FinalDeal,
+    MeldKind,
+    MeldRule,
+    Ruleset,
+    RulesetError,
+    field_docs,
+)
+from liverpool.engine.search import best_leftover, can_meet, find_arrangements
+from liverpool.engine.search.candidates import run_shapes, set_shapes
+from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 __all__ = [
+    "ACTION_TYPES",
+    "ALIASES",
+    "BITS",
+    "DEFAULT_PRESET",
+    "JOKER_FACE",
     "PRESETS",
     "Action",
+    "Agent",
     "Buy",
+    "Buying",
     "Call",
     "Card",
     "DealEndReason",
+    "DealOut",
     "DealResult",
+    "DealRule",
     "Discard",
+    "DiscardCall",
     "DrawDiscard",
     "DrawStock",
+    "EmptyHand",
     "EndTurn",
+    "FinalDeal",
     "GameRecord",
     "GameState",
     "GoDown",
     "IllegalAction",
     "LayOff",
     "Meld",
+    "MeldKind",
+    "MeldRule",
     "Observation",
     "Pass",
     "Phase",
     "Position",
     "PositionError",
     "Reason",
+    "RecordError",
+    "ReplayError",
     "Reshuffle",
     "Ruleset",
+    "RulesetError",
     "SeededChance",
     "Shuffle",
     "SwapJoker",
+    "TableMeld",
+    "UnknownPreset",
+    "action_from_dict",
+    "action_to_dict",
     "apply",
+    "asking_order",
+    "best_leftover",
     "can_meet",
     "chance_action",
+    "choose_first_dealer",
+    "contract_problem",
+    "field_docs",
     "find_arrangements",
     "find_preset",
     "format_cards",
     "go_down_arrangements",
     "is_chance",
+    "is_compiled",
     "is_legal",
+    "lay_off_actions",
     "legal_actions",
     "live_rng",
     "make_shoe",
@@ -86,6 +140,14 @@ __all__ = [
     "observe",
     "parse_cards",
     "position_of",
+    "quick_actions",
     "replay",
     "run_game",
+    "run_shapes",
+    "set_shapes",
+    "shoe",
+    "snapshot",
+    "step",
+    "table_fits",
+    "table_lay_off_index",
 ]

@@ -15,8 +15,8 @@ from typing import Final
 
 from liverpool.engine.actions import Action, Buy, Pass, Reshuffle, Shuffle
 from liverpool.engine.cards import Card, make_shoe
-from liverpool.engine.game.core import apply_listed, new_game
-from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.core import _apply_listed, new_game
+from liverpool.engine.game.legal import asking_order, is_chance, legal_actions
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.observe import Observation, Observer
 from liverpool.engine.rules.ruleset import FirstDealer, Ruleset
@@ -142,7 +142,7 @@ def step(
         if choice is None:
             raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
         return _do(state, choice, before, turn)
-    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    order = asking_order(state)
     if phase is _BUY:
         # In a buy window the first seat in order that has options must answer: only its options are listed.
         for seat in order:
@@ -193,10 +193,10 @@ def _window_observer(state: GameState) -> Observer:
 
 def _do(state: GameState, action: Action, before: Hook | None, listed: Sequence[Action] = ()) -> Action:
     """Apply ``action``; ``listed``: actions just listed by ``legal_actions(state)``, which need no
-    second validation when ``action`` is one of them (see :func:`~.game.apply_listed`)."""
+    second validation when ``action`` is one of them (see :func:`~.game._apply_listed`)."""
     if before is not None:
         before(state, action)
-    apply_listed(state, action, listed)
+    _apply_listed(state, action, listed)
     return action
 
 

@@ -18,6 +18,9 @@ from liverpool.engine.rules.ruleset import DealRule, Ruleset
 
 
 class Phase(StrEnum):
+    """What the game waits for: a deal (chance), a reshuffle, a draw, answers to a buy window, the current
+    player's plays, or nothing (the game is over)."""
+
     DEAL = "deal"
     DRAW = "draw"
     BUY = "buy"

@@ -20,15 +20,30 @@ from anyio import to_thread
 
 from liverpool.bots.registry import bot_names, make_bot
 from liverpool.cli.narrate import describe
-from liverpool.engine.actions import Action, Pass, Reshuffle, Shuffle, action_from_dict, action_to_dict
-from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game.core import apply, new_game
-from liverpool.engine.game.legal import is_chance, legal_actions
-from liverpool.engine.observe import observe
-from liverpool.engine.play import Agent, chance_action, choose_first_dealer, live_rng
-from liverpool.engine.record import GameRecord, replay
-from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.state import GameState, Phase
+from liverpool.engine import (
+    Action,
+    Agent,
+    GameRecord,
+    GameState,
+    IllegalAction,
+    Pass,
+    Phase,
+    Reshuffle,
+    Ruleset,
+    Shuffle,
+    action_from_dict,
+    action_to_dict,
+    apply,
+    asking_order,
+    chance_action,
+    choose_first_dealer,
+    is_chance,
+    legal_actions,
+    live_rng,
+    new_game,
+    observe,
+    replay,
+)
 
 from .errors import Refused
 from .schemas import TableOptions
@@ -505,7 +520,7 @@ class TableActor:
         for option in self._legal_now(state):
             if option.seat is not None:
                 by_seat.setdefault(option.seat, []).append(option)
-        order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+        order = asking_order(state)
         for seat in order:
             options = by_seat.get(seat)
             if not options or not self._bot_plays(seat) or seat in asked:

@@ -14,12 +14,20 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from liverpool.bots.registry import bot_names
-from liverpool.engine.actions import action_from_dict
-from liverpool.engine.game.core import new_game
-from liverpool.engine.play import choose_first_dealer, live_rng
-from liverpool.engine.record import GameRecord
-from liverpool.engine.rules.presets import ALIASES, PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules.ruleset import Ruleset, RulesetError, field_docs
+from liverpool.engine import (
+    ALIASES,
+    PRESETS,
+    GameRecord,
+    Ruleset,
+    RulesetError,
+    UnknownPreset,
+    action_from_dict,
+    choose_first_dealer,
+    field_docs,
+    find_preset,
+    live_rng,
+    new_game,
+)
 
 from .actor import TableActor, display_name
 from .errors import Refused

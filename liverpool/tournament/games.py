@@ -22,10 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from liverpool.bots.registry import UnknownBot, make_bot
-from liverpool.engine.actions import Action, Shuffle
-from liverpool.engine.play import SeededChance, run_game
-from liverpool.engine.rules.ruleset import Ruleset, RulesetError
-from liverpool.engine.state import GameState
+from liverpool.engine import Action, GameState, Ruleset, RulesetError, SeededChance, Shuffle, run_game
 
 MIN_SEATS = 3
 MAX_SEATS = 8

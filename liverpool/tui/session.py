@@ -15,6 +15,7 @@ from liverpool.bots.registry import make_bot
 from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.engine import (
     Action,
+    Agent,
     Buy,
     Call,
     Card,
@@ -26,12 +27,14 @@ from liverpool.engine import (
     GoDown,
     LayOff,
     Meld,
+    MeldKind,
     Pass,
     Phase,
     Ruleset,
     SeededChance,
     SwapJoker,
     apply,
+    asking_order,
     go_down_arrangements,
     is_chance,
     legal_actions,
@@ -39,8 +42,6 @@ from liverpool.engine import (
     observe,
     replay,
 )
-from liverpool.engine.play import Agent
-from liverpool.engine.rules.ruleset import MeldKind
 
 from .commands import Command, CommandError
 
@@ -130,8 +131,7 @@ class Session:
             return Turn("over")
         if is_chance(state):
             return Turn("chance")
-        seats = state.seats
-        order = [(state.current + k) % seats for k in range(1, seats)] + [state.current]
+        order = asking_order(state)
         if state.phase is Phase.PLAY:
             return self._seat_turn(state.current, tuple(legal_actions(state)))
         if state.phase is Phase.BUY:

@@ -1,7 +1,7 @@
-"""The game driver's shortcuts: ``game.apply_listed`` skips validating an action it has just listed, and in
+"""The game driver's shortcuts: ``game._apply_listed`` skips validating an action it has just listed, and in
 a buy window ``legal_actions(state, seat)`` lists one seat's answers without the others'.
 
-``apply_listed`` must behave exactly as ``apply``: the same state after a listed action, and the same
+``_apply_listed`` must behave exactly as ``apply``: the same state after a listed action, and the same
 refusal (state untouched) for any action that is not one of the listed objects, an equal copy included.
 """
 
@@ -15,9 +15,9 @@ import pytest
 
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock
 from liverpool.engine.errors import IllegalAction
-from liverpool.engine.game.core import apply, apply_listed, new_game
+from liverpool.engine.game.core import _apply_listed, apply, new_game
 from liverpool.engine.game.legal import is_chance, legal_actions
-from liverpool.engine.game.verify import is_legal, is_legal_made
+from liverpool.engine.game.verify import _is_legal_made, is_legal
 from liverpool.engine.play import chance_action
 from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.rules.ruleset import Buying
@@ -36,7 +36,7 @@ def _states(preset: str, seed: int, steps: int) -> Iterator[tuple[GameState, lis
             continue
         yield state, legal_actions(state), rng
         options = legal_actions(state)
-        apply_listed(state, rng.choice(options), options)
+        _apply_listed(state, rng.choice(options), options)
 
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "may-i"])
@@ -44,7 +44,7 @@ def test_a_listed_action_leaves_the_state_apply_would(preset: str) -> None:
     for state, options, rng in _states(preset, 3, 400):
         choice = rng.choice(options)
         by_apply = apply(copy.deepcopy(state), copy.deepcopy(choice))
-        by_listed = apply_listed(copy.deepcopy(state), choice, options)
+        by_listed = _apply_listed(copy.deepcopy(state), choice, options)
         assert by_listed == by_apply
 
 
@@ -57,9 +57,9 @@ def test_an_action_not_listed_is_validated_even_when_it_equals_a_listed_one() ->
         other = (state.current + 1) % state.seats
         before = copy.deepcopy(state)
         with pytest.raises(IllegalAction):
-            apply_listed(state, DrawStock(other), [*options, DrawStock(other)])
+            _apply_listed(state, DrawStock(other), [*options, DrawStock(other)])
         with pytest.raises(IllegalAction):
-            apply_listed(state, Discard(state.current, state.hands[state.current][0]), options)
+            _apply_listed(state, Discard(state.current, state.hands[state.current][0]), options)
         assert state == before
         return
     pytest.fail("no draw phase reached")
@@ -82,7 +82,7 @@ def test_one_seats_actions_are_its_share_of_the_whole_list(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ["liverpool", "british", "contract"])
 def test_is_legal_made_answers_as_is_legal(preset: str) -> None:
-    """``legal`` asks ``is_legal_made`` (no type checks) about the actions it makes: for well-made actions of
+    """``legal`` asks ``_is_legal_made`` (no type checks) about the actions it makes: for well-made actions of
     every kind at every moment, legal or not, the answer is ``is_legal``'s."""
     asked = 0
     for state, options, _ in _states(preset, 9, 300):
@@ -91,6 +91,6 @@ def test_is_legal_made_answers_as_is_legal(preset: str) -> None:
             candidates += [DrawStock(seat), *(DrawDiscard(seat, d) for d in range(1, len(state.discard_pile) + 1))]
             candidates += [Discard(seat, c) for c in state.hands[seat][:3]]
         for action in candidates:
-            assert is_legal_made(state, action) == is_legal(state, action), (state.situation(), action)
+            assert _is_legal_made(state, action) == is_legal(state, action), (state.situation(), action)
             asked += 1
     assert asked > 1000

@@ -1,9 +1,10 @@
 """The contract search against independent oracles, by properties, and on the rule rows of RULES.md.
 
-Two oracles, neither sharing code with the search: both list every meld a hand allows by trying each
-rank and suit, each count of copies and each place of the jokers, and keep those that
-``melds.meld_problem`` accepts. ``ilp_leftover`` then picks one meld per contract slot with an integer
-program (PuLP and its bundled CBC); ``all_arrangements`` tries every combination on small hands and asks
+Two oracles, neither sharing code with the fast search: both list every meld a hand allows by trying
+each rank and suit, each count of copies and each place of the jokers, and keep those that
+``melds.meld_problem`` accepts (``search.reference.reference_melds``). ``ilp_leftover`` then picks one
+meld per contract slot with an integer program (PuLP and its bundled CBC); the engine's specification,
+``search.reference.reference_arrangements``, tries every combination on small hands and asks
 ``melds.contract_problem``, so it also checks the order of the answers.
 """
 
@@ -41,53 +42,19 @@ from liverpool.engine.search.candidates import (
 )
 from liverpool.engine.search.feasible import surely_unmet
 from liverpool.engine.search.members import run_members, set_members
+from liverpool.engine.search.reference import face_melds, penalty_left, reference_arrangements, reference_melds
 from liverpool.engine.search.tables import _growth, _run_table, set_steps
 from liverpool.engine.search.tables import set_rules as make_set_rules
 from liverpool.engine.search.value import most_shed
 from liverpool.engine.search.walk import BEST, BY_ORDER, FEASIBLE, TOP, Walk
 
 Arrangement = tuple[Meld, ...]
-FaceMeld = tuple[str, int, tuple[int, ...]]
 ILP_HANDS_PER_PRESET = 150
 ILP_RANDOM_RULESETS = 400
 BRUTE_FORCE_HANDS = 300
 
 
 # -- the oracles -------------------------------------------------------------------------------------
-
-
-def oracle_melds(hand: Sequence[Card], kinds: set[MeldKind], rules: Ruleset) -> list[Meld]:
-    """Every valid meld of ``kinds`` that the faces of ``hand`` allow, once per face-level meld."""
-    by_face: dict[int, list[Card]] = defaultdict(list)
-    for card in sorted(hand):
-        by_face[card.face].append(card)
-    jokers = by_face[JOKER_FACE]
-    out: list[Meld] = []
-    if MeldKind.SET in kinds:
-        for rank in range(1, 14):
-            faces = [f for f in (suit * 13 + rank - 1 for suit in range(4)) if by_face[f]]
-            for counts in itertools.product(*(range(len(by_face[f]) + 1) for f in faces)):
-                naturals = [c for f, k in zip(faces, counts, strict=True) for c in by_face[f][:k]]
-                for j in range(len(jokers) + 1):
-                    meld = Meld(MeldKind.SET, (*naturals, *jokers[:j]), rank)
-                    if meld_problem(meld, rules) is None:
-                        out.append(meld)
-    if MeldKind.RUN in kinds:
-        for suit in range(4):
-            for low in range(1, 15):
-                for size in range(3, min(13, 15 - low) + 1):
-                    faces = [suit * 13 + (rank - 1) % 13 for rank in range(low, low + size)]
-                    absent = {i for i, f in enumerate(faces) if not by_face[f]}
-                    present = [i for i, f in enumerate(faces) if by_face[f]]
-                    for extra in range(len(jokers) - len(absent) + 1):
-                        for chosen in itertools.combinations(present, extra):
-                            wild = absent | set(chosen)
-                            spare = iter(jokers)
-                            cards = tuple(next(spare) if i in wild else by_face[f][0] for i, f in enumerate(faces))
-                            meld = Meld(MeldKind.RUN, cards, low)
-                            if meld_problem(meld, rules) is None:
-                                out.append(meld)
-    return out
 
 
 def ilp_leftover(
@@ -107,7 +74,7 @@ def ilp_leftover(
     longest first, the ``i`` longest need ``i`` melds at least as long (or, without longer melds, as many
     melds of each length as slots)."""
     kinds = {r.kind for r in contract}
-    melds = list({_ilp_key(m, rules): m for m in oracle_melds(hand, kinds, rules)}.values())
+    melds = list({_ilp_key(m, rules): m for m in reference_melds(hand, kinds, rules)}.values())
     problem = pulp.LpProblem("contract", pulp.LpMaximize)
     slots = {kind: sorted((r.length for r in contract if r.kind is kind), reverse=True) for kind in kinds}
     y = [problem.add_variable(f"y_{m}", 0, len(slots[meld.kind]), cat="Integer") for m, meld in enumerate(melds)]
@@ -177,49 +144,7 @@ def _ilp_key(meld: Meld, rules: Ruleset) -> tuple[object, ...]:
     return (meld.kind, faces, meld.low, meld.high) if touching else (meld.kind, faces)
 
 
-def face_melds(arrangement: Sequence[Meld]) -> tuple[FaceMeld, ...]:
-    """An arrangement with copies forgotten, in a canonical order."""
-    return tuple(sorted((m.kind.value, m.low, tuple(c.face for c in m.cards)) for m in arrangement))
-
-
-def all_arrangements(
-    hand: Sequence[Card],
-    contract: Sequence[MeldRule],
-    rules: Ruleset,
-    *,
-    whole_hand: bool = False,
-    keep: int = 0,
-    must_include: Card | None = None,
-) -> dict[tuple[FaceMeld, ...], int]:
-    """Every arrangement (copies forgotten) with its penalty left, by trying every combination of melds."""
-    melds = oracle_melds(hand, {r.kind for r in contract}, rules)
-    held = Counter(c.face for c in hand)
-    out: dict[tuple[FaceMeld, ...], int] = {}
-    for combo in itertools.combinations_with_replacement(melds, len(contract)):
-        faces = Counter(c.face for m in combo for c in m.cards)
-        if any(n > held[f] for f, n in faces.items()):
-            continue
-        copies: dict[int, list[Card]] = defaultdict(list)
-        for card in sorted(hand):
-            copies[card.face].append(card)
-        laid = [Meld(m.kind, tuple(copies[c.face].pop(0) for c in m.cards), m.low) for m in combo]
-        if contract_problem(laid, contract, rules) is not None:
-            continue
-        used = sum(faces.values())
-        if used > len(hand) - keep or (whole_hand and used < len(hand)):
-            continue
-        if must_include is not None and not faces[must_include.face]:
-            continue
-        out[face_melds(laid)] = penalty_left(hand, laid, rules)
-    return out
-
-
 # -- hands -------------------------------------------------------------------------------------------
-
-
-def penalty_left(hand: Sequence[Card], arrangement: Sequence[Meld], rules: Ruleset) -> int:
-    used = {c for m in arrangement for c in m.cards}
-    return sum(rules.value(c) for c in hand if c not in used)
 
 
 def shoe_for(rules: Ruleset, rng: random.Random) -> list[Card]:
@@ -406,7 +331,7 @@ def test_the_answers_are_the_best_arrangements_of_all_in_order() -> None:
         rules = dataclasses.replace(rules, deals=(DealRule(rules.deals[0].contract[:2], 10),))
         q = question(rng, rules, 0, small=True)
         limit = rng.choice([1, 2, 8, 30])
-        every = all_arrangements(q.hand, q.contract, rules, **q.options)
+        every = reference_arrangements(q.hand, q.contract, rules, **q.options)
         found = find_arrangements(q.hand, q.contract, rules, **q.options, limit=limit)
         penalties = check_arrangements(found, q.hand, q.contract, rules, **q.options, limit=limit)
         assert all(face_melds(a) in every for a in found)
@@ -428,7 +353,7 @@ def test_the_candidates_are_exactly_the_valid_melds(seed: int) -> None:
             lengths = [r.length for r in contract if r.kind is kind]
             want = {
                 (m.low, tuple(c.face for c in m.cards))
-                for m in oracle_melds(hand, {kind}, rules)
+                for m in reference_melds(hand, {kind}, rules)
                 if lengths and (len(m.cards) >= min(lengths) if rules.longer_melds else len(m.cards) in lengths)
             }
             got = [decode(kind, entry[5]) for entry in pool.entries[kind]]
@@ -660,7 +585,7 @@ def test_a_hand_surely_unmet_has_no_arrangement(seed: int, preset: bool, small: 
     contract = q.contract[:2] if small else q.contract
     if surely_unmet(q.hand, contract, rules, whole):
         if small:
-            assert not all_arrangements(q.hand, contract, rules, whole_hand=whole), (rules, q)
+            assert not reference_arrangements(q.hand, contract, rules, whole_hand=whole), (rules, q)
         first = {r.kind: r.length for r in reversed(contract)}
         even = tuple(MeldRule(r.kind, first[r.kind]) for r in contract)
         most = most_shed(q.hand, even, rules, whole)
@@ -823,7 +748,7 @@ def test_shuffling_a_set_keeps_its_validity(
 def test_laying_off_on_a_run_gives_a_valid_run_or_a_reason(
     hand: list[Card], card: Card, rules: Ruleset, data: st.DataObject
 ) -> None:
-    runs = [m for m in oracle_melds(hand, {MeldKind.RUN}, rules) if card not in m.cards]
+    runs = [m for m in reference_melds(hand, {MeldKind.RUN}, rules) if card not in m.cards]
     if not runs:
         return
     run = data.draw(st.sampled_from(runs))

@@ -1,4 +1,4 @@
-"""Scenario checks of the contract search's quick test (``search_feasible.surely_unmet``) on whole-hand
+"""Scenario checks of the contract search's quick test (``search.feasible.surely_unmet``) on whole-hand
 contracts: it may only rule out hands that truly cannot meet the contract, and the exact search must agree
 (RULES.md §3.20 final deal: the contract must use the whole hand; set constraints: sets of 3-4 cards)."""
 

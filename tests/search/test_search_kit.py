@@ -1,4 +1,4 @@
-"""The value search reads each contract's facts from a kept kit (``search_kit``): checked against the rules
+"""The value search reads each contract's facts from a kept kit (``search.kit``): checked against the rules
 and the contract read directly, for every deal of every preset (RULES.md §2 standard contracts), and the
 kit kept for one ruleset is never handed out for another."""
 

@@ -1,5 +1,5 @@
-"""The contract search's packed face counts (``search_candidates.count_hand``), the per-contract layout's
-allowed lengths (``search_layout``) and a rank's counts by suit (``search_members.naturals_left``): checked
+"""The contract search's packed face counts (``search.candidates.count_hand``), the per-contract layout's
+allowed lengths (``search.layout``) and a rank's counts by suit (``search.members.naturals_left``): checked
 against plain recomputation, since the search trusts them without looking again (RULES.md §1.2 melds: the
 counts are what a hand can lay)."""
 

@@ -33,7 +33,7 @@ def apply(state: GameState, action: Action) -> GameState:
     return state
 
 
-def apply_listed(state: GameState, action: Action, listed: Sequence[Action]) -> GameState:
+def _apply_listed(state: GameState, action: Action, listed: Sequence[Action]) -> GameState:
     """:func:`apply`, for a caller that has just listed ``legal_actions(state)`` as ``listed`` and not
     changed ``state`` since: an action that is one of those very objects is legal by construction and is
     performed without validating it again; any other action (an equal copy included) is validated."""

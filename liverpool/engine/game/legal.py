@@ -38,7 +38,7 @@ from liverpool.engine.actions import (
 )
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.game import checks
-from liverpool.engine.game.verify import dig_is_playable, is_legal_made, is_legal_swap_listed
+from liverpool.engine.game.verify import _is_legal_made, _is_legal_swap_listed, dig_is_playable
 from liverpool.engine.melds import End, Meld, faces_standing_for
 from liverpool.engine.rules.ruleset import Buying, DiscardCall, MeldKind
 from liverpool.engine.search import can_meet, find_arrangements
@@ -66,6 +66,19 @@ def is_chance(state: GameState) -> bool:
     return phase is _DEAL or phase is _RESHUFFLE
 
 
+def asking_order(state: GameState) -> list[int]:
+    """The seats in the order a driver asks whether they act: the seats after the current player, nearest
+    first, then the current player. Out of turn, the nearest seat has the first claim (RULES.md §3.13
+    buying: precedence); a driver that asks in this order gives a discard to the right buyer.
+
+    >>> from liverpool.engine import find_preset, new_game
+    >>> asking_order(new_game(find_preset('liverpool'), seats=4, first_dealer=1))
+    [1, 2, 3, 0]
+    """
+    seats, current = state.seats, state.current
+    return [(current + k) % seats for k in range(1, seats)] + [current]
+
+
 def acting_seats(state: GameState) -> list[int]:
     """Seats that have at least one legal action now."""
     return sorted({a.seat for a in legal_actions(state) if a.seat is not None})
@@ -82,9 +95,9 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
             return [_BUYS[seat], _PASSES[seat]]
         return []
     if phase is _PLAY:
-        actions = _play_phase(state)
+        actions = _play_phase(state, GO_DOWN_LIMIT, True)
     elif phase is _DRAW:
-        actions = _draw_phase(state)
+        actions = _draw_phase(state, True)
     elif phase is _BUY_PHASE:
         answered = state.window_answers
         actions = [a for s in state.window if s not in answered for a in (_BUYS[s], _PASSES[s])]
@@ -93,6 +106,21 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     if seat is not None:
         actions = [a for a in actions if a.seat == seat]
     return actions
+
+
+def quick_actions(state: GameState, seat: int, go_downs: int = 3) -> list[Action]:
+    """A cheaper part of ``legal_actions(state, seat)``, for playouts and rollouts: the same actions in the
+    same order, without joker swaps and digs into the discard pile, and with at most ``go_downs``
+    going-down arrangements (the fewest points left first). Every action in it is legal, and it is never
+    empty when ``seat`` must act."""
+    phase = state.phase
+    if phase is _PLAY:
+        return _play_phase(state, go_downs, False) if seat == state.current else []
+    if phase is _DRAW:
+        if state.seats > len(_BUYS):
+            _grow_seat_actions(state.seats)
+        return [a for a in _draw_phase(state, False) if a.seat == seat]
+    return legal_actions(state, seat) if phase is _BUY_PHASE else []
 
 
 def go_down_arrangements(state: GameState, seat: int) -> list[tuple[Meld, ...]]:
@@ -143,13 +171,13 @@ def _taken_not_last(
     return None
 
 
-def _draw_phase(state: GameState) -> list[Action]:
+def _draw_phase(state: GameState, digs: bool) -> list[Action]:
     rules, me = state.rules, state.current
     actions: list[Action] = [_DRAW_STOCKS[me]]
     take = _DRAW_DISCARDS[me]
-    if is_legal_made(state, take):
+    if _is_legal_made(state, take):
         actions.append(take)
-    if rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
+    if digs and rules.dig_discard_pile and not (state.may_i_calls and rules.buy_blocks_next_player):
         actions += [DrawDiscard(me, d) for d in _playable_digs(state, me)]
     if rules.buying is _BEFORE_NEXT_DRAW:
         actions += [_BUYS[s] for s in range(state.seats) if checks.buy_problem(state, s) is None]
@@ -205,7 +233,7 @@ def _playable_digs(state: GameState, me: int) -> list[int]:
     return [d for d in range(first, deepest + 1) if dig_is_playable(state, me, d)]
 
 
-def _play_phase(state: GameState) -> list[Action]:
+def _play_phase(state: GameState, go_downs: int, swaps: bool) -> list[Action]:
     me = state.current
     hand = state.hands[me]
     down = state.down[me]
@@ -213,20 +241,20 @@ def _play_phase(state: GameState) -> list[Action]:
     if pending is not None:
         if down:
             return lay_off_actions(state, [pending])
-        return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, GO_DOWN_LIMIT)]
+        return [GoDown(me, a) for a in checks.go_down_options(state, me, hand, pending, go_downs)]
     if not hand:
         return [_END_TURNS[me]]
     actions: list[Action] = []
     going_down: list[tuple[Meld, ...]] = []
     if not down:
-        going_down = checks.go_down_options(state, me, hand, None, GO_DOWN_LIMIT)
+        going_down = checks.go_down_options(state, me, hand, None, go_downs)
         actions += [GoDown(me, a) for a in going_down]
     elif state.reclaimed:
         # Jokers reclaimed this turn wait to be placed: each play must leave them a place, the turn cannot end.
-        actions += [a for a in lay_off_actions(state, hand) if is_legal_made(state, a)]
+        actions += [a for a in lay_off_actions(state, hand) if _is_legal_made(state, a)]
     else:
         actions += lay_off_actions(state, hand)
-    if checks.swap_allowed(state, me) is None:
+    if swaps and checks.swap_allowed(state, me) is None:
         actions += _swaps(state, hand, going_down)
     if state.reclaimed:
         return actions
@@ -349,7 +377,7 @@ def _swaps(state: GameState, hand: list[Card], going_down: list[tuple[Meld, ...]
                 if natural_faces[i] not in wanted:
                     continue
                 action = SwapJoker(me, naturals[i], index, joker)
-                if is_legal_swap_listed(state, action, going_down):
+                if _is_legal_swap_listed(state, action, going_down):
                     out.append(action)
     return out
 

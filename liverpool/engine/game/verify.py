@@ -112,6 +112,7 @@ _shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = {}
 
 
 def is_legal(state: GameState, action: Action) -> bool:
+    """Whether :func:`~liverpool.engine.apply` would accept ``action`` now (without performing it)."""
     try:
         _verify(state, action, quiet=True)
     except IllegalAction:
@@ -119,7 +120,7 @@ def is_legal(state: GameState, action: Action) -> bool:
     return True
 
 
-def is_legal_made(state: GameState, action: Action) -> bool:
+def _is_legal_made(state: GameState, action: Action) -> bool:
     """:func:`is_legal` of an action the engine made itself from the state (so one of the action classes,
     with fields of the right types): the same answer, without the type checks that :func:`apply` makes of
     an action built elsewhere (compiled, they test each class and read each field by name)."""
@@ -136,7 +137,7 @@ def is_legal_made(state: GameState, action: Action) -> bool:
 def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = False) -> None:
     """Raise the IllegalAction that refuses ``action``, if any; ``quiet`` when nobody reads its message
     (:func:`is_legal`), which then names neither the action nor the situation; ``made`` when the engine
-    made the action itself (:func:`is_legal_made`), whose shape needs no checking."""
+    made the action itself (:func:`_is_legal_made`), whose shape needs no checking."""
     name: object = _UNSAID if quiet else _Named(action)
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
@@ -486,8 +487,8 @@ def _checked_swap(state: GameState, action: SwapJoker, name: object, where: obje
         raise CannotSwap(name, str(exc), where) from exc
 
 
-def is_legal_swap_listed(state: GameState, action: SwapJoker, going_down: Sequence[tuple[Meld, ...]]) -> bool:
-    """:func:`is_legal_made` of a joker swap the listing made in the play phase, given ``going_down``: the
+def _is_legal_swap_listed(state: GameState, action: SwapJoker, going_down: Sequence[tuple[Meld, ...]]) -> bool:
+    """:func:`_is_legal_made` of a joker swap the listing made in the play phase, given ``going_down``: the
     arrangements it lists for the seat to go down with its hand as it is (none once down). A swap that one of
     them shows playable (:func:`.checks.joker_goes_down`) needs no search; the answer is the same."""
     try:

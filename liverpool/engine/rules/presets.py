@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from liverpool.engine.rules.ruleset import (
+    BASE_FINDER,
     STANDARD_CONTRACTS,
     Buying,
     DealOut,
@@ -288,3 +289,6 @@ def find_preset(name: str) -> Ruleset:
     if key not in PRESETS:
         raise UnknownPreset(f"no preset named {name!r}; presets: {', '.join(PRESETS)}")
     return PRESETS[key]
+
+
+BASE_FINDER.append(find_preset)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
@@ -34,6 +35,8 @@ class RulesetError(ValueError):
 
 
 class MeldKind(StrEnum):
+    """A meld is a set (one rank) or a run (one suit, consecutive ranks): RULES.md §1.2."""
+
     SET = "set"
     RUN = "run"
 
@@ -65,6 +68,8 @@ class JoinableRuns(StrEnum):
 
 
 class Buying(StrEnum):
+    """When an out-of-turn seat may buy the discard (RULES.md §3.12 buying: who, when): never, before the next player draws, or only after the next player declines it."""
+
     NONE = "none"
     BEFORE_NEXT_DRAW = "before_next_draw"
     AFTER_NEXT_DECLINES = "after_next_declines"
@@ -76,18 +81,25 @@ class BuyPrecedence(StrEnum):
 
 
 class DiscardCall(StrEnum):
+    """The call on a playable discard (RULES.md §3.17 playable-discard call): none, Liverpool, or rummy."""
+
     NONE = "none"
     LIVERPOOL = "liverpool"
     RUMMY = "rummy"
 
 
 class EmptyHand(StrEnum):
+    """What a seat whose hand is empty without a discard does (RULES.md §3.19 floating): it must discard, floats, or goes out."""
+
     MUST_DISCARD = "must_discard"
     FLOATS = "floats"
     GOES_OUT = "goes_out"
 
 
 class FinalDeal(StrEnum):
+    """How the final deal ends (RULES.md §3.20 final deal): as any other, only by melding the whole hand, or
+    at once when its contract is complete."""
+
     NORMAL = "normal"
     WHOLE_HAND = "whole_hand"
     CONTRACT_GOES_OUT = "contract_goes_out"
@@ -548,14 +560,17 @@ def _old_joinable(raw: Any, data: dict[str, Any]) -> JoinableRuns:
 _OPTIONAL_INTS = {"set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"}
 
 
-def _base_preset(raw: Any) -> Ruleset:
-    from liverpool.engine.rules.presets import UnknownPreset, find_preset  # presets imports this module
+# How a ruleset file's ``base`` is found by name: :mod:`.presets` (made of this module's values, so this
+# module cannot import it) puts its ``find_preset`` here when it is imported, which the package does first.
+BASE_FINDER: Final[list[Callable[[str], Ruleset]]] = []
 
+
+def _base_preset(raw: Any) -> Ruleset:
     if not isinstance(raw, str):
         raise RulesetError("base", f"expected a preset name, got {raw!r}")
     try:
-        return find_preset(raw)
-    except UnknownPreset as exc:
+        return BASE_FINDER[0](raw)
+    except ValueError as exc:  # UnknownPreset
         raise RulesetError("base", str(exc)) from exc
 
 

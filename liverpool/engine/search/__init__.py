@@ -6,14 +6,25 @@ accepts. Copies of one face are interchangeable: an arrangement uses the lowest 
 first), and arrangements that would differ only by copies are one. A run's jokers stand where they are laid,
 so ``JK 5H 6H 7H`` and ``5H 6H 7H JK`` are two arrangements.
 
-How: :mod:`.search_candidates` lists every set and run the hand could lay (by faces, once per hand); a
+The parts, in the order a question meets them:
+
+- :mod:`.feasible`: a quick test that a hand surely cannot meet a contract, before anything is listed;
+- :mod:`.candidates`: every set and run the hand could lay, by faces, in families (a suit's runs, a
+  rank's sets);
+- :mod:`.layout` and :mod:`.walk`: the contract's slots in the order they are filled, and the depth-first
+  walk that fills them;
+- :mod:`.value`, with :mod:`.kit`, :mod:`.members` and :mod:`.tables`: the answer of :func:`best_leftover`
+  from per-family tables, without listing arrangements;
+- :mod:`.reference`: the specification, every combination tried, that the fast parts are tested against.
+
+How: :mod:`.search.candidates` lists every set and run the hand could lay (by faces, once per hand); a
 depth-first search fills the contract's slots from those lists, most points first, and cuts a branch as
 soon as what it could still shed cannot beat the arrangements already found (ties go to the one found
 first). What a branch could still
 shed is bounded per suit (runs) or rank (sets) by the best candidate that still fits, and by the best
 naturals plus the jokers left; a branch also ends when the open slots need more jokers than are left.
 
-:func:`best_leftover` needs only a number: where :func:`.search_value.most_shed` answers it from per-suit
+:func:`best_leftover` needs only a number: where :func:`.search.value.most_shed` answers it from per-suit
 and per-rank tables (every slot of a kind asks one length, no card must be melded), the tables answer
 instead of this search. They ignore ``keep``: their answer stands when the points it leaves are more than
 ``keep - 1`` of the heaviest cards could hold, so that at least ``keep`` cards stay; otherwise this search
@@ -292,7 +303,7 @@ class _Search:
         return self.total - sum(sorted([weights[card & FACE_MASK] for card in self.hand])[:stay])
 
     def _chain(self, depth: int) -> int:
-        """How the candidate at ``depth`` must follow the one before (see :class:`.search_layout.Layout`)."""
+        """How the candidate at ``depth`` must follow the one before (see :class:`.search.layout.Layout`)."""
         return self.layout.chains[depth]
 
     def _lists(self, mode: int) -> list[list[tuple[int, list[Entry], list[int]]]]:
@@ -498,7 +509,7 @@ def _unanswerable(
     must_include: Card | None,
 ) -> bool:
     """Whether the question plainly has no answer (:func:`_plainly_impossible`) or the quick test of
-    :func:`.search_feasible.surely_unmet` rules it out; a ``ValueError`` when it is malformed."""
+    :func:`.search.feasible.surely_unmet` rules it out; a ``ValueError`` when it is malformed."""
     if _plainly_impossible(cards, contract, whole_hand, keep, must_include):
         return True
     return surely_unmet(cards, contract, rules, whole_hand)

@@ -403,7 +403,7 @@ def list_run_shapes(
     fields in one flat list: points of the naturals, size, natural use in the clubs' fields, jokers, low,
     joker mask; with the fewest and most jokers and the most natural points of any of them. (One flat list
     rather than a tuple a run: the garbage collector runs as often as the objects it tracks grow in
-    number.) Not cached: the value search (:mod:`.search_members`, :mod:`.search_tables`) met the same
+    number.) Not cached: the value search (:mod:`.search.members`, :mod:`.search.tables`) met the same
     ranks again in about one call in ten on the corpus of ``benchmarks/contracts.py``, and a cache of them
     kept several objects for the collector to track for each.
     """

@@ -1,4 +1,4 @@
-"""What the value search (:func:`.search_value.most_shed`) reads of one contract under one ruleset, made once
+"""What the value search (:func:`.search.value.most_shed`) reads of one contract under one ruleset, made once
 and kept: compiled, every field of a ruleset or a contract's meld rule (Python objects) is a look-up by name,
 and the search's tables were found through ``lru_cache`` calls whose keys hash tuples, for every hand.
 """
@@ -60,7 +60,7 @@ class ValueShape:
 
 
 class Kit:
-    """What :func:`.search_value.most_shed` reads for hands of one packing width and kind of score: the
+    """What :func:`.search.value.most_shed` reads for hands of one packing width and kind of score: the
     weights, the run and set rules of the tables, the suits' and ranks' fields, and each suit's book of
     one-run tables by the jokers it tables."""
 

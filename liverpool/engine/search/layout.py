@@ -32,9 +32,9 @@ class Layout:
     """What a search reads of one contract under one ruleset: its slots in search order, the open groups
     below each depth as ``(kind, slots, distinct)``, how each slot's candidate follows the one before
     (:func:`_chain`), whether its candidates' tags say more than their family's bit (runs laid end to end:
-    see :class:`.search_candidates.Family`), whether its run may not be one that could be laid as one run
+    see :class:`.search.candidates.Family`), whether its run may not be one that could be laid as one run
     with a run of the slots before (``joins``: :func:`.melds.runs_could_join`), the depths in contract order, and the lengths of runs and of
-    sets the contract allows (:func:`.search_candidates.lengths_allowed`)."""
+    sets the contract allows (:func:`.search.candidates.lengths_allowed`)."""
 
     contract: tuple[MeldRule, ...]
     rules: Ruleset

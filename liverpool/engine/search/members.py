@@ -1,4 +1,4 @@
-"""The melds :mod:`.search_value` chooses from: the shapes of :mod:`.search_candidates` as members
+"""The melds :mod:`.search.value` chooses from: the shapes of :mod:`.search.candidates` as members
 ``(score, use, jokers, tag, block)``, only what that search reads of them, and runs alike in that are one;
 and the families (:class:`TableFamily`) and kinds (:class:`TableKind`) that search keeps them and its tables
 in, with what it reads of what a family has left.
@@ -35,7 +35,7 @@ def run_members(
 ) -> list[Member]:  # fmt: skip
     """The distinct runs of ``suit`` whose naturals are ranks of ``present`` (bits 1..13), best first, with at
     most ``jokers`` jokers and a length in ``lengths`` (a bit mask); tags and blocks as
-    :mod:`.search_candidates` gives them. Runs alike but for where their jokers stand are one member.
+    :mod:`.search.candidates` gives them. Runs alike but for where their jokers stand are one member.
     ``local``: the runs as the suit's own table reads them, its fields first (``use`` in the clubs' fields)
     and tags that keep apart runs of this suit only (:data:`LOCAL_SUIT_BIT`, ends at bits ``low`` and
     ``32 + high``), so that its search works on small ints.
@@ -118,7 +118,7 @@ class TableFamily:
     tabled from their candidates, ``members``, kept in the suit's own fields (``shift``: where they are in
     the hand; :func:`run_members` with ``local``), listed from the ranks ``present`` under the ruleset
     ``source`` only once a table is made; ``single`` gives its one-run tables, from which
-    :func:`.search_value._bound_steps` bounds its own (kept in ``bounds``). (Plain classes, not
+    :func:`.search.value._bound_steps` bounds its own (kept in ``bounds``). (Plain classes, not
     dataclasses: a compiled dataclass is built by the Python ``__init__`` the dataclasses module writes, a
     few of them for every hand.)"""
 
@@ -143,7 +143,7 @@ class TableFamily:
 
 class TableKind:
     """The families of one kind of meld, how many slots the contract has for it, and the jokers. ``joined``
-    keeps the rows of :func:`.search_value._joined` met in this hand, by what the families have left (``fields``): outer
+    keeps the rows of :func:`.search.value._joined` met in this hand, by what the families have left (``fields``): outer
     melds alike but for their jokers, or that take nothing from these families, leave the same; ``lows``
     and ``highs`` the bounds of them it reads when ``bounded``: several runs that may share a suit."""
 
@@ -196,7 +196,7 @@ def run_families(
     local: bool, run_rules: RunRules,
 ) -> list[TableFamily]:  # fmt: skip
     """The suits that have runs, with their distinct runs (:func:`.run_members`; ``local``: in the suit's own
-    fields, for its table, which :func:`.search_value._bound_steps` bounds from the suit's one-run tables,
+    fields, for its table, which :func:`.search.value._bound_steps` bounds from the suit's one-run tables,
     ``single``; those runs are listed only when the table is made)."""
     out = []
     for suit in range(4):

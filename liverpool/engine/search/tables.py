@@ -1,5 +1,5 @@
 """The tables of one family of melds (the runs of a suit, or the sets of a rank) for
-:mod:`.search_value`: the most ``m`` melds of the family shed with at most ``j`` jokers, from what the
+:mod:`.search.value`: the most ``m`` melds of the family shed with at most ``j`` jokers, from what the
 family has left.
 
 A table is :data:`Steps`, kept only where it grows: ``steps[m - 1]`` lists ``(j, most)``. One run of a

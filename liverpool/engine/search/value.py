@@ -9,8 +9,8 @@ cheaper to choose first are chosen by a depth-first search (best first, each bra
 kind's tables on what it has left), and each choice leaves the counts the other kind's tables are read
 from (memoised per family on what the family has left).
 
-The tables are those of :mod:`.search_tables`. The melds are the shapes of :mod:`.search_candidates`
-(:func:`.search_members.run_members`, :func:`.search_members.set_members`: only what this search reads
+The tables are those of :mod:`.search.tables`. The melds are the shapes of :mod:`.search.candidates`
+(:func:`.search.members.run_members`, :func:`.search.members.set_members`: only what this search reads
 of them, and runs alike in that are one), so every rule of a single meld (lengths, naturals, joker spacing, aces, set length) holds as
 there; their ``tag`` and ``block`` carry the rules between melds of one family (distinct suits or ranks,
 runs laid end to end). The search answers when every slot of a kind asks the same length; :func:`most_shed` returns
