@@ -160,7 +160,7 @@ NORSK = Ruleset(
     title="Liverpool, Norwegian rules (002)",
     notes=(
         "002's tables of contracts and card values are missing from the text; we use the standard contracts "
-        "(RULES.md §2, 10 cards) and 001a's values, since 002 otherwise follows 001a (Liverpool call, floating).",
+        "(RULES §2, 10 cards) and 001a's values, since 002 otherwise follows 001a (Liverpool call, floating).",
         "The final deal: 002 is silent; the contract must use the whole hand, as in 000 and 001a.",
         "An exhausted stock: 002 is silent; we wash up to 3 times as 000 does.",
         "Joker swap: once you are down, from runs, and the joker is laid again at once ('Du må med en gang "
