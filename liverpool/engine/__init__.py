@@ -27,6 +27,7 @@ from .actions import (
 )
 from .cards import Card, format_cards, make_shoe, parse_cards
 from .errors import IllegalAction, Reason
+from .fields import FieldInfo, FieldKind, Group
 from .game import apply, is_legal, new_game
 from .legal import go_down_arrangements, is_chance, legal_actions
 from .melds import Meld
@@ -35,7 +36,7 @@ from .play import SeededChance, chance_action, live_rng, run_game
 from .position import Position, PositionError, new_position, position_of
 from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
-from .rules import Ruleset
+from .rules import Ruleset, RulesetError, field_registry, grouped_fields
 from .search import can_meet, find_arrangements
 from .state import DealEndReason, DealResult, GameState, Phase
 
@@ -51,9 +52,12 @@ __all__ = [
     "DrawDiscard",
     "DrawStock",
     "EndTurn",
+    "FieldInfo",
+    "FieldKind",
     "GameRecord",
     "GameState",
     "GoDown",
+    "Group",
     "IllegalAction",
     "LayOff",
     "Meld",
@@ -65,16 +69,19 @@ __all__ = [
     "Reason",
     "Reshuffle",
     "Ruleset",
+    "RulesetError",
     "SeededChance",
     "Shuffle",
     "SwapJoker",
     "apply",
     "can_meet",
     "chance_action",
+    "field_registry",
     "find_arrangements",
     "find_preset",
     "format_cards",
     "go_down_arrangements",
+    "grouped_fields",
     "is_chance",
     "is_legal",
     "legal_actions",

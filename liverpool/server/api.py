@@ -19,7 +19,7 @@ from liverpool.engine.game import new_game
 from liverpool.engine.play import choose_first_dealer, live_rng
 from liverpool.engine.presets import ALIASES, PRESETS, UnknownPreset, find_preset
 from liverpool.engine.record import GameRecord
-from liverpool.engine.rules import Ruleset, RulesetError, field_docs
+from liverpool.engine.rules import Ruleset, RulesetError, field_docs, field_registry
 
 from .actor import TableActor, display_name
 from .errors import Refused
@@ -78,6 +78,13 @@ async def presets() -> dict[str, Any]:
         "fields": field_docs(),
         "bots": bot_names(),
     }
+
+
+@router.get("/rules/fields")
+async def rules_fields() -> dict[str, Any]:
+    """The engine's field registry: each ruleset field's name, kind, choices, group, doc, rules-matrix row and
+    minimum, in order. The house-rules form is built from it."""
+    return {"fields": [info.to_dict() for info in field_registry()]}
 
 
 def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:

@@ -2,13 +2,13 @@
 // and list this browser's own tables (from the seat tokens in localStorage) with rematch.
 
 import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
-import { overrides, rulesForm } from "./rules-form.js";
+import { loadFields, overrides, rulesForm } from "./rules-form.js";
 
 const $ = (id) => document.getElementById(id);
 
 const lobby = {
   presets: [],
-  fields: {},
+  fields: [],
   bots: [],
   saved: [],
   form: null,
@@ -209,7 +209,7 @@ async function start() {
   try {
     const data = await getJSON("/api/presets");
     lobby.presets = data.presets;
-    lobby.fields = data.fields;
+    lobby.fields = await loadFields();
     lobby.bots = data.bots;
   } catch (error) {
     $("create-error").textContent = `cannot load the presets: ${error.message}`;
