@@ -26,16 +26,17 @@ from .actions import (
     SwapJoker,
 )
 from .cards import Card, format_cards, make_shoe, parse_cards
+from .draft import Draft, DraftMeld, draft_go_down
 from .errors import IllegalAction, Reason
 from .fields import FieldInfo, FieldKind, Group
-from .game import apply, is_legal, new_game
+from .game import apply, is_legal, new_game, refusal
 from .legal import go_down_arrangements, is_chance, legal_actions
-from .melds import Meld
+from .melds import Meld, joker_stands, meld_label
 from .observe import Observation, observe
 from .play import SeededChance, chance_action, live_rng, run_game
 from .position import Position, PositionError, new_position, position_of
 from .presets import PRESETS, find_preset
-from .record import GameRecord, replay
+from .record import GameRecord, replay, replay_views
 from .rules import Ruleset, RulesetError, field_registry, grouped_fields
 from .search import can_meet, find_arrangements
 from .state import DealEndReason, DealResult, GameState, Phase
@@ -49,6 +50,8 @@ __all__ = [
     "DealEndReason",
     "DealResult",
     "Discard",
+    "Draft",
+    "DraftMeld",
     "DrawDiscard",
     "DrawStock",
     "EndTurn",
@@ -76,6 +79,7 @@ __all__ = [
     "apply",
     "can_meet",
     "chance_action",
+    "draft_go_down",
     "field_registry",
     "find_arrangements",
     "find_preset",
@@ -84,14 +88,18 @@ __all__ = [
     "grouped_fields",
     "is_chance",
     "is_legal",
+    "joker_stands",
     "legal_actions",
     "live_rng",
     "make_shoe",
+    "meld_label",
     "new_game",
     "new_position",
     "observe",
     "parse_cards",
     "position_of",
+    "refusal",
     "replay",
+    "replay_views",
     "run_game",
 ]

@@ -179,6 +179,16 @@ def is_legal(state: GameState, action: Action) -> bool:
     return True
 
 
+def refusal(state: GameState, action: Action) -> IllegalAction | None:
+    """The :class:`IllegalAction` that :func:`apply` would raise for ``action``, or ``None`` if it is legal
+    (the state is not changed either way)."""
+    try:
+        _verify(state, action)
+    except IllegalAction as exc:
+        return exc
+    return None
+
+
 def is_legal_made(state: GameState, action: Action) -> bool:
     """:func:`is_legal` of an action the engine made itself from the state (so one of the action classes,
     with fields of the right types): the same answer, without the type checks that :func:`apply` makes of

@@ -12,7 +12,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from .cards import Card
-from .rules import MeldRule, Ruleset
+from .melds import joker_stands, meld_label
+from .rules import Buying, MeldRule, Ruleset
 from .state import DealResult, GameState, Phase, TableMeld
 from .values import by_fields, native
 
@@ -202,7 +203,7 @@ class Observation:
         return cards
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (cards in notation) for clients."""
+        """A JSON-ready form (cards in notation) of what the seat knows (see :meth:`to_client_dict`)."""
         return {
             "viewer": self.viewer,
             "ruleset": self.rules.name,
@@ -242,6 +243,24 @@ class Observation:
             "winners": list(self.winners),
             "turn": self.turn,
         }
+
+    def to_client_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` with what a client shows and must not work out itself: each meld's ``label``
+        (``run 9♥–Q♥``) and what each of its jokers ``stands`` for (None for a natural), the buys allowed
+        each seat this deal (``buys_allowed``, None: no limit) and each seat's ``buys_left``."""
+        out = self.to_dict()
+        limit = 0 if self.rules.buying is Buying.NONE else self.rules.buy_limit_for(self.deal)
+        out["buys_allowed"] = limit
+        for seat in out["seats"]:
+            seat["buys_left"] = None if limit is None else max(0, limit - seat["buys"])
+        out["melds"] = [_client_meld(m, tm) for m, tm in zip(out["melds"], self.melds, strict=True)]
+        for result, deal_result in zip(out["results"], self.results, strict=True):
+            result["melds"] = [_client_meld(m, tm) for m, tm in zip(result["melds"], deal_result.melds, strict=True)]
+        return out
+
+
+def _client_meld(meld: dict[str, Any], table_meld: TableMeld) -> dict[str, Any]:
+    return {**meld, "label": meld_label(table_meld.meld), "stands": list(joker_stands(table_meld.meld))}
 
 
 def _table_meld_dict(table_meld: TableMeld) -> dict[str, Any]:
