@@ -30,6 +30,7 @@ class DraftMeld:
     None), the ``placements`` a run could take (labels; ``choice`` is the one used) and its ``problems``."""
 
     rule: MeldRule
+    title: str
     cards: tuple[Card, ...]
     meld: Meld | None
     label: str | None
@@ -56,6 +57,7 @@ class Draft:
                     "rule": str(m.rule),
                     "kind": m.rule.kind.value,
                     "length": m.rule.length,
+                    "title": m.title,
                     "cards": [str(c) for c in m.cards],
                     "label": m.label,
                     "stands": list(m.stands),
@@ -79,7 +81,7 @@ def draft_go_down(state: GameState, seat: int, slots: Sequence[Sequence[Card]], 
         raise ValueError(f"the contract has {len(contract)} melds, not {len(slots)}")
     filled = [tuple(Card(c) for c in slot) for slot in slots] + [()] * (len(contract) - len(slots))
     melds = tuple(
-        _draft_meld(rule, cards, choices[i] if i < len(choices) else 0, state.rules)
+        _draft_meld(i, rule, cards, choices[i] if i < len(choices) else 0, state.rules)
         for i, (rule, cards) in enumerate(zip(contract, filled, strict=True))
     )
     for i, part in enumerate(melds):
@@ -92,7 +94,8 @@ def draft_go_down(state: GameState, seat: int, slots: Sequence[Sequence[Card]], 
     return Draft(melds, action, None)
 
 
-def _draft_meld(rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Ruleset) -> DraftMeld:
+def _draft_meld(index: int, rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Ruleset) -> DraftMeld:
+    title = f"{rule.kind.value.capitalize()} {index + 1}: {rule.length}{'+' if rules.longer_melds else ''} cards"
     problems: list[str] = []
     if len(cards) < rule.length:
         missing = rule.length - len(cards)
@@ -100,16 +103,18 @@ def _draft_meld(rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Rul
     elif len(cards) > rule.length and not rules.longer_melds:
         problems.append(f"holds {len(cards)} cards; longer melds are not allowed")
     if not any(c & 63 != JOKER_FACE for c in cards):
-        return DraftMeld(rule, cards, None, None, (), (), 0, (*problems, "needs a natural card"))
+        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, "needs a natural card"))
     ways = _ways(rule.kind, cards)
     fit = [m for m in ways if meld_problem(m, rules) is None] if len(cards) >= 3 else ways
     if not fit:
         why = meld_problem(ways[0], rules) if ways else _no_way(rule.kind, cards)
-        return DraftMeld(rule, cards, None, None, (), (), 0, (*problems, why or "these cards make no meld"))
+        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, why or "these cards make no meld"))
     pick = min(max(choice, 0), len(fit) - 1)
     meld = fit[pick]
     placements = tuple(meld_label(m) for m in fit) if rule.kind is MeldKind.RUN else ()
-    return DraftMeld(rule, meld.cards, meld, meld_label(meld), joker_stands(meld), placements, pick, tuple(problems))
+    return DraftMeld(
+        rule, title, meld.cards, meld, meld_label(meld), joker_stands(meld), placements, pick, tuple(problems)
+    )
 
 
 def _ways(kind: MeldKind, cards: tuple[Card, ...]) -> list[Meld]:

@@ -247,16 +247,24 @@ class Observation:
     def to_client_dict(self) -> dict[str, Any]:
         """:meth:`to_dict` with what a client shows and must not work out itself: each meld's ``label``
         (``run 9♥–Q♥``) and what each of its jokers ``stands`` for (None for a natural), the buys allowed
-        each seat this deal (``buys_allowed``, None: no limit) and each seat's ``buys_left``."""
+        each seat this deal (``buys_allowed``, None: no limit), each seat's ``buys_left``, the ``buy_penalty_cards`` a buyer takes, and the contract's
+        melds as ``contract_melds`` ({kind, length})."""
         out = self.to_dict()
         limit = 0 if self.rules.buying is Buying.NONE else self.rules.buy_limit_for(self.deal)
         out["buys_allowed"] = limit
+        out["buy_penalty_cards"] = self.rules.buy_penalty_cards
+        out["contract_melds"] = [{"kind": m.kind.value, "length": m.length} for m in self.contract]
         for seat in out["seats"]:
             seat["buys_left"] = None if limit is None else max(0, limit - seat["buys"])
         out["melds"] = [_client_meld(m, tm) for m, tm in zip(out["melds"], self.melds, strict=True)]
         for result, deal_result in zip(out["results"], self.results, strict=True):
             result["melds"] = [_client_meld(m, tm) for m, tm in zip(result["melds"], deal_result.melds, strict=True)]
         return out
+
+
+def client_meld(table_meld: TableMeld) -> dict[str, Any]:
+    """A meld on the table as :meth:`Observation.to_client_dict` gives it (with its label and joker stands)."""
+    return _client_meld(_table_meld_dict(table_meld), table_meld)
 
 
 def _client_meld(meld: dict[str, Any], table_meld: TableMeld) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 from .actions import Action, action_from_dict, action_to_dict
 from .errors import IllegalAction
 from .game import apply, new_game
-from .observe import observe
+from .observe import client_meld, observe
 from .position import Position, PositionError, new_position
 from .rules import Ruleset, RulesetError
 from .state import DealResult, GameState
@@ -176,7 +176,8 @@ def replay_views(
     """The table at every step of ``record``, for a replay viewer: step 0 before the first action, then one
     step after each action. Each step is ``{"action", "text", "table"}``: the action's dict form (None at
     step 0), ``describe(state_before, action)`` (or the action's repr) and the spectator's view
-    (:meth:`.Observation.to_client_dict`) with every seat's ``hands`` shown. Raises like :func:`replay`.
+    (:meth:`.Observation.to_client_dict`) with every seat's ``hands`` and the melds on the table shown (after
+    a deal's end too). Raises like :func:`replay`.
 
     >>> from liverpool.engine.presets import find_preset
     >>> views = replay_views(GameRecord(find_preset('british'), ['a', 'b', 'c'], 0))
@@ -188,6 +189,7 @@ def replay_views(
     def view(action: Action | None, text: str) -> dict[str, Any]:
         table = observe(state, None).to_client_dict()
         table["hands"] = [[str(c) for c in hand] for hand in state.hands]
+        table["melds"] = [client_meld(tm) for tm in state.melds]  # (the last deal's stay shown at its end)
         return {"action": None if action is None else action_to_dict(action), "text": text, "table": table}
 
     views = [view(None, "Before the first deal")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from helpers import cards, deal, play
 
 from liverpool.engine import DrawStock, apply, draft_go_down, find_preset, joker_stands, meld_label
@@ -84,3 +85,30 @@ def test_labels_and_joker_stands_of_table_melds() -> None:
     assert meld_label(meld) == "run 9♥–Q♥" and joker_stands(meld) == (None, "10♥", None, None)
     assert meld_label(Meld.parse("set: KD KS JK")) == "set of Ks"
     assert BRITISH.buy_limit_for(6) == 3
+
+
+@pytest.mark.parametrize(
+    ("run", "label", "stands", "placements"),
+    [
+        ("5H JK 7H 8H", "run 5♥–8♥", (None, "6♥", None, None), ("run 5♥–8♥",)),
+        ("QS KS AS JK", "run J♠–A♠", ("J♠", None, None, None), ("run J♠–A♠",)),
+        ("AD 2D JK 4D", "run A♦–4♦", (None, None, "3♦", None), ("run A♦–4♦",)),
+        ("5C 6C 7C JK", "run 4♣–7♣", ("4♣", None, None, None), ("run 4♣–7♣", "run 5♣–8♣")),
+    ],
+)
+def test_runs_lie_where_their_naturals_say(
+    run: str, label: str, stands: tuple[str | None, ...], placements: tuple[str, ...]
+) -> None:
+    """RULES.md §1: runs in consecutive rank, aces low or high; a joker fills the gap or an end."""
+    state = drawn(hand=f"9C 9D 9S {run} 2H 3H 4S", deal_no=1)
+    part = draft_go_down(state, 1, [cards("9C 9D 9S"), cards(run)]).melds[1]
+    assert (part.label, part.stands, part.placements, part.problems) == (label, stands, placements, ())
+
+
+@pytest.mark.parametrize(
+    ("run", "problem"),
+    [("5H 6S 7H 8H", "mixes suits: a run is of one suit"), ("2H 3H 9H JK", "the cards are too far apart for one run")],
+)
+def test_runs_that_cannot_lie_say_why(run: str, problem: str) -> None:
+    state = drawn(hand=f"9C 9D 9S {run} 2C 3C 4S", deal_no=1)
+    assert draft_go_down(state, 1, [[], cards(run)]).melds[1].problems == (problem,)

@@ -207,7 +207,7 @@ function handMarks(view) {
     if (assigned.has(card)) {
       const slot = assigned.get(card);
       classes.push("assigned");
-      tag = `${(obs.contract[slot] ?? "").startsWith("run") ? "R" : "S"}${slot + 1}`;
+      tag = `${obs.contract_melds[slot]?.kind === "run" ? "R" : "S"}${slot + 1}`;
       title = `${pretty(card)} is in meld ${slot + 1} of the builder: click to take it back`;
       onClick = () => { app.builder.remove(card); render(); };
     }
@@ -225,16 +225,18 @@ function renderGoDown(view) {
     return;
   }
   const builder = renderBuilder(app.builder, {
-    contract: obs.contract,
-    rules: app.rules,
     selected: app.hand.selected,
-    mustPlace: obs.must_place,
     onAdd: (i) => { app.builder.add(i, [...app.hand.selected]); app.hand.selected.clear(); render(); },
     onRemove: (card) => { app.builder.remove(card); render(); },
     onChoice: (i, value) => { app.builder.choices[i] = value; render(); },
     onClear: () => { app.builder.clear(); render(); },
-    onGoDown: (melds) => act({ type: "go_down", melds }),
+    onGoDown: (action) => act(action),
   });
+  if (seatToken && !app.builder.current()) {
+    app.builder.check(seatToken)
+      .then((changed) => { if (changed) render(); })
+      .catch((error) => showError(`The builder could not ask the table: ${error.message}`));
+  }
   const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
     el("summary", { text: "Build your own going-down" }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
@@ -242,7 +244,7 @@ function renderGoDown(view) {
     el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
     options.length
       ? renderGoDownOptions(options, act, (melds) => {
-        app.builder.load(melds, obs.contract);
+        app.builder.load(melds, obs.contract_melds.map((m) => m.kind));
         app.ui.builderOpen = true;
         render();
       })
