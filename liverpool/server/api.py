@@ -22,6 +22,7 @@ from liverpool.engine.play import choose_first_dealer, live_rng
 from liverpool.engine.presets import ALIASES, PRESETS, UnknownPreset, find_preset
 from liverpool.engine.record import GameRecord, RecordError, ReplayError
 from liverpool.engine.rules import Ruleset, RulesetError, field_docs, field_registry
+from liverpool.engine.rulestext import rules_in_words, summary
 from liverpool.narrate import describe
 
 from .actor import TableActor, display_name
@@ -69,13 +70,20 @@ async def _actor(server: Server, table_id: str) -> TableActor:
 
 @router.get("/presets")
 async def presets() -> dict[str, Any]:
-    """Every preset with its full rules, each ruleset field's meaning, and the bot difficulties."""
+    """Every preset with its full rules and its summary in words (the engine's ``rulestext.summary``), each
+    ruleset field's meaning, and the bot difficulties."""
     aliases: dict[str, list[str]] = {}
     for alias, name in ALIASES.items():
         aliases.setdefault(name, []).append(alias)
     return {
         "presets": [
-            {"name": r.name, "title": r.title, "aliases": aliases.get(r.name, []), "rules": r.to_dict()}
+            {
+                "name": r.name,
+                "title": r.title,
+                "aliases": aliases.get(r.name, []),
+                "rules": r.to_dict(),
+                "summary": summary(r),
+            }
             for r in PRESETS.values()
         ],
         "fields": field_docs(),
@@ -304,3 +312,18 @@ async def draft(token: str, body: DraftGoDown, server: Srv) -> dict[str, Any]:
     except (CardNotationError, ValueError) as exc:
         raise Refused(422, "bad_draft", str(exc), "slots") from exc
     return result.to_dict()
+
+
+@router.get("/tables/{table_id}/rules")
+async def table_rules(table_id: str, server: Srv) -> dict[str, Any]:
+    """The table's whole ruleset in words, by topic (the engine's ``rulestext``), and its summary."""
+    info = await to_thread.run_sync(server.storage.table, table_id)
+    if info is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    rules = Ruleset.from_dict(info.ruleset)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "summary": summary(rules),
+        "groups": [{"group": group, "sentences": sentences} for group, sentences in rules_in_words(rules)],
+    }

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from server_fixtures import ServerProcess
 
-from liverpool.engine import GameRecord, find_preset, replay
+from liverpool.engine import GameRecord, Ruleset, find_preset, replay
 
 ONE_DEAL = {"deals": [{"contract": ["set 3", "set 3"], "hand_size": 7}]}
 
@@ -77,3 +77,18 @@ def test_a_replay_is_every_step_built_by_the_engine(lobby_server: ServerProcess)
             for meld in step["table"]["melds"]:
                 assert meld["label"].split()[0] == meld["kind"] and len(meld["stands"]) == len(meld["cards"])
     assert lobby_server.get("/api/tables/nope/replay").status_code == 404
+
+
+def test_presets_and_tables_give_their_rules_in_words(lobby_server: ServerProcess) -> None:
+    """Issue 28.3: the summaries and the words are the engine's (engine/rulestext.py)."""
+    from liverpool.engine import PRESETS
+    from liverpool.engine.rulestext import rules_in_words, summary
+
+    presets = {p["name"]: p for p in lobby_server.get("/api/presets").json()["presets"]}
+    assert {name: p["summary"] for name, p in presets.items()} == {n: summary(r) for n, r in PRESETS.items()}
+    created = lobby_server.create(preset="norsk", rules={"discard_optional": False}, seats=3)
+    words = lobby_server.get(f"/api/tables/{created['table_id']}/rules").json()
+    house = Ruleset.from_dict({"base": "norsk", "discard_optional": False})
+    assert words["groups"] == [{"group": g, "sentences": s} for g, s in rules_in_words(house)]
+    assert "A turn ends with a discard." in str(words["groups"])
+    assert lobby_server.get("/api/tables/nope/rules").status_code == 404

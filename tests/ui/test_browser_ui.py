@@ -267,3 +267,27 @@ def test_house_rules_are_checked_saved_and_played(browser: Browser, lobby_server
     assert (rules["name"], rules["buy_limit"], len(rules["deals"]), rules["deals"][0]["hand_size"]) == (name, 5, 3, 11)
     assert rules["run_joker_spacing"] == 4, "the other fields are british's"
     assert tab.errors == []
+
+
+def test_rules_at_hand_in_the_lobby_and_at_the_table(browser: Browser, lobby_server: ServerProcess) -> None:
+    """Issue 28.3: the lobby shows each preset's summary, the table a Rules panel, both the engine's words."""
+    from liverpool.engine.presets import find_preset
+    from liverpool.engine.rulestext import rules_in_words, summary
+
+    tab = open_tab(browser).goto(lobby_server.http + "/")
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("preset-select").select_option("british")
+    shown = tab.by("preset-summary").locator("li").all_inner_texts()
+    assert shown == summary(find_preset("british"))
+    assert "deal 7: 1 run of 7" in shown[0]
+
+    created = lobby_server.create(preset="may-i", seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    tab.goto(lobby_server.http + f"/watch/{created['spectator']}")
+    tab.page.wait_for_selector("body[data-phase]")
+    assert not tab.by("rules-text").is_visible()
+    tab.by("rules-toggle").click()
+    tab.by("rules-group").first.wait_for()
+    text = tab.by("rules-text").inner_text()
+    words = dict(rules_in_words(find_preset("may-i")))
+    assert words["Deals"][0] in text and "deal 7: 3 runs of 4, using every card in hand" in text
+    assert tab.errors == []

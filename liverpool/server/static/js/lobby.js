@@ -48,6 +48,7 @@ function chosenRules() {
 function showPreset() {
   const preset = currentPreset();
   $("preset-title").textContent = preset.title ?? "";
+  $("preset-summary").replaceChildren(...(preset.summary ?? []).map((text) => el("li", { text })));
   lobby.form = rulesForm(preset.rules, lobby.fields);
   $("rules-form-slot").replaceChildren(lobby.form.element);
   fitSeats();

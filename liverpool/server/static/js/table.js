@@ -1,7 +1,7 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
+import { el, getJSON, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
 import { pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
@@ -49,6 +49,23 @@ function act(action) {
   }
   app.ui.pendingEnds = null;
   document.body.dataset.pending = String(app.seq);
+}
+
+/** The Rules panel: the table's ruleset in words, as the engine writes it (GET /api/tables/{id}/rules). */
+async function showRules() {
+  const panel = $("rules-panel");
+  if (!panel.open || panel.dataset.loaded === app.tableId || !app.tableId) return;
+  try {
+    const rules = await getJSON(`/api/tables/${encodeURIComponent(app.tableId)}/rules`);
+    $("rules-text").replaceChildren(
+      el("p", { class: "rules-title", text: rules.title }),
+      ...rules.groups.map(({ group, sentences }) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
+        el("h4", { text: group }),
+        el("ul", {}, sentences.map((text) => el("li", { text }))))));
+    panel.dataset.loaded = app.tableId;
+  } catch (error) {
+    $("rules-text").replaceChildren(el("p", { class: "error", text: `The rules could not be loaded: ${error.message}` }));
+  }
 }
 
 function showError(text) {
@@ -404,6 +421,7 @@ function start() {
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
+  $("rules-panel").addEventListener("toggle", showRules);
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
   setInterval(renderDeadline, 1000);
