@@ -72,7 +72,7 @@ export class Builder {
   /** Ask the engine about the cards as they are now; resolves true when a new answer arrived. */
   async check(seatToken) {
     const key = this.key();
-    if (this.asked === key && this.draft) return false;
+    if (this.asked === key) return false; // (asked already: the answer is here or on its way)
     this.asked = key;
     const answer = await postJSON(`/api/seat/${encodeURIComponent(seatToken)}/draft`, { slots: this.slots, choices: this.choices });
     if (this.asked !== key) return false;
