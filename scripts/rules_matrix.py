@@ -13,7 +13,6 @@ name); the map is built from those citations, so a rule that nothing cites shows
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import re
 import sys
 from collections.abc import Iterator
@@ -109,15 +108,14 @@ def citations() -> dict[str, list[tuple[str, int]]]:
 
 
 def fields_by_row() -> dict[str, list[str]]:
-    """Row number -> the Ruleset fields whose registry entry names it (metadata ``row``)."""
+    """Row number -> the Ruleset fields whose registry entry names it (``FieldInfo.row``)."""
     sys.path.insert(0, str(ROOT))
-    from liverpool.engine import Ruleset
+    from liverpool.engine import field_registry
 
     found: dict[str, list[str]] = {}
-    for spec in dataclasses.fields(Ruleset):
-        row = spec.metadata.get("row")
-        for match in CITATION.finditer(f"RULES.md {row}" if row else ""):
-            found.setdefault(f"{match.group(1)}.{match.group(2)}", []).append(spec.name)
+    for info in field_registry():
+        for match in CITATION.finditer(f"RULES.md {info.row}"):
+            found.setdefault(f"{match.group(1)}.{match.group(2)}", []).append(info.name)
     return found
 
 

@@ -16,11 +16,10 @@ from liverpool.cli.rulesfile import (
     describe_decks,
     dump_ruleset,
     format_value,
-    grouped_fields,
     load_ruleset,
     min_cards,
 )
-from liverpool.engine import ALIASES, PRESETS, Ruleset, RulesetError, UnknownPreset, field_docs
+from liverpool.engine import ALIASES, PRESETS, FieldKind, Ruleset, RulesetError, UnknownPreset, grouped_fields
 
 USAGE_ERROR = 2
 
@@ -83,29 +82,36 @@ def show(
 
 
 def print_ruleset(console: Console, ruleset: Ruleset) -> None:
-    """The readable form of ``ruleset``: contracts, every field with its value and doc, and the notes."""
-    docs = field_docs()
+    """The readable form of ``ruleset``: contracts, every field of the field registry by group with its value,
+    doc and rules-matrix row, and the notes."""
     console.print(f"[bold]{ruleset.name}[/bold]: {ruleset.title}", markup=True, highlight=False)
-    for group, names in grouped_fields():
+    for group, infos in grouped_fields():
         console.print()
-        if names == ("notes",):
-            console.print(f"[bold]{group}[/bold] ([italic]notes[/italic]: {docs['notes']})", highlight=False)
-            notes = Table.grid(padding=(0, 1))
-            notes.add_column(width=1)
-            notes.add_column()
-            for note in ruleset.notes or ("(none)",):
-                notes.add_row("•", note)
-            console.print(notes, highlight=False)
+        if all(info.kind is FieldKind.LINES for info in infos):
+            for info in infos:
+                console.print(f"[bold]{group}[/bold] ([italic]{info.name}[/italic]: {info.doc})", highlight=False)
+                notes = Table.grid(padding=(0, 1))
+                notes.add_column(width=1)
+                notes.add_column()
+                for note in getattr(ruleset, info.name) or ("(none)",):
+                    notes.add_row("•", note)
+                console.print(notes, highlight=False)
             continue
-        if "deals" in names:
-            console.print(contract_table(ruleset, docs["deals"]))
-        table = Table(title=group, title_justify="left", title_style="bold", expand=True)
+        for info in infos:
+            if info.kind is FieldKind.DEALS:
+                console.print(contract_table(ruleset, info.doc))
+        table = Table(title=group.value, title_justify="left", title_style="bold", expand=True)
         table.add_column("field", no_wrap=True)
         table.add_column("value", max_width=36)
         table.add_column("doc", ratio=1)
-        for name in names:
-            value = f"{len(ruleset.deals)} deals (see Contracts)" if name == "deals" else format_value(ruleset, name)
-            table.add_row(name, value, docs[name])
+        table.add_column("RULES.md")
+        for info in infos:
+            value = (
+                f"{len(ruleset.deals)} deals (see Contracts)"
+                if info.kind is FieldKind.DEALS
+                else format_value(ruleset, info.name)
+            )
+            table.add_row(info.name, value, info.doc, info.row)
         console.print(table)
 
 

@@ -1,5 +1,7 @@
 """Rulesets as files and text: load a preset or a house-rules file, dump one as JSON or TOML, and
-describe one in words (for ``liverpool rules show`` and ``docs/rulesets.md``).
+describe one field's value in words (for ``liverpool rules show`` and ``docs/rulesets.md``). Which fields
+there are, their kinds, groups and docs come from the engine's field registry
+(:func:`~liverpool.engine.rules.field_registry`).
 
 A house-rules file is the dict form of :class:`~liverpool.engine.rules.ruleset.Ruleset` in JSON or TOML. It may
 name a preset as ``base`` and change only some fields; fields it leaves out come from the base, or from
@@ -21,21 +23,29 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from collections.abc import Iterator
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 import tomli_w
 
-from liverpool.engine import DealOut, DealRule, MeldRule, Ruleset, RulesetError, UnknownPreset, field_docs, find_preset
+from liverpool.engine import (
+    MISSING_NUMBER,
+    DealOut,
+    DealRule,
+    FieldKind,
+    MeldRule,
+    Ruleset,
+    RulesetError,
+    UnknownPreset,
+    encode_field,
+    field_registry,
+    find_preset,
+)
 
 RulesetFormat = Literal["json", "toml"]
 FORMATS: dict[str, RulesetFormat] = {".json": "json", ".toml": "toml"}
 FILE = "file"
 """The ``field`` of an error about the file as a whole (missing, unreadable, not JSON/TOML)."""
-NONE = "none"
-"""How a missing optional number is written in TOML, which has no null."""
 
 
 class RulesetFileError(RulesetError):
@@ -140,94 +150,11 @@ def dump_ruleset(ruleset: Ruleset, fmt: RulesetFormat) -> str:
     if fmt == "toml":
         for deal in data["deals"]:
             deal["contract"] = ", ".join(deal["contract"])
-        return tomli_w.dumps({key: NONE if value is None else value for key, value in data.items()})
+        return tomli_w.dumps({key: MISSING_NUMBER if value is None else value for key, value in data.items()})
     raise ValueError(f"unknown ruleset format {fmt!r}; expected json or toml")
 
 
 # -- describing ------------------------------------------------------------------------------------
-
-FIELD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "Seats and decks",
-        ("name", "title", "min_players", "max_players", "decks", "partnerships", "first_dealer", "cut_bonus"),
-    ),
-    ("Deals", ("deals", "final_deal")),
-    (
-        "Melds",
-        (
-            "aces_low",
-            "aces_high",
-            "longer_melds",
-            "set_distinct_ranks",
-            "set_distinct_suits",
-            "set_max_length",
-            "run_distinct_suits",
-            "joinable_runs",
-        ),
-    ),
-    (
-        "Jokers",
-        (
-            "set_min_naturals",
-            "run_min_naturals",
-            "run_joker_spacing",
-            "joker_swap",
-            "joker_swap_place",
-            "joker_swap_target",
-            "joker_swap_from_sets",
-        ),
-    ),
-    (
-        "Drawing and discarding",
-        (
-            "upcard",
-            "dig_discard_pile",
-            "no_discard_taken_card",
-            "discard_optional",
-            "stock_out",
-            "max_reshuffles",
-        ),
-    ),
-    (
-        "Buying (May I?)",
-        (
-            "buying",
-            "buy_precedence",
-            "buy_penalty_cards",
-            "buy_limit",
-            "final_deal_buy_limit",
-            "buy_blocks_next_player",
-            "upcard_buyable",
-        ),
-    ),
-    (
-        "Going out and scoring",
-        (
-            "discard_call",
-            "empty_hand",
-            "float_out_unplayable",
-            "announce_at",
-            "announce_after_discard",
-            "card_values",
-            "ties",
-        ),
-    ),
-    ("Notes", ("notes",)),
-)
-"""The fields of a ruleset by topic, in the order ``rules show`` and ``docs/rulesets.md`` give them."""
-
-
-def grouped_fields() -> Iterator[tuple[str, tuple[str, ...]]]:
-    """:data:`FIELD_GROUPS`, then any field no group lists (under "Other"), so every field is shown.
-
-    >>> sorted(f for _, fields in grouped_fields() for f in fields) == sorted(field_docs())
-    True
-    """
-    yield from FIELD_GROUPS
-    listed = {name for _, fields in FIELD_GROUPS for name in fields}
-    rest = tuple(name for name in field_docs() if name not in listed)
-    if rest:
-        yield "Other", rest
 
 
 def format_value(ruleset: Ruleset, name: str) -> str:
@@ -237,25 +164,28 @@ def format_value(ruleset: Ruleset, name: str) -> str:
     >>> [format_value(r, f) for f in ('set_max_length', 'buy_limit', 'upcard', 'empty_hand', 'decks')]
     ['4', 'none', 'true', 'goes_out', '3 players: 1 deck, 1 joker; 4-5 players: 2 decks, 2 jokers']
     """
+    info = _INFOS[name]
     value = getattr(ruleset, name)
-    if name == "decks":
-        return describe_decks(ruleset)
-    if name == "deals":
-        return "; ".join(
-            f"{describe_contract(d.contract)} ({d.hand_size} cards{'' if d.out is DealOut.NORMAL else ', out: ' + d.out.value})"
-            for d in ruleset.deals
-        )
-    if name == "card_values":
-        return ruleset.describe_card_values()
-    if name == "notes":
-        return f"{len(value)} notes"
-    if value is None:
-        return NONE
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, StrEnum):
-        return value.value
-    return str(value)
+    match info.kind:
+        case FieldKind.DECKS:
+            return describe_decks(ruleset)
+        case FieldKind.DEALS:
+            return "; ".join(
+                f"{describe_contract(d.contract)} ({d.hand_size} cards{'' if d.out is DealOut.NORMAL else ', out: ' + d.out.value})"
+                for d in value
+            )
+        case FieldKind.CARD_VALUES:
+            return ", ".join(f"{k}={v}" for k, v in zip(info.choices, value, strict=True))
+        case FieldKind.LINES:
+            return f"{len(value)} notes"
+        case FieldKind.OPTIONAL_INT if value is None:
+            return MISSING_NUMBER
+        case FieldKind.BOOL:
+            return "true" if value else "false"
+    return str(encode_field(info, value))
+
+
+_INFOS = {info.name: info for info in field_registry()}
 
 
 def describe_decks(ruleset: Ruleset, seats: str = " players") -> str:

@@ -30,10 +30,11 @@ from liverpool.engine.actions import (
     action_from_dict,
     action_to_dict,
 )
-from liverpool.engine.cards import JOKER_FACE, Card, format_cards, make_shoe, parse_cards
+from liverpool.engine.cards import JOKER_FACE, Card, CardNotationError, format_cards, make_shoe, parse_cards
 from liverpool.engine.errors import IllegalAction, Reason
 from liverpool.engine.game.checks import table_fits, table_lay_off_index
 from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.game.draft import Draft, DraftMeld, draft_go_down
 from liverpool.engine.game.legal import (
     asking_order,
     go_down_arrangements,
@@ -42,14 +43,16 @@ from liverpool.engine.game.legal import (
     legal_actions,
     quick_actions,
 )
-from liverpool.engine.game.verify import is_legal, shoe
-from liverpool.engine.melds import Meld, contract_problem
+from liverpool.engine.game.verify import is_legal, refusal, shoe
+from liverpool.engine.melds import Meld, contract_problem, joker_stands, meld_label
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
-from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay, snapshot
-from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules.ruleset import (
+from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay, replay_views, snapshot
+from liverpool.engine.rules.fields import NONE as MISSING_NUMBER
+from liverpool.engine.rules.fields import FieldInfo, FieldKind, Group
+from liverpool.engine.rules.fields import encode as encode_field
+from liverpool.engine.rules.parts import (
     Buying,
     DealOut,
     DealRule,
@@ -58,10 +61,11 @@ from liverpool.engine.rules.ruleset import (
     FinalDeal,
     MeldKind,
     MeldRule,
-    Ruleset,
     RulesetError,
-    field_docs,
 )
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, grouped_fields
+from liverpool.engine.rules.text import rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search.candidates import run_shapes, set_shapes
 from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
@@ -72,6 +76,7 @@ __all__ = [
     "BITS",
     "DEFAULT_PRESET",
     "JOKER_FACE",
+    "MISSING_NUMBER",
     "PRESETS",
     "Action",
     "Agent",
@@ -79,20 +84,26 @@ __all__ = [
     "Buying",
     "Call",
     "Card",
+    "CardNotationError",
     "DealEndReason",
     "DealOut",
     "DealResult",
     "DealRule",
     "Discard",
     "DiscardCall",
+    "Draft",
+    "DraftMeld",
     "DrawDiscard",
     "DrawStock",
     "EmptyHand",
     "EndTurn",
+    "FieldInfo",
+    "FieldKind",
     "FinalDeal",
     "GameRecord",
     "GameState",
     "GoDown",
+    "Group",
     "IllegalAction",
     "LayOff",
     "Meld",
@@ -123,31 +134,41 @@ __all__ = [
     "chance_action",
     "choose_first_dealer",
     "contract_problem",
+    "draft_go_down",
+    "encode_field",
     "field_docs",
+    "field_registry",
     "find_arrangements",
     "find_preset",
     "format_cards",
     "go_down_arrangements",
+    "grouped_fields",
     "is_chance",
     "is_compiled",
     "is_legal",
+    "joker_stands",
     "lay_off_actions",
     "legal_actions",
     "live_rng",
     "make_shoe",
+    "meld_label",
     "new_game",
     "new_position",
     "observe",
     "parse_cards",
     "position_of",
     "quick_actions",
+    "refusal",
     "replay",
+    "replay_views",
+    "rules_in_words",
     "run_game",
     "run_shapes",
     "set_shapes",
     "shoe",
     "snapshot",
     "step",
+    "summary",
     "table_fits",
     "table_lay_off_index",
 ]

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from liverpool.engine.cards import Card, CardNotationError
 from liverpool.engine.melds import Meld
-from liverpool.engine.rules.ruleset import MeldKind
+from liverpool.engine.rules.parts import MeldKind
 
 End = Literal["low", "high"]
 

@@ -21,8 +21,9 @@ from typing import Any, Final, Literal
 
 from liverpool.engine._speed.bits import spaced
 from liverpool.engine._speed.values import by_fields, native
-from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUITS, Card, face_text, parse_cards, rank_text
-from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, face_text, parse_cards, rank_text
+from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is looked up
 # through the enum class at each use (rules.py is not compiled), a Final name is a C static.
@@ -155,6 +156,29 @@ def stands_for(meld: Meld, index: int) -> str:
     if meld.kind is _SET:
         return rank_text(rank)
     return rank_text(rank) + meld.suit
+
+
+def meld_label(meld: Meld) -> str:
+    """A meld as players name it: ``set of 7s``, ``run 9♥–Q♥``.
+
+    >>> meld_label(Meld.parse('run: 9H 10H JK QH')), meld_label(Meld.parse('set: 7H 7S JK'))
+    ('run 9♥–Q♥', 'set of 7s')
+    """
+    if meld.kind is _SET:
+        return f"set of {rank_text(meld.low)}s"
+    suit = SUIT_SYMBOLS.get(meld.suit, "")
+    return f"run {rank_text(meld.low)}{suit}–{rank_text(meld.high)}{suit}"
+
+
+def stands_text(meld: Meld, index: int) -> str:
+    """What the card at ``index`` of ``meld`` stands for: ``7`` in a set, ``9♥`` in a run."""
+    rank = rank_text(slot_rank(meld, index))
+    return rank if meld.kind is _SET else rank + SUIT_SYMBOLS.get(meld.suit, "")
+
+
+def joker_stands(meld: Meld) -> tuple[str | None, ...]:
+    """For each card of ``meld``: what it stands for if it is a joker, else None."""
+    return tuple(stands_text(meld, i) if Card(c).is_joker else None for i, c in enumerate(meld.cards))
 
 
 def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:

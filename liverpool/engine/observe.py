@@ -13,7 +13,9 @@ from typing import Any, Final
 
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import Card
-from liverpool.engine.rules.ruleset import MeldRule, Ruleset
+from liverpool.engine.melds import joker_stands, meld_label
+from liverpool.engine.rules.parts import Buying, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import DealResult, GameState, Phase, TableMeld
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
@@ -202,7 +204,7 @@ class Observation:
         return cards
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (cards in notation) for clients."""
+        """A JSON-ready form (cards in notation) of what the seat knows (see :meth:`to_client_dict`)."""
         return {
             "viewer": self.viewer,
             "ruleset": self.rules.name,
@@ -242,6 +244,32 @@ class Observation:
             "winners": list(self.winners),
             "turn": self.turn,
         }
+
+    def to_client_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` with what a client shows and must not work out itself: each meld's ``label``
+        (``run 9♥–Q♥``) and what each of its jokers ``stands`` for (None for a natural), the buys allowed
+        each seat this deal (``buys_allowed``, None: no limit), each seat's ``buys_left``, the ``buy_penalty_cards`` a buyer takes, and the contract's
+        melds as ``contract_melds`` ({kind, length})."""
+        out = self.to_dict()
+        limit = 0 if self.rules.buying is Buying.NONE else self.rules.buy_limit_for(self.deal)
+        out["buys_allowed"] = limit
+        out["buy_penalty_cards"] = self.rules.buy_penalty_cards
+        out["contract_melds"] = [{"kind": m.kind.value, "length": m.length} for m in self.contract]
+        for seat in out["seats"]:
+            seat["buys_left"] = None if limit is None else max(0, limit - seat["buys"])
+        out["melds"] = [_client_meld(m, tm) for m, tm in zip(out["melds"], self.melds, strict=True)]
+        for result, deal_result in zip(out["results"], self.results, strict=True):
+            result["melds"] = [_client_meld(m, tm) for m, tm in zip(result["melds"], deal_result.melds, strict=True)]
+        return out
+
+
+def client_meld(table_meld: TableMeld) -> dict[str, Any]:
+    """A meld on the table as :meth:`Observation.to_client_dict` gives it (with its label and joker stands)."""
+    return _client_meld(_table_meld_dict(table_meld), table_meld)
+
+
+def _client_meld(meld: dict[str, Any], table_meld: TableMeld) -> dict[str, Any]:
+    return {**meld, "label": meld_label(table_meld.meld), "stands": list(joker_stands(table_meld.meld))}
 
 
 def _table_meld_dict(table_meld: TableMeld) -> dict[str, Any]:

@@ -19,7 +19,8 @@ from liverpool.engine.game.core import _apply_listed, new_game
 from liverpool.engine.game.legal import asking_order, is_chance, legal_actions
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.observe import Observation, Observer
-from liverpool.engine.rules.ruleset import FirstDealer, Ruleset
+from liverpool.engine.rules.parts import FirstDealer
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 # Phases as Final names: compiled, ``Phase.PLAY`` is looked up through the enum class at each use.

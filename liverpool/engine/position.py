@@ -32,7 +32,8 @@ from liverpool.engine.game.core import new_game
 from liverpool.engine.game.perform import start_deal_bookkeeping
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.melds import Meld, meld_problem
-from liverpool.engine.rules.ruleset import DiscardCall, EmptyHand, MeldKind, Ruleset
+from liverpool.engine.rules.parts import DiscardCall, EmptyHand, MeldKind
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
 
 Cards = str | Sequence[Card]

@@ -7,14 +7,17 @@ for byte; :func:`replay` rebuilds the state by applying each action through the 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from liverpool.engine.actions import Action, action_from_dict, action_to_dict
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.observe import client_meld, observe
 from liverpool.engine.position import Position, PositionError, new_position
-from liverpool.engine.rules.ruleset import Ruleset, RulesetError
+from liverpool.engine.rules.parts import RulesetError
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import DealResult, GameState
 
 FORMAT = "liverpool-record"
@@ -166,6 +169,39 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
         except IllegalAction as exc:
             raise ReplayError(index, action, exc) from exc
     return state
+
+
+def replay_views(
+    record: GameRecord, describe: Callable[[GameState, Action], str] | None = None
+) -> list[dict[str, Any]]:
+    """The table at every step of ``record``, for a replay viewer: step 0 before the first action, then one
+    step after each action. Each step is ``{"action", "text", "table"}``: the action's dict form (None at
+    step 0), ``describe(state_before, action)`` (or the action's repr) and the spectator's view
+    (:meth:`.Observation.to_client_dict`) with every seat's ``hands`` and the melds on the table shown (after
+    a deal's end too). Raises like :func:`replay`.
+
+    >>> from liverpool.engine.rules.presets import find_preset
+    >>> views = replay_views(GameRecord(find_preset('british'), ['a', 'b', 'c'], 0))
+    >>> len(views), views[0]['table']['phase'], views[0]['table']['hands']
+    (1, 'deal', [])
+    """
+    state = replay(record, 0)
+
+    def view(action: Action | None, text: str) -> dict[str, Any]:
+        table = observe(state, None).to_client_dict()
+        table["hands"] = [[str(c) for c in hand] for hand in state.hands]
+        table["melds"] = [client_meld(tm) for tm in state.melds]  # (the last deal's stay shown at its end)
+        return {"action": None if action is None else action_to_dict(action), "text": text, "table": table}
+
+    views = [view(None, "Before the first deal")]
+    for index, action in enumerate(record.actions):
+        text = describe(state, action) if describe is not None else repr(action)
+        try:
+            apply(state, action)
+        except IllegalAction as exc:
+            raise ReplayError(index, action, exc) from exc
+        views.append(view(action, text))
+    return views
 
 
 def snapshot(state: GameState) -> str:

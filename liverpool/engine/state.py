@@ -14,7 +14,8 @@ from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.actions import Action
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import Meld
-from liverpool.engine.rules.ruleset import DealRule, Ruleset
+from liverpool.engine.rules.parts import DealRule
+from liverpool.engine.rules.ruleset import Ruleset
 
 
 class Phase(StrEnum):

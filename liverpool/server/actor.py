@@ -614,7 +614,7 @@ class TableActor:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for one seat (or a spectator, ``seat`` None)."""
         state = self.state
-        observation = None if state is None else observe(state, seat).to_dict()
+        observation = None if state is None else observe(state, seat).to_client_dict()
         legal: list[dict[str, Any]] = []
         deadline = None
         if state is not None and seat is not None:

@@ -14,25 +14,35 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from liverpool.bots.registry import bot_names
+from liverpool.cli.narrate import describe
 from liverpool.engine import (
     ALIASES,
     PRESETS,
+    CardNotationError,
     GameRecord,
+    RecordError,
+    ReplayError,
     Ruleset,
     RulesetError,
     UnknownPreset,
     action_from_dict,
     choose_first_dealer,
+    draft_go_down,
     field_docs,
+    field_registry,
     find_preset,
     live_rng,
     new_game,
+    parse_cards,
+    replay_views,
+    rules_in_words,
+    summary,
 )
 
 from .actor import TableActor, display_name
 from .errors import Refused
 from .hub import Hub
-from .schemas import CreateTable, Join, SaveRuleset
+from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset
 from .storage import OVER, Conflict, NewSeat, Storage, TableInfo, rematch_token
 
 MAX_TOKENS = 50
@@ -74,18 +84,32 @@ async def _actor(server: Server, table_id: str) -> TableActor:
 
 @router.get("/presets")
 async def presets() -> dict[str, Any]:
-    """Every preset with its full rules, each ruleset field's meaning, and the bot difficulties."""
+    """Every preset with its full rules and its summary in words (the engine's ``rulestext.summary``), each
+    ruleset field's meaning, and the bot difficulties."""
     aliases: dict[str, list[str]] = {}
     for alias, name in ALIASES.items():
         aliases.setdefault(name, []).append(alias)
     return {
         "presets": [
-            {"name": r.name, "title": r.title, "aliases": aliases.get(r.name, []), "rules": r.to_dict()}
+            {
+                "name": r.name,
+                "title": r.title,
+                "aliases": aliases.get(r.name, []),
+                "rules": r.to_dict(),
+                "summary": summary(r),
+            }
             for r in PRESETS.values()
         ],
         "fields": field_docs(),
         "bots": bot_names(),
     }
+
+
+@router.get("/rules/fields")
+async def rules_fields() -> dict[str, Any]:
+    """The engine's field registry: each ruleset field's name, kind, choices, group, doc, rules-matrix row and
+    minimum, in order. The house-rules form is built from it."""
+    return {"fields": [info.to_dict() for info in field_registry()]}
 
 
 def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:
@@ -233,16 +257,87 @@ async def record(table_id: str, server: Srv) -> Response:
     if info.status != OVER:
         raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
     actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
+    game = _record_of(info, actions)
+    return Response(
+        game.to_json(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="liverpool-{info.id}.json"'},
+    )
+
+
+def _record_of(info: TableInfo, actions: list[dict[str, Any]]) -> GameRecord:
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
-    game = GameRecord(
+    return GameRecord(
         Ruleset.from_dict(info.ruleset),
         names,
         info.first_dealer,
         [action_from_dict(a) for a in actions],
         {"table_id": info.id, "created": info.created.isoformat()},
     )
-    return Response(
-        game.to_json(),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="liverpool-{info.id}.json"'},
-    )
+
+
+def _views(record: GameRecord) -> dict[str, Any]:
+    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated."""
+    steps = replay_views(record, lambda before, action: describe(before, action, record.seats))
+    return {"ruleset": record.rules.to_dict(), "names": record.seats, "meta": record.meta, "steps": steps}
+
+
+@router.get("/tables/{table_id}/replay")
+async def table_replay(table_id: str, server: Srv) -> dict[str, Any]:
+    """Every step of a finished game: the table after each action (every hand shown), built by the engine."""
+    info = await to_thread.run_sync(server.storage.table, table_id)
+    if info is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    if info.status != OVER:
+        raise Refused(409, "not_over", "the replay is given once the game is over: it shows every hand")
+    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
+    return await to_thread.run_sync(_views, _record_of(info, actions))
+
+
+@router.post("/replay")
+async def replay_record(request: Request) -> dict[str, Any]:
+    """Every step of an uploaded game record (docs/record-format.md), built by the engine."""
+    body = await request.body()
+    try:
+        record = GameRecord.from_json(body.decode("utf-8"))
+    except (RecordError, UnicodeDecodeError) as exc:
+        raise Refused(422, "bad_record", f"not a game record: {exc}") from exc
+    try:
+        return await to_thread.run_sync(_views, record)
+    except (RecordError, ReplayError) as exc:
+        raise Refused(422, "bad_record", f"the record cannot be replayed: {exc}") from exc
+
+
+@router.post("/seat/{token}/draft")
+async def draft(token: str, body: DraftGoDown, server: Srv) -> dict[str, Any]:
+    """Check a going-down being built (the builder asks after each change): each meld's cards as they lie,
+    what each joker stands for, the ways a run could lie, what is wrong, and the ``go_down`` action to send
+    once the engine would accept it (``engine.draft_go_down``)."""
+    found = await to_thread.run_sync(server.storage.seat_by_token, token)
+    if found is None:
+        raise Refused(404, "no_such_seat", "this seat link does not exist")
+    info, seat = found
+    state = (await _actor(server, info.id)).state
+    if state is None or not state.hands:
+        raise Refused(409, "no_deal", "there is no deal in play to go down in")
+    try:
+        slots = [parse_cards(" ".join(slot)) for slot in body.slots]
+        result = draft_go_down(state, seat, slots, body.choices)
+    except (CardNotationError, ValueError) as exc:
+        raise Refused(422, "bad_draft", str(exc), "slots") from exc
+    return result.to_dict()
+
+
+@router.get("/tables/{table_id}/rules")
+async def table_rules(table_id: str, server: Srv) -> dict[str, Any]:
+    """The table's whole ruleset in words, by topic (the engine's ``rulestext``), and its summary."""
+    info = await to_thread.run_sync(server.storage.table, table_id)
+    if info is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    rules = Ruleset.from_dict(info.ruleset)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "summary": summary(rules),
+        "groups": [{"group": group, "sentences": sentences} for group, sentences in rules_in_words(rules)],
+    }

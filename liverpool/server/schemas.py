@@ -60,6 +60,16 @@ class Join(Strict):
     name: Name
 
 
+CardText = Annotated[str, StringConstraints(min_length=2, max_length=8)]
+
+
+class DraftGoDown(Strict):
+    """A going-down being built: the cards put to each meld of the contract, and which way each run lies."""
+
+    slots: Annotated[list[Annotated[list[CardText], Field(max_length=60)]], Field(max_length=8)]
+    choices: Annotated[list[Annotated[int, Field(ge=0, le=20)]], Field(max_length=8)] = []
+
+
 class SaveRuleset(Strict):
     name: RulesetName
     rules: dict[str, Any]

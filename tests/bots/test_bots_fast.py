@@ -27,8 +27,9 @@ from liverpool.engine.cards import JOKER_FACE, Card, make_shoe
 from liverpool.engine.game.legal import acting_seats, legal_actions
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import run_game
+from liverpool.engine.rules.parts import DealOut, MeldKind, MeldRule
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import DealOut, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
 
 

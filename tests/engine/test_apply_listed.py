@@ -19,8 +19,8 @@ from liverpool.engine.game.core import _apply_listed, apply, new_game
 from liverpool.engine.game.legal import is_chance, legal_actions
 from liverpool.engine.game.verify import _is_legal_made, is_legal
 from liverpool.engine.play import chance_action
+from liverpool.engine.rules.parts import Buying
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import Buying
 from liverpool.engine.state import GameState, Phase
 
 

@@ -33,7 +33,8 @@ from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.game.legal import GO_DOWN_LIMIT
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.melds import Meld, meld_problem
-from liverpool.engine.rules.ruleset import MeldKind, Ruleset
+from liverpool.engine.rules.parts import MeldKind
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 MeldKey = tuple[str, int, tuple[int, ...]]

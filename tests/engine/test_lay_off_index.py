@@ -24,8 +24,9 @@ from liverpool.engine.game.legal import lay_off_actions, legal_actions
 from liverpool.engine.game.verify import is_legal
 from liverpool.engine.melds import End, Meld, accepted_faces, lay_off
 from liverpool.engine.play import step
+from liverpool.engine.rules.parts import MeldKind
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import MeldKind, Ruleset
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import Phase, TableMeld
 
 

@@ -24,8 +24,8 @@ from liverpool.cli.narrate import cards_text
 from liverpool.engine import DealEndReason, DealResult, GameRecord, observe, replay
 from liverpool.engine.actions import Discard, DrawStock, EndTurn
 from liverpool.engine.record import snapshot
+from liverpool.engine.rules.parts import StockOut
 from liverpool.engine.rules.presets import find_preset
-from liverpool.engine.rules.ruleset import StockOut
 from liverpool.engine.state import GameState, Phase
 
 LIVERPOOL = find_preset("liverpool")

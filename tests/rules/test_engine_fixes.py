@@ -26,8 +26,8 @@ from liverpool.engine.actions import Buy, Discard, DrawDiscard, DrawStock, GoDow
 from liverpool.engine.errors import CannotBuy, CannotGoDown, MalformedAction
 from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.melds import Meld
+from liverpool.engine.rules.parts import Ties
 from liverpool.engine.rules.presets import find_preset
-from liverpool.engine.rules.ruleset import Ties
 from liverpool.engine.state import GameState, Phase
 
 MAY_I = find_preset("may-i")

@@ -24,8 +24,9 @@ from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.game.verify import is_legal
 from liverpool.engine.melds import Meld, contract_problem, runs_could_join
 from liverpool.engine.play import chance_action
+from liverpool.engine.rules.parts import JoinableRuns, RulesetError
 from liverpool.engine.rules.presets import PRESETS, find_preset
-from liverpool.engine.rules.ruleset import JoinableRuns, Ruleset, RulesetError
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.state import GameState, Phase
 

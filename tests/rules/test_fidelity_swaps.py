@@ -22,8 +22,9 @@ from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.game.verify import is_legal
 from liverpool.engine.observe import Observation, observe
 from liverpool.engine.play import step
+from liverpool.engine.rules.parts import JokerSwap, JokerSwapPlace, JokerSwapTarget, RulesetError
 from liverpool.engine.rules.presets import PRESETS, find_preset
-from liverpool.engine.rules.ruleset import JokerSwap, JokerSwapPlace, JokerSwapTarget, Ruleset, RulesetError
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 LIVERPOOL = find_preset("liverpool")

@@ -17,8 +17,9 @@ from liverpool.engine.errors import CannotBuy, CannotDiscard, CannotDraw
 from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.record import GameRecord
+from liverpool.engine.rules.parts import DealOut, DealRule, MeldRule, RulesetError
 from liverpool.engine.rules.presets import BRITISH_9, LIVERPOOL, MAY_I, NORSK, PRESETS
-from liverpool.engine.rules.ruleset import DealOut, DealRule, MeldRule, Ruleset, RulesetError
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 # -- 1. floating (001a; 002) -------------------------------------------------------------------------

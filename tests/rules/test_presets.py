@@ -7,9 +7,7 @@ import dataclasses
 import pytest
 
 from liverpool.cli.rulesfile import min_cards
-from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules.ruleset import (
-    STANDARD_CONTRACTS,
+from liverpool.engine.rules.parts import (
     Buying,
     BuyPrecedence,
     DealOut,
@@ -20,9 +18,10 @@ from liverpool.engine.rules.ruleset import (
     JokerSwap,
     MeldKind,
     MeldRule,
-    Ruleset,
     StockOut,
 )
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.ruleset import STANDARD_CONTRACTS, Ruleset
 
 SECTION_4 = ("may-i", "liverpool", "contract", "norsk", "british", "british-9", "british-fixed", "british-nobuy")
 JK = 13  # index of the joker in card_values (RANK_KEYS)

@@ -68,8 +68,9 @@ from liverpool.engine.game.legal import legal_actions
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.observe import observe
 from liverpool.engine.play import choose_first_dealer
+from liverpool.engine.rules.parts import BuyPrecedence, DiscardCall, JokerSwap, RulesetError, StockOut, Ties
 from liverpool.engine.rules.presets import PRESETS, find_preset
-from liverpool.engine.rules.ruleset import BuyPrecedence, DiscardCall, JokerSwap, Ruleset, RulesetError, StockOut, Ties
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase
 
 MAY_I = find_preset("may-i")
@@ -1042,7 +1043,7 @@ def test_first_dealer_low_card() -> None:
 
 def test_first_dealer_any() -> None:
     """RULES.md §3.25 first dealer: any (the table picks: the first seat)."""
-    from liverpool.engine.rules.ruleset import FirstDealer
+    from liverpool.engine.rules.parts import FirstDealer
 
     rules = dataclasses.replace(LIVERPOOL, first_dealer=FirstDealer.FIRST_SEAT)
     assert choose_first_dealer(rules, 5, _Cut("KH 3S 3D 9C AH")) == 0

@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liverpool.cli.rulesfile import FILE, RulesetFileError, dump_ruleset, format_value, grouped_fields, load_ruleset
+from liverpool.cli.rulesfile import FILE, RulesetFileError, dump_ruleset, format_value, load_ruleset
+from liverpool.engine.rules.parts import RulesetError
 from liverpool.engine.rules.presets import PRESETS, UnknownPreset, find_preset
-from liverpool.engine.rules.ruleset import Ruleset, RulesetError, field_docs
+from liverpool.engine.rules.ruleset import Ruleset, field_docs, grouped_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESET_NAMES = sorted(PRESETS)
@@ -289,7 +290,7 @@ def test_any_data_gives_a_ruleset_or_a_ruleset_error(data: dict[str, Any]) -> No
 
 
 def test_every_field_is_in_one_group() -> None:
-    listed = [name for _, names in grouped_fields() for name in names]
+    listed = [info.name for _, infos in grouped_fields() for info in infos]
     assert sorted(listed) == sorted(field_docs())
     assert len(listed) == len(set(listed))
 

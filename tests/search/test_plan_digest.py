@@ -29,8 +29,9 @@ from liverpool.bots.table import plan_of
 from liverpool.engine.cards import make_shoe
 from liverpool.engine.observe import observe
 from liverpool.engine.play import run_game
+from liverpool.engine.rules.parts import MeldKind
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import MeldKind, Ruleset
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "plans.json"

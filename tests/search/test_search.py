@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 
 from liverpool.engine.cards import JOKER_FACE, Card, make_shoe, parse_cards
 from liverpool.engine.melds import Meld, contract_problem, lay_off, lay_off_ends, meld_problem, runs_could_join
+from liverpool.engine.rules.parts import DealRule, FinalDeal, JoinableRuns, MeldKind, MeldRule, RulesetError
 from liverpool.engine.rules.presets import PRESETS, find_preset
-from liverpool.engine.rules.ruleset import DealRule, FinalDeal, JoinableRuns, MeldKind, MeldRule, Ruleset, RulesetError
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search import _Search, best_leftover, can_meet, find_arrangements
 from liverpool.engine.search.candidates import (
     RUN_SHAPE,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from liverpool.engine.cards import parse_cards
+from liverpool.engine.rules.parts import MeldRule
 from liverpool.engine.rules.presets import find_preset
-from liverpool.engine.rules.ruleset import MeldRule
 from liverpool.engine.search import can_meet
 from liverpool.engine.search.feasible import surely_unmet
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.parts import MeldKind
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import MeldKind
 from liverpool.engine.search.candidates import face_weights, lengths_allowed
 from liverpool.engine.search.kit import value_shape
 from liverpool.engine.search.members import rank_fields

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.parts import MeldKind
 from liverpool.engine.rules.presets import PRESETS
-from liverpool.engine.rules.ruleset import MeldKind
 from liverpool.engine.search import _holds_a_card_twice
 from liverpool.engine.search.candidates import count_hand, lengths_allowed
 from liverpool.engine.search.feasible import cards_needed

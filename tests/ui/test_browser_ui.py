@@ -41,10 +41,10 @@ LAY_OFF_DEAL = {
 }
 
 
-# The replay viewer's engine mirror, run in the page on a record's text: the final table it shows.
+# The replay the page is given for a record file (POST /api/replay): the final table it shows.
 REPLAY_JS = """async (text) => {
-  const { replaySteps } = await import('/static/js/replay-engine.js');
-  const last = replaySteps(JSON.parse(text)).at(-1).state;
+  const answer = await (await fetch('/api/replay', { method: 'POST', body: text })).json();
+  const last = answer.steps.at(-1).table;
   return { totals: last.totals, hands: last.hands, melds: last.melds.map((m) => m.cards) };
 }"""
 
@@ -269,42 +269,25 @@ def test_house_rules_are_checked_saved_and_played(browser: Browser, lobby_server
     assert tab.errors == []
 
 
-BUILDER_JS = """async () => {
-  const b = await import('/static/js/builder.js');
-  const rules = (await (await fetch('/api/presets')).json()).presets.find((p) => p.name === 'liverpool').rules;
-  const run = (cards) => b.arrangeRun(cards, 4, rules);
-  return {
-    gap: run(['5H', 'JK', '7H', '8H']),
-    high: run(['QS', 'KS', 'AS', 'JK']),
-    low: run(['AD', '2D', 'JK', '4D']),
-    two: run(['5C', '6C', '7C', 'JK']),
-    mixed: run(['5H', '6S', '7H', '8H']),
-    far: run(['2H', '3H', '9H', 'JK']),
-    short: b.arrangeSet(['7H', '7S'], 3, rules),
-    set: b.arrangeSet(['7H', 'JK', '7S'], 3, rules),
-  };
-}"""
-
-
-def test_going_down_builder_lays_out_melds_the_engine_accepts(browser: Browser, lobby_server: ServerProcess) -> None:
-    from liverpool.engine.melds import Meld, meld_problem
+def test_rules_at_hand_in_the_lobby_and_at_the_table(browser: Browser, lobby_server: ServerProcess) -> None:
+    """Issue 28.3: the lobby shows each preset's summary, the table a Rules panel, both the engine's words."""
     from liverpool.engine.rules.presets import find_preset
-    from liverpool.engine.rules.ruleset import MeldKind
+    from liverpool.engine.rules.text import rules_in_words, summary
 
     tab = open_tab(browser).goto(lobby_server.http + "/")
-    got = tab.page.evaluate(BUILDER_JS)
-    assert got["gap"]["meld"] == {"kind": "run", "cards": ["5H", "JK", "7H", "8H"], "low": 5}
-    assert got["gap"]["stands"] == [None, "6♥", None, None]
-    assert got["high"]["meld"] == {"kind": "run", "cards": ["JK", "QS", "KS", "AS"], "low": 11}
-    assert got["low"]["meld"]["low"] == 1 and got["low"]["stands"][2] == "3♦"
-    assert got["two"]["choices"] == ["4♣ to 7♣", "5♣ to 8♣"], "a joker at either end: the player picks"
-    assert "mixes suits" in " ".join(got["mixed"]["problems"])
-    assert "too far apart" in " ".join(got["far"]["problems"])
-    assert got["short"]["problems"] == ["needs 1 more card"]
-    assert got["set"]["meld"] == {"kind": "set", "cards": ["7H", "7S", "JK"], "low": 7} and got["set"]["problems"] == []
-    rules = find_preset("liverpool")
-    for key in ("gap", "high", "low", "two", "set"):
-        meld = got[key]["meld"]
-        laid = Meld(MeldKind(meld["kind"]), tuple(Card.parse(c) for c in meld["cards"]), meld["low"])
-        assert meld_problem(laid, rules) is None, (key, meld)
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("preset-select").select_option("british")
+    shown = tab.by("preset-summary").locator("li").all_inner_texts()
+    assert shown == summary(find_preset("british"))
+    assert "deal 7: 1 run of 7" in shown[0]
+
+    created = lobby_server.create(preset="may-i", seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    tab.goto(lobby_server.http + f"/watch/{created['spectator']}")
+    tab.page.wait_for_selector("body[data-phase]")
+    assert not tab.by("rules-text").is_visible()
+    tab.by("rules-toggle").click()
+    tab.by("rules-group").first.wait_for()
+    text = tab.by("rules-text").inner_text()
+    words = dict(rules_in_words(find_preset("may-i")))
+    assert words["Deals"][0] in text and "deal 7: 3 runs of 4, using every card in hand" in text
     assert tab.errors == []

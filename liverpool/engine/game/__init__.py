@@ -6,7 +6,8 @@
 - :mod:`.scoring`: a deal's end, its scores and the game's winners;
 - :mod:`.checks`: the rule predicates that verifying, listing and the bots share (the final deal's buy
   limit, whether a discard may be laid off, who may buy next, ...);
-- :mod:`.legal`: :func:`legal_actions`, every action a seat may take now.
+- :mod:`.legal`: :func:`legal_actions`, every action a seat may take now;
+- :mod:`.draft`: a going-down being built, checked meld by meld (what the browser's builder asks).
 """
 
 from liverpool.engine.game.core import apply, new_game

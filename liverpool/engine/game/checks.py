@@ -10,7 +10,8 @@ from typing import Final, cast
 
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
-from liverpool.engine.rules.ruleset import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget, Ruleset
+from liverpool.engine.rules.parts import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search import can_meet, find_arrangements
 from liverpool.engine.state import GameState, TableMeld
 

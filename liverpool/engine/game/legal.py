@@ -40,7 +40,7 @@ from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.game import checks
 from liverpool.engine.game.verify import _is_legal_made, _is_legal_swap_listed, dig_is_playable
 from liverpool.engine.melds import End, Meld, faces_standing_for
-from liverpool.engine.rules.ruleset import Buying, DiscardCall, MeldKind
+from liverpool.engine.rules.parts import Buying, DiscardCall, MeldKind
 from liverpool.engine.search import can_meet, find_arrangements
 from liverpool.engine.state import GameState, Phase
 

@@ -24,7 +24,7 @@ from liverpool.engine.cards import FACE_MASK, Card
 from liverpool.engine.game import checks
 from liverpool.engine.game.scoring import _end_deal
 from liverpool.engine.melds import lay_off, swap_joker
-from liverpool.engine.rules.ruleset import Buying, BuyPrecedence, DiscardCall, EmptyHand, JokerSwapPlace, StockOut
+from liverpool.engine.rules.parts import Buying, BuyPrecedence, DiscardCall, EmptyHand, JokerSwapPlace, StockOut
 from liverpool.engine.state import DealEndReason, GameState, Phase, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is

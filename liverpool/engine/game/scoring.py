@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from liverpool.engine.cards import FACE_MASK
-from liverpool.engine.rules.ruleset import Ties
+from liverpool.engine.rules.parts import Ties
 from liverpool.engine.search.candidates import face_weights
 from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase
 

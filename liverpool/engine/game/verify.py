@@ -44,7 +44,8 @@ from liverpool.engine.errors import (
 )
 from liverpool.engine.game import checks
 from liverpool.engine.melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
-from liverpool.engine.rules.ruleset import Buying, JokerSwapPlace, JokerSwapTarget, MeldKind, Ruleset
+from liverpool.engine.rules.parts import Buying, JokerSwapPlace, JokerSwapTarget, MeldKind
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is
@@ -118,6 +119,16 @@ def is_legal(state: GameState, action: Action) -> bool:
     except IllegalAction:
         return False
     return True
+
+
+def refusal(state: GameState, action: Action) -> IllegalAction | None:
+    """The :class:`IllegalAction` that :func:`apply` would raise for ``action``, or ``None`` if it is legal
+    (the state is not changed either way)."""
+    try:
+        _verify(state, action)
+    except IllegalAction as exc:
+        return exc
+    return None
 
 
 def _is_legal_made(state: GameState, action: Action) -> bool:

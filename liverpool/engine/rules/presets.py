@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from liverpool.engine.rules.ruleset import (
-    BASE_FINDER,
-    STANDARD_CONTRACTS,
+from liverpool.engine.rules.parts import (
     Buying,
     DealOut,
     DealRule,
@@ -28,9 +26,9 @@ from liverpool.engine.rules.ruleset import (
     JokerSwapPlace,
     JokerSwapTarget,
     MeldRule,
-    Ruleset,
     Ties,
 )
+from liverpool.engine.rules.ruleset import BASE_FINDER, STANDARD_CONTRACTS, Ruleset
 
 
 class UnknownPreset(ValueError):

@@ -10,7 +10,7 @@ raise :class:`RulesetError` naming the field.
 >>> Ruleset.from_dict({'upcard': 'maybe'})
 Traceback (most recent call last):
 ...
-liverpool.engine.rules.ruleset.RulesetError: upcard: expected true or false, got 'maybe'
+liverpool.engine.rules.parts.RulesetError: upcard: expected true or false, got 'maybe'
 """
 
 from __future__ import annotations
@@ -19,153 +19,73 @@ import dataclasses
 import json
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.rules.fields import (
+    FieldInfo,
+    FieldKind,
+    Group,
+    check_minimum,
+    decode,
+    encode,
+    field_infos,
+    grouped,
+    rule_field,
+)
+from liverpool.engine.rules.parts import (
+    RANK_KEYS,
+    Buying,
+    BuyPrecedence,
+    DealOut,
+    DealRule,
+    DeckRule,
+    DiscardCall,
+    EmptyHand,
+    FinalDeal,
+    FirstDealer,
+    JoinableRuns,
+    JokerSwap,
+    JokerSwapPlace,
+    JokerSwapTarget,
+    MeldKind,
+    MeldRule,
+    RulesetError,
+    StockOut,
+    Ties,
+)
 
-
-class RulesetError(ValueError):
-    """A ruleset value or file that is not valid; ``field`` names the offending field."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-
-
-class MeldKind(StrEnum):
-    """A meld is a set (one rank) or a run (one suit, consecutive ranks): RULES.md §1.2."""
-
-    SET = "set"
-    RUN = "run"
-
-
-class JokerSwap(StrEnum):
-    NEVER = "never"
-    GOING_DOWN = "going_down"
-    AFTER_DOWN = "after_down"
-    DOWN_EARLIER = "down_earlier"
-    DOWN = "down"
-
-
-class JokerSwapPlace(StrEnum):
-    AT_ONCE = "at_once"
-    BEFORE_TURN_ENDS = "before_turn_ends"
-
-
-class JokerSwapTarget(StrEnum):
-    ANY = "any"
-    OWN_MELDS = "own_melds"
-
-
-class JoinableRuns(StrEnum):
-    """Whether two runs of one suit in one going-down may be laid apart when they could be one run."""
-
-    ALLOWED = "allowed"
-    TOUCHING = "touching"
-    COULD_JOIN = "could_join"
-
-
-class Buying(StrEnum):
-    """When an out-of-turn seat may buy the discard (RULES.md §3.12 buying: who, when): never, before the next player draws, or only after the next player declines it."""
-
-    NONE = "none"
-    BEFORE_NEXT_DRAW = "before_next_draw"
-    AFTER_NEXT_DECLINES = "after_next_declines"
-
-
-class BuyPrecedence(StrEnum):
-    TURN_ORDER = "turn_order"
-    FIRST_CALL = "first_call"
-
-
-class DiscardCall(StrEnum):
-    """The call on a playable discard (RULES.md §3.17 playable-discard call): none, Liverpool, or rummy."""
-
-    NONE = "none"
-    LIVERPOOL = "liverpool"
-    RUMMY = "rummy"
-
-
-class EmptyHand(StrEnum):
-    """What a seat whose hand is empty without a discard does (RULES.md §3.19 floating): it must discard, floats, or goes out."""
-
-    MUST_DISCARD = "must_discard"
-    FLOATS = "floats"
-    GOES_OUT = "goes_out"
-
-
-class FinalDeal(StrEnum):
-    """How the final deal ends (RULES.md §3.20 final deal): as any other, only by melding the whole hand, or
-    at once when its contract is complete."""
-
-    NORMAL = "normal"
-    WHOLE_HAND = "whole_hand"
-    CONTRACT_GOES_OUT = "contract_goes_out"
-
-
-class DealOut(StrEnum):
-    """How one deal's contract ends the deal: normally (go down, lay off, go out by a discard); ``whole_hand``
-    (the contract must use every card, and going down goes out, no discard: 000/001a's "3 runs and out");
-    ``goes_out`` (going down with the contract goes out at once, whatever is left: 004's run of seven)."""
-
-    NORMAL = "normal"
-    WHOLE_HAND = "whole_hand"
-    GOES_OUT = "goes_out"
-
-
-class StockOut(StrEnum):
-    RESHUFFLE = "reshuffle"
-    END_DEAL = "end_deal"
-
-
-class Ties(StrEnum):
-    SHARE = "share"
-    FINAL_DEAL = "final_deal"
-    REPLAY_FINAL_DEAL = "replay_final_deal"
-
-
-class FirstDealer(StrEnum):
-    FIRST_SEAT = "first_seat"
-    LOW_CARD = "low_card"
-
-
-@dataclass(frozen=True, slots=True)
-class MeldRule:
-    """One meld a contract asks for: a set or a run of at least ``length`` cards."""
-
-    kind: MeldKind
-    length: int
-
-    def __str__(self) -> str:
-        return f"{self.kind.value} {self.length}"
-
-    @classmethod
-    def parse(cls, text: str) -> MeldRule:
-        kind, _, length = text.strip().partition(" ")
-        if kind not in ("set", "run") or not length.strip().isdigit():
-            raise ValueError(f"{text!r} is not a meld rule like 'set 3' or 'run 4'")
-        return cls(MeldKind(kind), int(length))
-
-
-@dataclass(frozen=True, slots=True)
-class DealRule:
-    """One deal: the contract to go down with, how many cards each seat is dealt, and how the contract
-    ends the deal (``out``, see :class:`DealOut`; a property of the contract wherever the deal stands)."""
-
-    contract: tuple[MeldRule, ...]
-    hand_size: int
-    out: DealOut = DealOut.NORMAL
-
-
-@dataclass(frozen=True, slots=True)
-class DeckRule:
-    """Tables of up to ``max_players`` seats play with ``decks`` decks and ``jokers`` jokers."""
-
-    max_players: int
-    decks: int
-    jokers: int
+__all__ = [
+    "RANK_KEYS",
+    "STANDARD_CONTRACTS",
+    "BuyPrecedence",
+    "Buying",
+    "DealOut",
+    "DealRule",
+    "DeckRule",
+    "DiscardCall",
+    "EmptyHand",
+    "FieldInfo",
+    "FieldKind",
+    "FinalDeal",
+    "FirstDealer",
+    "Group",
+    "JoinableRuns",
+    "JokerSwap",
+    "JokerSwapPlace",
+    "JokerSwapTarget",
+    "MeldKind",
+    "MeldRule",
+    "Ruleset",
+    "RulesetError",
+    "StockOut",
+    "Ties",
+    "field_docs",
+    "field_registry",
+    "grouped_fields",
+]
 
 
 def _deals(*spec: tuple[str, int]) -> tuple[DealRule, ...]:
@@ -181,200 +101,326 @@ STANDARD_CONTRACTS = (
     "set 3, run 4, run 4",
     "run 4, run 4, run 4",
 )
-RANK_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
-
-
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
 
 
 @dataclass(frozen=True)
 class Ruleset:
     """Every option of RULES.md §3. Defaults are the ``liverpool`` preset (001a)."""
 
-    name: str = field(default="custom", metadata=_doc("Short name of this ruleset."))
-    title: str = field(default="House rules", metadata=_doc("Human-readable title."))
-    notes: tuple[str, ...] = field(
-        default=(), metadata=_doc("Where the source text is silent or contradicts itself: what was chosen and why.")
+    name: str = rule_field(
+        "custom", FieldKind.TEXT, Group.SEATS, "§4 presets the engine ships", "Short name of this ruleset."
     )
-    min_players: int = field(default=3, metadata=_doc("Fewest seats at a table (RULES.md §3.1 players)."))
-    max_players: int = field(default=8, metadata=_doc("Most seats at a table (RULES.md §3.1 players)."))
-    decks: tuple[DeckRule, ...] = field(
-        default=(DeckRule(5, 2, 4), DeckRule(8, 3, 6)),
-        metadata=_doc("Decks and jokers by player count: the first entry whose max_players covers the table."),
+    title: str = rule_field(
+        "House rules", FieldKind.TEXT, Group.SEATS, "§4 presets the engine ships", "Human-readable title."
     )
-    deals: tuple[DealRule, ...] = field(
-        default=_deals(*((c, 10) for c in STANDARD_CONTRACTS)),
-        metadata=_doc(
-            "The deals in order: each deal's contract (melds as 'set 3' / 'run 4'), hand size and out (see final_deal)."
-        ),
+    notes: tuple[str, ...] = rule_field(
+        (),
+        FieldKind.LINES,
+        Group.NOTES,
+        "§4 presets the engine ships",
+        "Where the source text is silent or contradicts itself: what was chosen and why.",
     )
-    card_values: tuple[int, ...] = field(
-        default=(15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 20),
-        metadata=_doc("Penalty points of a card left in hand, by rank A, 2..10, J, Q, K and JK (joker)."),
+    min_players: int = rule_field(3, FieldKind.INT, Group.SEATS, "§3.1 players", "Fewest seats at a table.", minimum=2)
+    max_players: int = rule_field(8, FieldKind.INT, Group.SEATS, "§3.1 players", "Most seats at a table.")
+    decks: tuple[DeckRule, ...] = rule_field(
+        (DeckRule(5, 2, 4), DeckRule(8, 3, 6)),
+        FieldKind.DECKS,
+        Group.SEATS,
+        "§3.2 decks / jokers",
+        "Decks and jokers by player count: the first entry whose max_players covers the table.",
     )
-    aces_low: bool = field(default=True, metadata=_doc("An ace may be low in a run (A-2-3-4)."))
-    aces_high: bool = field(
-        default=True, metadata=_doc("An ace may be high in a run (J-Q-K-A). Never both in one run, no wrap.")
+    deals: tuple[DealRule, ...] = rule_field(
+        _deals(*((c, 10) for c in STANDARD_CONTRACTS)),
+        FieldKind.DEALS,
+        Group.DEALS,
+        "§2 standard contracts",
+        "The deals in order: each deal's contract (melds as 'set 3' / 'run 4'), hand size and out (see final_deal).",
     )
-    upcard: bool = field(
-        default=True,
-        metadata=_doc("Turn a card up to start the discard pile (false: the first player must draw from stock)."),
+    card_values: tuple[int, ...] = rule_field(
+        (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 20),
+        FieldKind.CARD_VALUES,
+        Group.GOING_OUT,
+        "§3.26 card values",
+        "Penalty points of a card left in hand, by rank A, 2..10, J, Q, K and JK (joker).",
     )
-    upcard_buyable: bool = field(
-        default=False,
-        metadata=_doc(
-            "The upcard turned at the deal's start may be bought like a discard (000 and 001a buy discards: false; 004's 'the current player declines the top discard' includes it: true)."
-        ),
+    aces_low: bool = rule_field(
+        True, FieldKind.BOOL, Group.MELDS, "§1 what every version shares", "An ace may be low in a run (A-2-3-4)."
     )
-    longer_melds: bool = field(
-        default=True, metadata=_doc("Melds of a contract may be longer than the minimum (no extra melds either way).")
+    aces_high: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.MELDS,
+        "§1 what every version shares",
+        "An ace may be high in a run (J-Q-K-A). Never both in one run, no wrap.",
     )
-    set_distinct_ranks: bool = field(
-        default=False, metadata=_doc("The sets of one contract must be of different ranks (000).")
+    upcard: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.DRAWING,
+        "§3.3 upcard at deal start",
+        "Turn a card up to start the discard pile (false: the first player must draw from stock).",
     )
-    set_distinct_suits: bool = field(default=False, metadata=_doc("No two cards of one suit in a set (001b)."))
-    set_max_length: int | None = field(
-        default=None, metadata=_doc("Most cards in a set, or none for no limit (001b: 4).")
+    upcard_buyable: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.BUYING,
+        "§3.22 what may be bought",
+        "The upcard turned at the deal's start may be bought like a discard (000 and 001a buy discards: false; 004's 'the current player declines the top discard' includes it: true).",
     )
-    run_distinct_suits: bool = field(
-        default=True, metadata=_doc("The runs of one contract must be of different suits (000, 001b).")
+    longer_melds: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.MELDS,
+        "§3.6 laying more than the minimum",
+        "Melds of a contract may be longer than the minimum (no extra melds either way).",
     )
-    joinable_runs: JoinableRuns = field(
-        default=JoinableRuns.ALLOWED,
-        metadata=_doc(
-            "Two runs of one suit in one going-down: allowed; touching (not when laid end to end, as laid); could_join (not when their cards could be laid as one run under these run rules, jokers placed anew, 002). The older no_joinable_runs = true reads as touching."
-        ),
+    set_distinct_ranks: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.MELDS,
+        "§3.4 set constraints",
+        "The sets of one contract must be of different ranks (000).",
     )
-    set_min_naturals: int = field(
-        default=2, metadata=_doc("Fewest natural (non-joker) cards in a set (001a, 002, 004: 2).")
+    set_distinct_suits: bool = rule_field(
+        False, FieldKind.BOOL, Group.MELDS, "§3.4 set constraints", "No two cards of one suit in a set (001b)."
     )
-    run_min_naturals: int = field(default=3, metadata=_doc("Fewest natural cards in a run (001a, 002: 3)."))
-    run_joker_spacing: int = field(
-        default=0, metadata=_doc("If > 0, any this many consecutive cards of a run hold at most one joker (004: 4).")
+    set_max_length: int | None = rule_field(
+        None,
+        FieldKind.OPTIONAL_INT,
+        Group.MELDS,
+        "§3.4 set constraints",
+        "Most cards in a set, or none for no limit (001b: 4).",
+        minimum=3,
     )
-    joker_swap: JokerSwap = field(
-        default=JokerSwap.AFTER_DOWN,
-        metadata=_doc(
-            "When a table joker may be swapped for the natural it stands for: never; going_down (as you go down, "
-            "000); after_down (once down, 001a/002); down_earlier (once down since an earlier turn, 001b: 'met their "
-            "contract on a previous turn'); down (as you go down or once down, 004)."
-        ),
+    run_distinct_suits: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.MELDS,
+        "§3.5 run constraints",
+        "The runs of one contract must be of different suits (000, 001b).",
     )
-    joker_swap_place: JokerSwapPlace = field(
-        default=JokerSwapPlace.BEFORE_TURN_ENDS,
-        metadata=_doc(
-            "When a joker taken by a swap goes back on the table: at_once, by the next play (002 'med en gang', 004 "
-            "'immediately'); before_turn_ends, before the turn ends, no play leaving it without a place (001a "
-            "'before the player concludes their turn', 001b 'used during that turn'). Not yet down: in the going-down."
-        ),
+    joinable_runs: JoinableRuns = rule_field(
+        JoinableRuns.ALLOWED,
+        FieldKind.CHOICE,
+        Group.MELDS,
+        "§3.5 run constraints",
+        "Two runs of one suit in one going-down: allowed; touching (not when laid end to end, as laid); could_join (not when their cards could be laid as one run under these run rules, jokers placed anew, 002). The older no_joinable_runs = true reads as touching.",
+        choices=JoinableRuns,
     )
-    joker_swap_target: JokerSwapTarget = field(
-        default=JokerSwapTarget.ANY,
-        metadata=_doc(
-            "Where a joker taken by a swap may go: any meld (001a, 001b, 002), or own_melds, the swapper's own melds "
-            "or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld')."
-        ),
+    set_min_naturals: int = rule_field(
+        2,
+        FieldKind.INT,
+        Group.JOKERS,
+        "§3.7 joker limits",
+        "Fewest natural (non-joker) cards in a set (001a, 002, 004: 2).",
+        minimum=1,
     )
-    joker_swap_from_sets: bool = field(
-        default=False,
-        metadata=_doc("Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002)."),
+    run_min_naturals: int = rule_field(
+        3, FieldKind.INT, Group.JOKERS, "§3.7 joker limits", "Fewest natural cards in a run (001a, 002: 3).", minimum=1
     )
-    dig_discard_pile: bool = field(
-        default=False,
-        metadata=_doc(
-            "A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b)."
-        ),
+    run_joker_spacing: int = rule_field(
+        0,
+        FieldKind.INT,
+        Group.JOKERS,
+        "§3.7 joker limits",
+        "If > 0, any this many consecutive cards of a run hold at most one joker (004: 4).",
+        minimum=0,
     )
-    no_discard_taken_card: bool = field(
-        default=True,
-        metadata=_doc("A card just taken from the discard pile may not be discarded the same turn (001a, 001b, 002)."),
+    joker_swap: JokerSwap = rule_field(
+        JokerSwap.AFTER_DOWN,
+        FieldKind.CHOICE,
+        Group.JOKERS,
+        "§3.8 joker swap",
+        "When a table joker may be swapped for the natural it stands for: never; going_down (as you go down, "
+        "000); after_down (once down, 001a/002); down_earlier (once down since an earlier turn, 001b: 'met their "
+        "contract on a previous turn'); down (as you go down or once down, 004).",
+        choices=JokerSwap,
     )
-    discard_optional: bool = field(
-        default=False, metadata=_doc("Discarding is optional: a turn may end without a discard (002).")
+    joker_swap_place: JokerSwapPlace = rule_field(
+        JokerSwapPlace.BEFORE_TURN_ENDS,
+        FieldKind.CHOICE,
+        Group.JOKERS,
+        "§3.8 joker swap",
+        "When a joker taken by a swap goes back on the table: at_once, by the next play (002 'med en gang', 004 "
+        "'immediately'); before_turn_ends, before the turn ends, no play leaving it without a place (001a "
+        "'before the player concludes their turn', 001b 'used during that turn'). Not yet down: in the going-down.",
+        choices=JokerSwapPlace,
     )
-    buying: Buying = field(
-        default=Buying.AFTER_NEXT_DECLINES,
-        metadata=_doc(
-            "Who may buy the top discard and when: none; before_next_draw (May I before the next player draws, who may take it free, 000); after_next_declines (only after the next player draws from stock, 001a/002/004)."
-        ),
+    joker_swap_target: JokerSwapTarget = rule_field(
+        JokerSwapTarget.ANY,
+        FieldKind.CHOICE,
+        Group.JOKERS,
+        "§3.8 joker swap",
+        "Where a joker taken by a swap may go: any meld (001a, 001b, 002), or own_melds, the swapper's own melds "
+        "or its going-down (004: 'use the reclaimed joker immediately as a wild in your own meld').",
+        choices=JokerSwapTarget,
     )
-    buy_precedence: BuyPrecedence = field(
-        default=BuyPrecedence.TURN_ORDER,
-        metadata=_doc(
-            "Several buyers: the nearest in turn order to the player about to draw wins, or the first to call ('Me', 001a)."
-        ),
+    joker_swap_from_sets: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.JOKERS,
+        "§3.8 joker swap",
+        "Jokers in sets may be swapped too (false: jokers in sets are dead, 001a/001b/002).",
     )
-    buy_penalty_cards: int = field(
-        default=1, metadata=_doc("Cards from the stock a buyer takes with the discard (all texts: 1).")
+    dig_discard_pile: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.DRAWING,
+        "§3.9 draw from discard",
+        "A card below the top of the discard pile may be taken with every card above it, if it is melded at once (001b).",
     )
-    buy_limit: int | None = field(default=None, metadata=_doc("Most buys per seat per deal, or none (004: 3)."))
-    final_deal_buy_limit: int | None = field(
-        default=None, metadata=_doc("Most buys per seat in the final deal, or none (000: 4 May I's).")
+    no_discard_taken_card: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.DRAWING,
+        "§3.10 discard after drawing from discard",
+        "A card just taken from the discard pile may not be discarded the same turn (001a, 001b, 002).",
     )
-    buy_blocks_next_player: bool = field(
-        default=False,
-        metadata=_doc("Once someone has called May I, the next player may no longer take the discard (000)."),
+    discard_optional: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.DRAWING,
+        "§3.11 discard optional",
+        "Discarding is optional: a turn may end without a discard (002).",
     )
-    discard_call: DiscardCall = field(
-        default=DiscardCall.LIVERPOOL,
-        metadata=_doc(
-            "Calls on a playable discard by a player who is down: none; liverpool (the first caller who is down sheds a card onto the pile, 001a/002); rummy (the offender takes the discard back plus a penalty card, 001a)."
-        ),
+    buying: Buying = rule_field(
+        Buying.AFTER_NEXT_DECLINES,
+        FieldKind.CHOICE,
+        Group.BUYING,
+        "§3.12 buying: who, when",
+        "Who may buy the top discard and when: none; before_next_draw (May I before the next player draws, who may take it free, 000); after_next_declines (only after the next player draws from stock, 001a/002/004).",
+        choices=Buying,
     )
-    empty_hand: EmptyHand = field(
-        default=EmptyHand.FLOATS,
-        metadata=_doc(
-            "A player who empties their hand without a discard: must_discard (not allowed: keep a card to discard), floats (play on until a discard goes out, 001a/002), goes_out (melding every card goes out, 001b)."
-        ),
+    buy_precedence: BuyPrecedence = rule_field(
+        BuyPrecedence.TURN_ORDER,
+        FieldKind.CHOICE,
+        Group.BUYING,
+        "§3.13 buying: precedence",
+        "Several buyers: the nearest in turn order to the player about to draw wins, or the first to call ('Me', 001a).",
+        choices=BuyPrecedence,
     )
-    float_out_unplayable: bool = field(
-        default=True,
-        metadata=_doc(
-            "With floats: one who began the turn with no cards goes out only by discarding an unplayable card drawn from stock (001a: 'a floater must draw an unplayable card from the deck'); false: any drawn card (002)."
-        ),
+    buy_penalty_cards: int = rule_field(
+        1,
+        FieldKind.INT,
+        Group.BUYING,
+        "§3.14 buying: price",
+        "Cards from the stock a buyer takes with the discard (all texts: 1).",
+        minimum=0,
     )
-    final_deal: FinalDeal = field(
-        default=FinalDeal.WHOLE_HAND,
-        metadata=_doc(
-            "The last deal, if its own out (deals) is normal: normal; whole_hand (use every card, no discard: 000/001a's '3 runs and out'); contract_goes_out (going down goes out: 004's run of 7). A deal's out: normal, whole_hand, goes_out."
-        ),
+    buy_limit: int | None = rule_field(
+        None,
+        FieldKind.OPTIONAL_INT,
+        Group.BUYING,
+        "§3.15 buying: limits",
+        "Most buys per seat per deal, or none (004: 3).",
+        minimum=0,
     )
-    stock_out: StockOut = field(
-        default=StockOut.RESHUFFLE,
-        metadata=_doc("An empty stock: reshuffle the discards but the top card, or end the deal and score everyone."),
+    final_deal_buy_limit: int | None = rule_field(
+        None,
+        FieldKind.OPTIONAL_INT,
+        Group.BUYING,
+        "§3.15 buying: limits",
+        "Most buys per seat in the final deal, or none (000: 4 May I's).",
+        minimum=0,
     )
-    max_reshuffles: int | None = field(
-        default=3, metadata=_doc("Most reshuffles per deal before the deal ends, or none (000: 3).")
+    buy_blocks_next_player: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.BUYING,
+        "§3.16 after a successful May I",
+        "Once someone has called May I, the next player may no longer take the discard (000).",
     )
-    cut_bonus: int = field(
-        default=-50,
-        metadata=_doc(
-            "Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off)."
-        ),
+    discard_call: DiscardCall = rule_field(
+        DiscardCall.LIVERPOOL,
+        FieldKind.CHOICE,
+        Group.GOING_OUT,
+        "§3.17 playable-discard call",
+        "Calls on a playable discard by a player who is down: none; liverpool (the first caller who is down sheds a card onto the pile, 001a/002); rummy (the offender takes the discard back plus a penalty card, 001a).",
+        choices=DiscardCall,
     )
-    first_dealer: FirstDealer = field(
-        default=FirstDealer.LOW_CARD,
-        metadata=_doc("First dealer: the first seat, or the low card of a cut (001a, 001b)."),
+    empty_hand: EmptyHand = rule_field(
+        EmptyHand.FLOATS,
+        FieldKind.CHOICE,
+        Group.GOING_OUT,
+        "§3.18 going out",
+        "A player who empties their hand without a discard: must_discard (not allowed: keep a card to discard), floats (play on until a discard goes out, 001a/002), goes_out (melding every card goes out, 001b).",
+        choices=EmptyHand,
     )
-    announce_at: int = field(
-        default=1,
-        metadata=_doc(
-            "A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off)."
-        ),
+    float_out_unplayable: bool = rule_field(
+        True,
+        FieldKind.BOOL,
+        Group.GOING_OUT,
+        "§3.19 floating",
+        "With floats: one who began the turn with no cards goes out only by discarding an unplayable card drawn from stock (001a: 'a floater must draw an unplayable card from the deck'); false: any drawn card (002).",
     )
-    announce_after_discard: bool = field(
-        default=False,
-        metadata=_doc(
-            "The count is announced as the turn ends, after the discard (000: 'After discarding, if you have 3 or less cards'); false: whenever the hand is that small, mid-turn too (001a's knock)."
-        ),
+    final_deal: FinalDeal = rule_field(
+        FinalDeal.WHOLE_HAND,
+        FieldKind.CHOICE,
+        Group.DEALS,
+        "§3.20 final deal",
+        "The last deal, if its own out (deals) is normal: normal; whole_hand (use every card, no discard: 000/001a's '3 runs and out'); contract_goes_out (going down goes out: 004's run of 7). A deal's out: normal, whole_hand, goes_out.",
+        choices=FinalDeal,
     )
-    ties: Ties = field(
-        default=Ties.SHARE,
-        metadata=_doc("Equal lowest totals: share the win, compare final-deal scores, or replay the final deal (004)."),
+    stock_out: StockOut = rule_field(
+        StockOut.RESHUFFLE,
+        FieldKind.CHOICE,
+        Group.DRAWING,
+        "§3.21 stock exhausted",
+        "An empty stock: reshuffle the discards but the top card, or end the deal and score everyone.",
+        choices=StockOut,
     )
-    partnerships: bool = field(
-        default=False, metadata=_doc("Four seats play as two teams (0+2, 1+3) whose totals are added (Shanghai, 004).")
+    max_reshuffles: int | None = rule_field(
+        3,
+        FieldKind.OPTIONAL_INT,
+        Group.DRAWING,
+        "§3.21 stock exhausted",
+        "Most reshuffles per deal before the deal ends, or none (000: 3).",
+        minimum=0,
+    )
+    cut_bonus: int = rule_field(
+        -50,
+        FieldKind.INT,
+        Group.SEATS,
+        "§3.24 cut bonus",
+        "Points to a cutter who cuts exactly the cards needed for the deal and the upcard (001a: -50; 0 = off).",
+    )
+    first_dealer: FirstDealer = rule_field(
+        FirstDealer.LOW_CARD,
+        FieldKind.CHOICE,
+        Group.SEATS,
+        "§3.25 first dealer",
+        "First dealer: the first seat, or the low card of a cut (001a, 001b).",
+        choices=FirstDealer,
+    )
+    announce_at: int = rule_field(
+        1,
+        FieldKind.INT,
+        Group.GOING_OUT,
+        "§3.27 announcements",
+        "A player must announce their card count when holding this many or fewer (000: 3; 001a knock: 1; 0 = off).",
+        minimum=0,
+    )
+    announce_after_discard: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.GOING_OUT,
+        "§3.27 announcements",
+        "The count is announced as the turn ends, after the discard (000: 'After discarding, if you have 3 or less cards'); false: whenever the hand is that small, mid-turn too (001a's knock).",
+    )
+    ties: Ties = rule_field(
+        Ties.SHARE,
+        FieldKind.CHOICE,
+        Group.GOING_OUT,
+        "§3.28 ties",
+        "Equal lowest totals: share the win, compare final-deal scores, or replay the final deal (004).",
+        choices=Ties,
+    )
+    partnerships: bool = rule_field(
+        False,
+        FieldKind.BOOL,
+        Group.SEATS,
+        "§3.30 partnerships",
+        "Four seats play as two teams (0+2, 1+3) whose totals are added (Shanghai, 004).",
     )
 
     def __post_init__(self) -> None:
@@ -441,21 +487,8 @@ class Ruleset:
     # -- serialisation ---------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name == "deals":
-                value = [_deal_to_dict(d) for d in value]
-            elif f.name == "decks":
-                value = [dataclasses.asdict(d) for d in value]
-            elif f.name == "card_values":
-                value = dict(zip(RANK_KEYS, value, strict=True))
-            elif f.name == "notes":
-                value = list(value)
-            elif isinstance(value, StrEnum):
-                value = value.value
-            out[f.name] = value
-        return out
+        """The JSON form: each field as its :class:`~liverpool.engine.rules.fields.FieldKind` writes it."""
+        return {info.name: encode(info, getattr(self, info.name)) for info in field_registry()}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -472,7 +505,7 @@ class Ruleset:
             raise RulesetError("ruleset", f"expected a table of fields, got {type(data).__name__}")
         if base is None and "base" in data:
             base = _base_preset(data["base"])
-        known = {f.name: f for f in dataclasses.fields(cls)}
+        known = {info.name: info for info in field_registry()}
         values: dict[str, Any] = {}
         for key, raw in data.items():
             if key == "base":
@@ -482,7 +515,7 @@ class Ruleset:
                 continue
             if key not in known:
                 raise RulesetError(str(key), f"unknown ruleset field (known: {', '.join(known)})")
-            values[key] = _convert(key, raw)
+            values[key] = decode(known[key], raw)
         start = base if base is not None else cls()
         try:
             return dataclasses.replace(start, **values)
@@ -507,9 +540,6 @@ class Ruleset:
             raise RulesetError("ruleset", f"not valid TOML: {exc}") from exc
         return cls.from_dict(data)
 
-    def describe_card_values(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in zip(RANK_KEYS, self.card_values, strict=True))
-
 
 _FINAL_OUT: dict[FinalDeal, DealOut] = {
     FinalDeal.NORMAL: DealOut.NORMAL,
@@ -518,32 +548,32 @@ _FINAL_OUT: dict[FinalDeal, DealOut] = {
 }
 
 
-def _deal_to_dict(deal: DealRule) -> dict[str, Any]:
-    out: dict[str, Any] = {"contract": [str(m) for m in deal.contract], "hand_size": deal.hand_size}
-    if deal.out is not DealOut.NORMAL:  # (written only when set: rules files and records from before read the same)
-        out["out"] = deal.out.value
-    return out
+@cache
+def field_registry() -> tuple[FieldInfo, ...]:
+    """Every ruleset field's :class:`~liverpool.engine.rules.fields.FieldInfo` (kind, choices, group, doc, rules-matrix
+    row), in declaration order: the one place a field is described.
+
+    >>> info = next(i for i in field_registry() if i.name == 'buy_limit')
+    >>> info.kind.value, info.group.value, info.row
+    ('optional_int', 'Buying (May I?)', '§3.15 buying: limits')
+    """
+    return field_infos(Ruleset)
+
+
+def grouped_fields() -> tuple[tuple[Group, tuple[FieldInfo, ...]], ...]:
+    """The fields by topic (:class:`~liverpool.engine.rules.fields.Group`), in the order they are shown.
+
+    >>> [(group.value, len(infos)) for group, infos in grouped_fields()][:2]
+    [('Seats and decks', 8), ('Deals', 2)]
+    """
+    return grouped(field_registry())
 
 
 def field_docs() -> dict[str, str]:
     """Each field's one-line documentation, in declaration order."""
-    return {f.name: f.metadata.get("doc", "") for f in dataclasses.fields(Ruleset)}
+    return {info.name: info.doc for info in field_registry()}
 
 
-_ENUMS: dict[str, type[StrEnum]] = {
-    "joker_swap": JokerSwap,
-    "joker_swap_place": JokerSwapPlace,
-    "joker_swap_target": JokerSwapTarget,
-    "joinable_runs": JoinableRuns,
-    "buying": Buying,
-    "buy_precedence": BuyPrecedence,
-    "discard_call": DiscardCall,
-    "empty_hand": EmptyHand,
-    "final_deal": FinalDeal,
-    "stock_out": StockOut,
-    "ties": Ties,
-    "first_dealer": FirstDealer,
-}
 # The field joinable_runs was the bool no_joinable_runs until issue 24: true meant runs laid end to end.
 _OLD_JOINABLE: Final = "no_joinable_runs"
 
@@ -555,9 +585,6 @@ def _old_joinable(raw: Any, data: dict[str, Any]) -> JoinableRuns:
     if "joinable_runs" in data:
         raise RulesetError(_OLD_JOINABLE, "give joinable_runs or the older no_joinable_runs, not both")
     return JoinableRuns.TOUCHING if raw else JoinableRuns.ALLOWED
-
-
-_OPTIONAL_INTS = {"set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"}
 
 
 # How a ruleset file's ``base`` is found by name: :mod:`.presets` (made of this module's values, so this
@@ -574,90 +601,16 @@ def _base_preset(raw: Any) -> Ruleset:
         raise RulesetError("base", str(exc)) from exc
 
 
-def _expect_int(name: str, raw: Any) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise RulesetError(name, f"expected a whole number, got {raw!r}")
-    return raw
-
-
-def _convert(name: str, raw: Any) -> Any:
-    if name in _ENUMS:
-        enum = _ENUMS[name]
-        if not isinstance(raw, str) or raw not in {e.value for e in enum}:
-            raise RulesetError(name, f"expected one of {', '.join(e.value for e in enum)}, got {raw!r}")
-        return enum(raw)
-    if name in _OPTIONAL_INTS:
-        return None if raw is None or raw == "none" else _expect_int(name, raw)
-    default = getattr(Ruleset(), name)
-    if isinstance(default, bool):
-        if not isinstance(raw, bool):
-            raise RulesetError(name, f"expected true or false, got {raw!r}")
-        return raw
-    if isinstance(default, int):
-        return _expect_int(name, raw)
-    if isinstance(default, str):
-        if not isinstance(raw, str):
-            raise RulesetError(name, f"expected text, got {raw!r}")
-        return raw
-    if name == "notes":
-        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-            raise RulesetError(name, "expected a list of text")
-        return tuple(raw)
-    if name == "card_values":
-        if not isinstance(raw, dict) or set(raw) != set(RANK_KEYS):
-            raise RulesetError(name, f"expected a value for each of {', '.join(RANK_KEYS)}")
-        return tuple(_expect_int(f"{name}.{key}", raw[key]) for key in RANK_KEYS)
-    if name == "decks":
-        if not isinstance(raw, list):
-            raise RulesetError(name, "expected a list of {max_players, decks, jokers}")
-        out = []
-        for i, item in enumerate(raw):
-            if not isinstance(item, dict) or set(item) != {"max_players", "decks", "jokers"}:
-                raise RulesetError(f"{name}[{i}]", "expected exactly max_players, decks and jokers")
-            out.append(
-                DeckRule(*(_expect_int(f"{name}[{i}].{k}", item[k]) for k in ("max_players", "decks", "jokers")))
-            )
-        return tuple(out)
-    if name == "deals":
-        if not isinstance(raw, list):
-            raise RulesetError(name, "expected a list of {contract, hand_size, out}")
-        deals = []
-        outs = {e.value for e in DealOut}
-        for i, item in enumerate(raw):
-            if not isinstance(item, dict) or not {"contract", "hand_size"} <= set(item) <= {
-                "contract",
-                "hand_size",
-                "out",
-            }:
-                raise RulesetError(f"{name}[{i}]", "expected contract, hand_size and optionally out")
-            out = item.get("out", DealOut.NORMAL.value)
-            if not isinstance(out, str) or out not in outs:
-                raise RulesetError(
-                    f"{name}[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {out!r}"
-                )
-            contract = item["contract"]
-            if isinstance(contract, str):
-                contract = contract.split(",")
-            if not isinstance(contract, list) or not all(isinstance(x, str) for x in contract):
-                raise RulesetError(f"{name}[{i}].contract", "expected a list like ['set 3', 'run 4']")
-            try:
-                melds = tuple(MeldRule.parse(x) for x in contract)
-            except ValueError as exc:
-                raise RulesetError(f"{name}[{i}].contract", str(exc)) from exc
-            deals.append(DealRule(melds, _expect_int(f"{name}[{i}].hand_size", item["hand_size"]), DealOut(out)))
-        return tuple(deals)
-    raise RulesetError(name, "cannot be read")  # pragma: no cover - every field is handled above
-
-
 def _validate(r: Ruleset) -> None:
-    if r.min_players < 2:
-        raise RulesetError("min_players", f"need at least 2 players, not {r.min_players}")
+    for info in field_registry():  # what the registry says of each field alone, then how fields fit together
+        value = getattr(r, info.name)
+        if info.enum is not None and not isinstance(value, info.enum):
+            raise RulesetError(info.name, f"expected one of {', '.join(info.choices)}, got {value!r}")
+        check_minimum(info.name, value, info.minimum)
     if r.max_players > 8:
         raise RulesetError("max_players", f"at most 8 players, not {r.max_players}")
     if r.min_players > r.max_players:
         raise RulesetError("min_players", f"min_players {r.min_players} exceeds max_players {r.max_players}")
-    if r.set_max_length is not None and r.set_max_length < 3:
-        raise RulesetError("set_max_length", f"must be at least 3, not {r.set_max_length}")
     if not r.decks:
         raise RulesetError("decks", "at least one deck rule is needed")
     previous = 0
@@ -710,19 +663,5 @@ def _validate(r: Ruleset) -> None:
         raise RulesetError("card_values", "need 14 non-negative values (A, 2..10, J, Q, K, JK)")
     if not (r.aces_low or r.aces_high):
         raise RulesetError("aces_low", "aces must be allowed low, high, or both")
-    if r.set_min_naturals < 1:
-        raise RulesetError("set_min_naturals", "a set needs at least one natural card to name its rank")
-    if r.run_min_naturals < 1:
-        raise RulesetError("run_min_naturals", "a run needs at least one natural card to name its suit")
-    if r.run_joker_spacing < 0:
-        raise RulesetError("run_joker_spacing", "must be 0 (off) or positive")
-    if r.buy_penalty_cards < 0:
-        raise RulesetError("buy_penalty_cards", "cannot be negative")
-    for name in ("buy_limit", "final_deal_buy_limit", "max_reshuffles"):
-        value = getattr(r, name)
-        if value is not None and value < 0:
-            raise RulesetError(name, "cannot be negative")
-    if r.announce_at < 0:
-        raise RulesetError("announce_at", "cannot be negative")
     if r.partnerships and not r.min_players <= 4 <= r.max_players:
         raise RulesetError("partnerships", "partnerships need a four-seat table")

@@ -51,7 +51,8 @@ from typing import Final
 
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import Meld, new_meld
-from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import CandidatePool, Entry, decode, face_weights
 from liverpool.engine.search.feasible import cards_needed, surely_unmet
 from liverpool.engine.search.kit import value_shape

@@ -36,7 +36,8 @@ from typing import Final
 
 from liverpool.engine._speed.bits import bit_count, spaced
 from liverpool.engine.cards import JOKER_FACE, face_text
-from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 
 Entry = tuple[int, int, int, int, int, int]
 SCAN: Final = 6

@@ -36,7 +36,8 @@ from typing import Final
 
 from liverpool.engine._speed.bits import BITS, bit_count
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 
 _RUN: Final = MeldKind.RUN
 

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import face_weights, lengths_allowed
 from liverpool.engine.search.members import rank_fields
 from liverpool.engine.search.tables import SHARED_JOKERS, RunBook, RunRules, SetRules

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from liverpool.engine.rules.ruleset import JoinableRuns, MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import lengths_allowed
 from liverpool.engine.search.walk import BY_ORDER, BY_SIZE, FREE
 

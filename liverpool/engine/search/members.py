@@ -12,7 +12,8 @@ from typing import Final
 
 from liverpool.engine._speed.bits import bit_count
 from liverpool.engine.cards import JOKER_FACE
-from liverpool.engine.rules.ruleset import JoinableRuns, Ruleset
+from liverpool.engine.rules.parts import JoinableRuns
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import (
     _RUN_SUIT_BIT,
     _SET_RANK_BIT,

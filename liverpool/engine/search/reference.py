@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.melds import Meld, contract_problem, meld_problem
-from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 
 FaceMeld = tuple[str, int, tuple[int, ...]]
 

@@ -31,7 +31,8 @@ from operator import itemgetter
 from typing import Final, cast
 
 from liverpool.engine.cards import JOKER_FACE, Card
-from liverpool.engine.rules.ruleset import MeldKind, MeldRule, Ruleset
+from liverpool.engine.rules.parts import MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import RUN_SHAPE, count_hand, run_shape_list
 from liverpool.engine.search.kit import Kit, value_shape
 from liverpool.engine.search.members import (

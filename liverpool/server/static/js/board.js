@@ -2,7 +2,7 @@
 // (drop targets for lay-offs, jokers to swap). Everything a player may do comes from `legal`.
 
 import { el } from "./api.js";
-import { cardBack, cardElement, meldStands, parseCard, pretty, rankText, SUIT_SYMBOLS } from "./cards.js";
+import { cardBack, cardElement, pretty } from "./cards.js";
 import { drag } from "./hand.js";
 
 /** The name the server narrates with: the player's, "bot 2 (medium)" for a bot, "seat 2" if free. */
@@ -16,20 +16,13 @@ function isAway(view, s) {
   return view.away.includes(s);
 }
 
-/** The buy limit of this deal (null: no limit). */
-export function buyLimit(rules, obs) {
-  if (!rules) return undefined;
-  const final = Array.isArray(rules.deals) && obs.deal >= rules.deals.length - 1;
-  if (final && rules.final_deal_buy_limit !== null && rules.final_deal_buy_limit !== undefined) return rules.final_deal_buy_limit;
-  return rules.buy_limit ?? null;
-}
-
-function buysText(rules, obs, s) {
-  const limit = buyLimit(rules, obs);
+/** The engine's count of a seat's buys this deal (`buys_allowed`, `buys_left` of the observation). */
+function buysText(obs, s) {
   const used = obs.seats[s].buys;
-  if (limit === undefined) return `${used} bought`;
-  if (limit === null) return `${used} bought, no limit`;
-  return `${Math.max(0, limit - used)} of ${limit} buys left`;
+  const left = obs.seats[s].buys_left;
+  if (left === undefined) return `${used} bought`;
+  if (left === null) return `${used} bought, no limit`;
+  return `${left} of ${obs.buys_allowed} buys left`;
 }
 
 export function renderSeats(container, view) {
@@ -60,7 +53,7 @@ export function renderSeats(container, view) {
         })),
       el("div", { class: "seat-info muted" },
         seat.down ? el("span", { class: "badge down", text: "down" }) : el("span", { text: "not down" }),
-        el("span", { text: buysText(view.rules, obs, s) })),
+        el("span", { text: buysText(obs, s) })),
       seat.known.length > 0 && el("div", { class: "known", title: "cards taken face up and still held" },
         seat.known.map((c) => cardElement(c, { small: true }))),
       turn && el("div", { class: "turn-note", text: obs.phase === "draw" ? "to draw" : "playing" }));
@@ -127,20 +120,13 @@ export function renderBuyWindow(container, view) {
     ? obs.window.map((s) => {
       const answer = answers.has(s) ? (answers.get(s) ? "wants it" : "passes") : "deciding…";
       return el("li", { dataset: { testid: `window-seat-${s}`, answer: answers.has(s) ? String(answers.get(s)) : "" } },
-        el("strong", { text: seatName(view, s) }), `: ${answer} · ${buysText(view.rules, obs, s)}`);
+        el("strong", { text: seatName(view, s) }), `: ${answer} · ${buysText(obs, s)}`);
     })
     : calls.map((s) => el("li", {}, el("strong", { text: seatName(view, s) }), " calls May I?"));
   container.replaceChildren(
     el("h4", { text: "May I?" }),
-    el("p", { class: "muted", text: top ? `The ${pretty(top)}${from}, with ${view.rules?.buy_penalty_cards ?? 1} penalty card from the stock.` : "" }),
+    el("p", { class: "muted", text: top ? `The ${pretty(top)}${from}, with ${obs.buy_penalty_cards} penalty card${obs.buy_penalty_cards === 1 ? "" : "s"} from the stock.` : "" }),
     el("ol", {}, rows));
-}
-
-function meldLabel(meld) {
-  if (meld.kind === "set") return `set of ${rankText(meld.low)}s`;
-  const suit = meld.cards.map(parseCard).find((c) => !c.joker)?.suit ?? "";
-  const s = SUIT_SYMBOLS[suit] ?? "";
-  return `run ${rankText(meld.low)}${s}–${rankText(meld.low + meld.cards.length - 1)}${s}`;
 }
 
 /**
@@ -163,16 +149,14 @@ export function renderMelds(container, view, ui, handlers) {
       el("div", { class: "meld-row" }, melds.map(({ meld, index }) => {
         const targets = selected ? layOffs.filter((a) => a.card === selected && a.meld === index) : [];
         const swapHere = selected ? swaps.filter((a) => a.card === selected && a.meld === index) : [];
-        const stands = meldStands(meld);
         const node = el("div", {
           class: "meld" + (targets.length ? " target" : "") + (swapHere.length ? " swap-target" : ""),
           dataset: { testid: "meld", meld: String(index), owner: String(meld.owner), kind: meld.kind, size: String(meld.cards.length) },
         },
-          el("div", { class: "meld-label", text: meldLabel(meld) }),
+          el("div", { class: "meld-label", text: meld.label }),
           el("div", { class: "meld-cards" }, meld.cards.map((card, k) => {
-            const joker = parseCard(card).joker;
             const swap = swapHere.find((a) => a.joker === card);
-            const cardNode = cardElement(card, { small: true, stands: joker ? stands[k] : null, testid: "meld-card" });
+            const cardNode = cardElement(card, { small: true, stands: meld.stands[k], testid: "meld-card" });
             if (swap) {
               cardNode.classList.add("swappable");
               cardNode.title = `swap ${pretty(selected)} for this joker`;

@@ -87,14 +87,3 @@ export function cardBack(options = {}) {
   if (options.testid) el.dataset.testid = options.testid;
   return el;
 }
-
-/**
- * What each card of a meld stands for: a rank for a set's cards ("7"), rank and suit in a run ("9♥").
- * `meld` is {kind, low, cards}.
- */
-export function meldStands(meld) {
-  const suit = meld.cards.map(parseCard).find((c) => !c.joker)?.suit ?? "";
-  return meld.cards.map((_, i) =>
-    meld.kind === "set" ? rankText(meld.low) : rankText(meld.low + i) + (SUIT_SYMBOLS[suit] ?? ""),
-  );
-}

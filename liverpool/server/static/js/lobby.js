@@ -2,13 +2,13 @@
 // and list this browser's own tables (from the seat tokens in localStorage) with rematch.
 
 import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
-import { overrides, rulesForm } from "./rules-form.js";
+import { loadFields, overrides, rulesForm } from "./rules-form.js";
 
 const $ = (id) => document.getElementById(id);
 
 const lobby = {
   presets: [],
-  fields: {},
+  fields: [],
   bots: [],
   saved: [],
   form: null,
@@ -48,6 +48,7 @@ function chosenRules() {
 function showPreset() {
   const preset = currentPreset();
   $("preset-title").textContent = preset.title ?? "";
+  $("preset-summary").replaceChildren(...(preset.summary ?? []).map((text) => el("li", { text })));
   lobby.form = rulesForm(preset.rules, lobby.fields);
   $("rules-form-slot").replaceChildren(lobby.form.element);
   fitSeats();
@@ -209,7 +210,7 @@ async function start() {
   try {
     const data = await getJSON("/api/presets");
     lobby.presets = data.presets;
-    lobby.fields = data.fields;
+    lobby.fields = await loadFields();
     lobby.bots = data.bots;
   } catch (error) {
     $("create-error").textContent = `cannot load the presets: ${error.message}`;

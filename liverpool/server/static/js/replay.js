@@ -1,48 +1,43 @@
-// The replay viewer: a finished game's record, step by step (/replay/{table_id}, or a record file).
+// The replay viewer: a finished game's record, step by step (/replay/{table_id}, or a record file). The
+// engine replays the record on the server (GET /api/tables/{id}/replay, POST /api/replay): each step is
+// the table after one action, every hand shown; this page only draws it.
 
 import { el, getJSON, links, tokenFromLocation } from "./api.js";
-import { bySuit, cardBack, cardElement, meldStands, parseCard, rankText, SUIT_SYMBOLS } from "./cards.js";
-import { replaySteps } from "./replay-engine.js";
+import { bySuit, cardBack, cardElement } from "./cards.js";
 import { scoreChart, scoreTable } from "./scores.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_MS = 350;
 
-const viewer = { record: null, steps: [], at: 0, timer: null, downloadUrl: null };
+const viewer = { names: [], steps: [], at: 0, timer: null, downloadUrl: null };
 
 function showError(text) {
   $("error").textContent = text;
 }
 
-function meldLabel(meld) {
-  if (meld.kind === "set") return `set of ${rankText(meld.low)}s`;
-  const suit = SUIT_SYMBOLS[meld.cards.map(parseCard).find((c) => !c.joker)?.suit] ?? "";
-  return `run ${rankText(meld.low)}${suit}–${rankText(meld.low + meld.cards.length - 1)}${suit}`;
-}
-
 function render() {
-  const { steps, at, record } = viewer;
+  const { steps, at, names } = viewer;
   if (!steps.length) return;
   const step = steps[at];
-  const state = step.state;
-  const names = record.seats.map((s, i) => s.name ?? `seat ${i}`);
+  const state = step.table;
   $("slider").value = String(at);
   $("step").textContent = `step ${at} of ${steps.length - 1}`;
   $("action").textContent = step.text;
   const acting = step.action?.seat;
   const showHands = $("show-hands").checked;
 
-  $("stock").replaceChildren(state.stockSize ? cardBack() : el("div", { class: "card empty" }),
-    el("span", { class: "pile-label", text: `stock · ${state.stockSize}` }));
-  const top = state.discard.at(-1);
+  $("stock").replaceChildren(state.stock_size ? cardBack() : el("div", { class: "card empty" }),
+    el("span", { class: "pile-label", text: `stock · ${state.stock_size}` }));
+  const top = state.discard_pile.at(-1);
   $("discard").replaceChildren(top ? cardElement(top) : el("div", { class: "card empty" }),
-    el("span", { class: "pile-label", text: `discards · ${state.discard.length}` }));
+    el("span", { class: "pile-label", text: `discards · ${state.discard_pile.length}` }));
+  const answers = Object.fromEntries(state.window_answers);
   const windowBox = $("window");
   windowBox.hidden = !state.window.length;
   if (state.window.length) {
     windowBox.replaceChildren(el("h4", { text: "May I?" }), el("ol", {}, state.window.map((s) =>
       el("li", {}, el("strong", { text: names[s] }),
-        `: ${s in state.answers ? (state.answers[s] ? "wants it" : "passes") : "deciding…"}`))));
+        `: ${s in answers ? (answers[s] ? "wants it" : "passes") : "deciding…"}`))));
   }
 
   const groups = new Map();
@@ -53,13 +48,11 @@ function render() {
   $("melds").replaceChildren(...[...groups.entries()].sort(([a], [b]) => a - b).map(([owner, melds]) =>
     el("div", { class: "meld-group" },
       el("h4", {}, el("span", { class: `swatch seat-${owner % 8}` }), names[owner]),
-      el("div", { class: "meld-row" }, melds.map((meld) => {
-        const stands = meldStands(meld);
-        return el("div", { class: "meld", dataset: { testid: "replay-meld" } },
-          el("div", { class: "meld-label", text: meldLabel(meld) }),
+      el("div", { class: "meld-row" }, melds.map((meld) =>
+        el("div", { class: "meld", dataset: { testid: "replay-meld" } },
+          el("div", { class: "meld-label", text: meld.label }),
           el("div", { class: "meld-cards" }, meld.cards.map((c, k) =>
-            cardElement(c, { small: true, stands: parseCard(c).joker ? stands[k] : null }))));
-      })))));
+            cardElement(c, { small: true, stands: meld.stands[k] })))))))));
 
   $("hands").replaceChildren(...state.hands.map((hand, s) =>
     el("div", { class: "replay-hand" + (s === acting ? " acting" : ""), dataset: { testid: `replay-hand-${s}`, count: String(hand.length) } },
@@ -67,7 +60,7 @@ function render() {
         el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: names[s] }),
         state.dealer === s ? el("span", { class: "badge", text: "D" }) : "",
-        state.down[s] ? el("span", { class: "badge down", text: "down" }) : "",
+        state.seats[s]?.down ? el("span", { class: "badge down", text: "down" }) : "",
         el("span", { class: "muted", text: ` ${hand.length} cards` })),
       showHands ? bySuit(hand).map((c) => cardElement(c, { small: true })) : hand.map(() => cardBack({ small: true })))));
 
@@ -107,27 +100,19 @@ function togglePlay() {
   }, PLAY_MS);
 }
 
-function load(record, downloadHref) {
-  if (record?.format !== "liverpool-record" || record.version !== 1) {
-    showError("This is not a liverpool-record, version 1.");
-    return;
-  }
-  viewer.record = record;
-  try {
-    viewer.steps = replaySteps(record);
-  } catch (error) {
-    showError(`The record could not be replayed: ${error.message}`);
-    return;
-  }
+/** Show a replay as the server gives it: {ruleset, names, meta, steps: [{action, text, table}]}. */
+function load(replay, downloadHref) {
+  viewer.steps = replay.steps;
+  viewer.names = replay.names;
   showError("");
-  const names = record.seats.map((s, i) => s.name ?? `seat ${i}`);
-  $("replay-title").textContent = `${record.ruleset.title ?? record.ruleset.name} · ${names.join(", ")}`;
+  const names = replay.names;
+  $("replay-title").textContent = `${replay.ruleset.title ?? replay.ruleset.name} · ${names.join(", ")}`;
   $("slider").max = String(viewer.steps.length - 1);
   $("actions").replaceChildren(...viewer.steps.map((step, i) =>
     el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })));
   const download = $("download");
   download.href = downloadHref;
-  download.download = `liverpool-${record.meta?.table_id ?? "game"}.json`;
+  download.download = `liverpool-${replay.meta?.table_id ?? "game"}.json`;
   download.hidden = false;
   document.body.dataset.ready = "1";
   go(0);
@@ -155,7 +140,10 @@ async function start() {
       const text = await file.text();
       if (viewer.downloadUrl) URL.revokeObjectURL(viewer.downloadUrl);
       viewer.downloadUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      load(JSON.parse(text), viewer.downloadUrl);
+      const answer = await fetch("/api/replay", { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
+      const data = await answer.json();
+      if (!answer.ok) throw new Error(data.message ?? answer.statusText);
+      load(data, viewer.downloadUrl);
     } catch (error) {
       showError(`Cannot read ${file.name}: ${error.message}`);
     }
@@ -166,7 +154,7 @@ async function start() {
     return;
   }
   try {
-    load(await getJSON(links.record(tableId)), links.record(tableId));
+    load(await getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`), links.record(tableId));
   } catch (error) {
     showError(error.status === 409 ? "The record is given once the game is over." : `Cannot load the record: ${error.message}`);
   }

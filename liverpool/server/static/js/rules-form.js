@@ -1,35 +1,8 @@
-// The house-rules form: every ruleset field (liverpool/engine/rules.py), filled from a preset.
-// The server checks what is sent; the form only shapes the input.
+// The house-rules form: every ruleset field of the engine's field registry (GET /api/rules/fields: name,
+// kind, choices, group, doc, row, minimum), filled from a preset. The form knows the kinds of input only;
+// which fields there are and what each may hold come from the registry, and the server checks what is sent.
 
-import { el } from "./api.js";
-
-const ENUMS = {
-  joker_swap: ["never", "going_down", "after_down", "down_earlier", "down"],
-  joker_swap_place: ["at_once", "before_turn_ends"],
-  joker_swap_target: ["any", "own_melds"],
-  joinable_runs: ["allowed", "touching", "could_join"],
-  buying: ["none", "before_next_draw", "after_next_declines"],
-  buy_precedence: ["turn_order", "first_call"],
-  discard_call: ["none", "liverpool", "rummy"],
-  empty_hand: ["must_discard", "floats", "goes_out"],
-  final_deal: ["normal", "whole_hand", "contract_goes_out"],
-  stock_out: ["reshuffle", "end_deal"],
-  ties: ["share", "final_deal", "replay_final_deal"],
-  first_dealer: ["first_seat", "low_card"],
-};
-const DEAL_OUTS = ["normal", "whole_hand", "goes_out"]; // a deal's out (rules.py DealOut)
-const OPTIONAL_INTS = new Set(["set_max_length", "buy_limit", "final_deal_buy_limit", "max_reshuffles"]);
-const RANK_KEYS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
-
-function fieldKind(name, value) {
-  if (ENUMS[name]) return { kind: "enum", options: ENUMS[name] };
-  if (OPTIONAL_INTS.has(name)) return { kind: "optional_int" };
-  if (name === "notes") return { kind: "lines" };
-  if (name === "deals" || name === "decks" || name === "card_values") return { kind: name };
-  if (typeof value === "boolean") return { kind: "bool" };
-  if (typeof value === "number") return { kind: "int" };
-  return { kind: "text" };
-}
+import { el, getJSON } from "./api.js";
 
 const num = (attrs) => el("input", { type: "number", step: "1", ...attrs });
 
@@ -54,23 +27,31 @@ function rowTable(testid, columns, rows, makeRow, addRow) {
   return el("div", {}, table, add);
 }
 
+/** The field registry, as the server gives it (fetched once). */
+let registry = null;
+export async function loadFields() {
+  registry ??= (await getJSON("/api/rules/fields")).fields;
+  return registry;
+}
+
 /**
- * A form over `rules` (a full ruleset dict). `fields` is the server's {name: doc}. Returns
- * {element, read()} where read() gives the edited ruleset dict.
+ * A form over `rules` (a full ruleset dict) with one input per field of `fields` (the registry from
+ * loadFields()), grouped as the registry groups them. Returns {element, read()} where read() gives the
+ * edited ruleset dict.
  */
-export function rulesForm(rules, fields = {}) {
+export function rulesForm(rules, fields) {
   const readers = {};
-  const rowsOut = [];
-  const order = [...new Set([...Object.keys(fields), ...Object.keys(rules)])].filter((n) => n in rules);
-  for (const name of order) {
+  const groups = new Map();
+  for (const field of fields.filter((f) => f.name in rules)) {
+    const { name, kind, choices, minimum } = field;
     const value = rules[name];
-    const { kind, options } = fieldKind(name, value);
+    const min = minimum === null ? {} : { min: String(minimum) };
     const testid = `rule-${name}`;
     let input;
     switch (kind) {
-      case "enum":
+      case "choice":
         input = el("select", { dataset: { testid }, name },
-          options.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === value })));
+          choices.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === value })));
         readers[name] = () => input.value;
         break;
       case "bool":
@@ -78,11 +59,11 @@ export function rulesForm(rules, fields = {}) {
         readers[name] = () => input.checked;
         break;
       case "int":
-        input = num({ dataset: { testid }, name, value });
+        input = num({ dataset: { testid }, name, value, ...min });
         readers[name] = () => Number.parseInt(input.value, 10);
         break;
       case "optional_int":
-        input = num({ dataset: { testid }, name, value: value ?? "", placeholder: "none", min: "0" });
+        input = num({ dataset: { testid }, name, value: value ?? "", placeholder: "none", ...min });
         readers[name] = () => (input.value.trim() === "" ? null : Number.parseInt(input.value, 10));
         break;
       case "lines":
@@ -103,7 +84,7 @@ export function rulesForm(rules, fields = {}) {
           el("td", {}, el("select", {
             dataset: { testid: `${testid}-out-${i}` },
             onchange: (e) => { row.out = e.target.value; },
-          }, DEAL_OUTS.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === row.out })))),
+          }, choices.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === row.out })))),
         ], (all) => ({ ...(all.at(-1) ?? { contract: "set 3, set 3", hand_size: 10, out: "normal" }) }));
         readers[name] = () => rows.map((r) => ({
           contract: r.contract.split(",").map((s) => s.trim()).filter(Boolean),
@@ -125,22 +106,24 @@ export function rulesForm(rules, fields = {}) {
         break;
       }
       case "card_values": {
-        const inputs = RANK_KEYS.map((key) => num({ value: value[key], min: "0", dataset: { testid: `${testid}-${key}` } }));
+        const inputs = choices.map((key) => num({ value: value[key], min: "0", dataset: { testid: `${testid}-${key}` } }));
         input = el("div", { class: "card-values", dataset: { testid } },
-          RANK_KEYS.map((key, i) => el("label", {}, el("span", { text: key }), inputs[i])));
-        readers[name] = () => Object.fromEntries(RANK_KEYS.map((key, i) => [key, Number.parseInt(inputs[i].value, 10)]));
+          choices.map((key, i) => el("label", {}, el("span", { text: key }), inputs[i])));
+        readers[name] = () => Object.fromEntries(choices.map((key, i) => [key, Number.parseInt(inputs[i].value, 10)]));
         break;
       }
       default:
         input = el("input", { type: "text", dataset: { testid }, name, value: value ?? "" });
         readers[name] = () => input.value;
     }
-    rowsOut.push(el("div", { class: `rule rule-${kind}` },
+    if (!groups.has(field.group)) groups.set(field.group, []);
+    groups.get(field.group).push(el("div", { class: `rule rule-${kind}` },
       el("label", { class: "rule-name", text: name.replaceAll("_", " ") }),
       el("div", { class: "rule-input" }, input),
-      el("p", { class: "rule-doc", text: fields[name] ?? "" })));
+      el("p", { class: "rule-doc", text: field.doc })));
   }
-  const element = el("div", { class: "rules-form", dataset: { testid: "rules-form" } }, rowsOut);
+  const element = el("div", { class: "rules-form", dataset: { testid: "rules-form" } },
+    [...groups].map(([group, rows]) => el("fieldset", { class: "rule-group" }, el("legend", { text: group }), rows)));
   const read = () => Object.fromEntries(Object.entries(readers).map(([name, reader]) => [name, reader()]));
   return { element, read };
 }

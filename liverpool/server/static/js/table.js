@@ -1,7 +1,7 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
+import { el, getJSON, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
 import { pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
@@ -49,6 +49,23 @@ function act(action) {
   }
   app.ui.pendingEnds = null;
   document.body.dataset.pending = String(app.seq);
+}
+
+/** The Rules panel: the table's ruleset in words, as the engine writes it (GET /api/tables/{id}/rules). */
+async function showRules() {
+  const panel = $("rules-panel");
+  if (!panel.open || panel.dataset.loaded === app.tableId || !app.tableId) return;
+  try {
+    const rules = await getJSON(`/api/tables/${encodeURIComponent(app.tableId)}/rules`);
+    $("rules-text").replaceChildren(
+      el("p", { class: "rules-title", text: rules.title }),
+      ...rules.groups.map(({ group, sentences }) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
+        el("h4", { text: group }),
+        el("ul", {}, sentences.map((text) => el("li", { text }))))));
+    panel.dataset.loaded = app.tableId;
+  } catch (error) {
+    $("rules-text").replaceChildren(el("p", { class: "error", text: `The rules could not be loaded: ${error.message}` }));
+  }
 }
 
 function showError(text) {
@@ -207,7 +224,7 @@ function handMarks(view) {
     if (assigned.has(card)) {
       const slot = assigned.get(card);
       classes.push("assigned");
-      tag = `${(obs.contract[slot] ?? "").startsWith("run") ? "R" : "S"}${slot + 1}`;
+      tag = `${obs.contract_melds[slot]?.kind === "run" ? "R" : "S"}${slot + 1}`;
       title = `${pretty(card)} is in meld ${slot + 1} of the builder: click to take it back`;
       onClick = () => { app.builder.remove(card); render(); };
     }
@@ -225,16 +242,18 @@ function renderGoDown(view) {
     return;
   }
   const builder = renderBuilder(app.builder, {
-    contract: obs.contract,
-    rules: app.rules,
     selected: app.hand.selected,
-    mustPlace: obs.must_place,
     onAdd: (i) => { app.builder.add(i, [...app.hand.selected]); app.hand.selected.clear(); render(); },
     onRemove: (card) => { app.builder.remove(card); render(); },
     onChoice: (i, value) => { app.builder.choices[i] = value; render(); },
     onClear: () => { app.builder.clear(); render(); },
-    onGoDown: (melds) => act({ type: "go_down", melds }),
+    onGoDown: (action) => act(action),
   });
+  if (seatToken && !app.builder.current()) {
+    app.builder.check(seatToken)
+      .then((changed) => { if (changed) render(); })
+      .catch((error) => showError(`The builder could not ask the table: ${error.message}`));
+  }
   const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
     el("summary", { text: "Build your own going-down" }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
@@ -242,7 +261,7 @@ function renderGoDown(view) {
     el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
     options.length
       ? renderGoDownOptions(options, act, (melds) => {
-        app.builder.load(melds, obs.contract);
+        app.builder.load(melds, obs.contract_melds.map((m) => m.kind));
         app.ui.builderOpen = true;
         render();
       })
@@ -402,6 +421,7 @@ function start() {
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
+  $("rules-panel").addEventListener("toggle", showRules);
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
   setInterval(renderDeadline, 1000);

@@ -1,0 +1,156 @@
+"""Drafts of a going-down: the cards a player has put to each meld of the contract so far, checked.
+
+A client that lets a player build a going-down card by card (the browser's builder) asks
+:func:`draft_go_down` after each change: for each meld of the contract, how its cards lie, what each joker
+stands for, the other ways a run could lie and what is still wrong; and for the whole, the ``GoDown``
+to send or why it would be refused. The client holds no meld rule of its own.
+
+The checks are the engine's own (``meld_problem``, then the whole ``GoDown`` verified as ``apply`` would);
+``tests/engine/test_draft.py`` shows drafts of real deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from liverpool.engine.actions import GoDown, action_to_dict
+from liverpool.engine.cards import JOKER_FACE, Card
+from liverpool.engine.game.verify import refusal
+from liverpool.engine.melds import Meld, joker_stands, meld_label, meld_problem
+from liverpool.engine.rules.parts import MeldKind, MeldRule
+from liverpool.engine.rules.ruleset import Ruleset
+from liverpool.engine.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class DraftMeld:
+    """One meld of a draft: the contract's ``rule``, the ``cards`` in the order they lie, the ``meld`` they
+    make (None while they make none), its ``label``, what each card ``stands`` for (a joker's rank, else
+    None), the ``placements`` a run could take (labels; ``choice`` is the one used) and its ``problems``."""
+
+    rule: MeldRule
+    title: str
+    cards: tuple[Card, ...]
+    meld: Meld | None
+    label: str | None
+    stands: tuple[str | None, ...]
+    placements: tuple[str, ...]
+    choice: int
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A checked draft: its ``melds``, the ``go_down`` to send when the engine would accept it, else the
+    ``problem`` (the first meld's, or the engine's refusal of the whole going-down)."""
+
+    melds: tuple[DraftMeld, ...]
+    go_down: GoDown | None
+    problem: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form a client reads (``POST /api/seat/{token}/draft``, docs/protocol.md)."""
+        return {
+            "melds": [
+                {
+                    "rule": str(m.rule),
+                    "kind": m.rule.kind.value,
+                    "length": m.rule.length,
+                    "title": m.title,
+                    "cards": [str(c) for c in m.cards],
+                    "label": m.label,
+                    "stands": list(m.stands),
+                    "placements": list(m.placements),
+                    "choice": m.choice,
+                    "problems": list(m.problems),
+                }
+                for m in self.melds
+            ],
+            "go_down": None if self.go_down is None else action_to_dict(self.go_down),
+            "problem": self.problem,
+        }
+
+
+def draft_go_down(state: GameState, seat: int, slots: Sequence[Sequence[Card]], choices: Sequence[int] = ()) -> Draft:
+    """Check the draft ``slots`` (cards put to each meld of this deal's contract, in contract order) of
+    ``seat``; ``choices[i]`` picks among the ways slot ``i``'s run could lie. Cards are not checked to be
+    in the hand here: the going-down's own check says so."""
+    contract = state.deal_rule.contract
+    if len(slots) > len(contract):
+        raise ValueError(f"the contract has {len(contract)} melds, not {len(slots)}")
+    filled = [tuple(Card(c) for c in slot) for slot in slots] + [()] * (len(contract) - len(slots))
+    melds = tuple(
+        _draft_meld(i, rule, cards, choices[i] if i < len(choices) else 0, state.rules)
+        for i, (rule, cards) in enumerate(zip(contract, filled, strict=True))
+    )
+    for i, part in enumerate(melds):
+        if part.problems:
+            return Draft(melds, None, f"{part.rule.kind.value} {i + 1} {'; '.join(part.problems)}")
+    action = GoDown(seat, tuple(part.meld for part in melds if part.meld is not None))
+    refused = refusal(state, action)
+    if refused is not None:
+        return Draft(melds, None, refused.detail)
+    return Draft(melds, action, None)
+
+
+def _draft_meld(index: int, rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Ruleset) -> DraftMeld:
+    title = f"{rule.kind.value.capitalize()} {index + 1}: {rule.length}{'+' if rules.longer_melds else ''} cards"
+    problems: list[str] = []
+    if len(cards) < rule.length:
+        missing = rule.length - len(cards)
+        problems.append(f"needs {missing} more card{'s' * (missing != 1)}")
+    elif len(cards) > rule.length and not rules.longer_melds:
+        problems.append(f"holds {len(cards)} cards; longer melds are not allowed")
+    if not any(c & 63 != JOKER_FACE for c in cards):
+        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, "needs a natural card"))
+    ways = _ways(rule.kind, cards)
+    fit = [m for m in ways if meld_problem(m, rules) is None] if len(cards) >= 3 else ways
+    if not fit:
+        why = meld_problem(ways[0], rules) if ways else _no_way(rule.kind, cards)
+        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, why or "these cards make no meld"))
+    pick = min(max(choice, 0), len(fit) - 1)
+    meld = fit[pick]
+    placements = tuple(meld_label(m) for m in fit) if rule.kind is MeldKind.RUN else ()
+    return DraftMeld(
+        rule, title, meld.cards, meld, meld_label(meld), joker_stands(meld), placements, pick, tuple(problems)
+    )
+
+
+def _ways(kind: MeldKind, cards: tuple[Card, ...]) -> list[Meld]:
+    """Every way ``cards`` could lie as a meld of ``kind``: naturals at their ranks, jokers in the gaps."""
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = [c for c in cards if c.is_joker]
+    if kind is MeldKind.SET:
+        if len({c.rank for c in naturals}) != 1:
+            return []
+        return [Meld(MeldKind.SET, (*naturals, *jokers), naturals[0].rank)]
+    if len({c.suit for c in naturals}) != 1:
+        return []
+    n = len(cards)
+    out: list[Meld] = []
+    for ace in (1, 14) if any(c.rank == 1 for c in naturals) else (1,):
+        ranks = [ace if c.rank == 1 else c.rank for c in naturals]
+        if len(set(ranks)) != len(ranks):
+            continue
+        for low in range(max(1, max(ranks) - n + 1), min(min(ranks), 15 - n) + 1):
+            places: list[Card | None] = [None] * n
+            for card, rank in zip(naturals, ranks, strict=True):
+                places[rank - low] = card
+            spare = iter(jokers)
+            ordered = tuple(c if c is not None else next(spare) for c in places)
+            if not any(m.low == low and m.cards == ordered for m in out):
+                out.append(Meld(MeldKind.RUN, ordered, low))
+    return out
+
+
+def _no_way(kind: MeldKind, cards: tuple[Card, ...]) -> str:
+    naturals = [c for c in cards if not c.is_joker]
+    if kind is MeldKind.SET:
+        return "mixes ranks: a set is of one rank"
+    if len({c.suit for c in naturals}) != 1:
+        return "mixes suits: a run is of one suit"
+    if len({c.rank for c in naturals}) != len(naturals):
+        return "two cards of one rank"
+    return "the cards are too far apart for one run"

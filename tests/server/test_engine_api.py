@@ -1,0 +1,94 @@
+"""What the browser asks the engine through the server instead of working it out (issue 25.4): buys left,
+meld labels, drafts of a going-down, and replays at every step. Real server, real websockets."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+from server_fixtures import ServerProcess
+
+from liverpool.engine import GameRecord, Ruleset, find_preset, replay
+
+ONE_DEAL = {"deals": [{"contract": ["set 3", "set 3"], "hand_size": 7}]}
+
+
+def _over(server: ServerProcess, table_id: str, timeout: float = 120.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = server.get(f"/api/tables/{table_id}/record")
+        if answer.status_code == 200:
+            return answer.text
+        time.sleep(0.2)
+    raise AssertionError(f"the game at {table_id} did not end within {timeout}s")
+
+
+def test_the_view_says_how_many_buys_are_left(lobby_server: ServerProcess) -> None:
+    """RULES.md §3.15 buying: limits: 3 per player per deal (004)."""
+    created = lobby_server.create(preset="british", seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=50)
+    token = lobby_server.join(created["invite"], 0, "Ada")
+    with lobby_server.player(token) as ada:
+        view = ada.state_where(lambda s: s["observation"] is not None and s["observation"]["phase"] != "deal")
+    obs = view["observation"]
+    assert obs["buys_allowed"] == find_preset("british").buy_limit_for(obs["deal"]) == 3
+    assert [s["buys_left"] for s in obs["seats"]] == [3 - s["buys"] for s in obs["seats"]]
+
+
+def test_a_draft_is_checked_by_the_engine(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=5000)
+    token = lobby_server.join(created["invite"], 0, "Ada")
+    with lobby_server.player(token) as ada:
+        ada.state_where(lambda s: s["observation"] is not None and s["observation"]["phase"] != "deal")
+    answer = lobby_server.post(f"/api/seat/{token}/draft", {"slots": [["7H", "7S", "JK"], ["9C", "9D"]]})
+    assert answer.status_code == 200, answer.text
+    draft: dict[str, Any] = answer.json()
+    assert [m["rule"] for m in draft["melds"]] == ["set 3", "set 3"]
+    assert draft["melds"][0]["label"] == "set of 7s" and draft["melds"][0]["stands"] == [None, None, "7"]
+    assert draft["melds"][1]["problems"] == ["needs 1 more card"]
+    assert draft["go_down"] is None and draft["problem"] == "set 2 needs 1 more card"
+
+    bad = lobby_server.post(f"/api/seat/{token}/draft", {"slots": [["7X"]]})
+    assert bad.status_code == 422 and bad.json()["reason"] == "bad_draft" and "7X" in bad.json()["message"]
+    assert lobby_server.post("/api/seat/nope/draft", {"slots": []}).status_code == 404
+    assert lobby_server.post(f"/api/seat/{token}/draft", {"slots": "7H"}).status_code == 422
+
+
+def test_a_replay_is_every_step_built_by_the_engine(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(
+        preset="liverpool", rules=ONE_DEAL, seats=3, bots={str(s): "random" for s in range(3)}, bot_pace_ms=0
+    )
+    text = _over(lobby_server, created["table_id"])
+    record = GameRecord.from_json(text)
+    final = replay(record)
+
+    served = lobby_server.get(f"/api/tables/{created['table_id']}/replay").json()
+    uploaded = lobby_server.post("/api/replay", None)
+    assert uploaded.status_code == 422 and uploaded.json()["reason"] == "bad_record"
+    posted = httpx.post(f"{lobby_server.http}/api/replay", content=text.encode(), timeout=30).json()
+    for answer in (served, posted):
+        steps = answer["steps"]
+        assert len(steps) == len(record.actions) + 1
+        assert steps[0]["action"] is None and steps[1]["text"].startswith("Deal 1")
+        last = steps[-1]["table"]
+        assert last["phase"] == "game_over" and last["totals"] == list(final.totals)
+        assert last["hands"] == [[str(c) for c in hand] for hand in final.hands]
+        for step in steps:
+            for meld in step["table"]["melds"]:
+                assert meld["label"].split()[0] == meld["kind"] and len(meld["stands"]) == len(meld["cards"])
+    assert lobby_server.get("/api/tables/nope/replay").status_code == 404
+
+
+def test_presets_and_tables_give_their_rules_in_words(lobby_server: ServerProcess) -> None:
+    """Issue 28.3: the summaries and the words are the engine's (engine/rulestext.py)."""
+    from liverpool.engine import PRESETS
+    from liverpool.engine.rules.text import rules_in_words, summary
+
+    presets = {p["name"]: p for p in lobby_server.get("/api/presets").json()["presets"]}
+    assert {name: p["summary"] for name, p in presets.items()} == {n: summary(r) for n, r in PRESETS.items()}
+    created = lobby_server.create(preset="norsk", rules={"discard_optional": False}, seats=3)
+    words = lobby_server.get(f"/api/tables/{created['table_id']}/rules").json()
+    house = Ruleset.from_dict({"base": "norsk", "discard_optional": False})
+    assert words["groups"] == [{"group": g, "sentences": s} for g, s in rules_in_words(house)]
+    assert "A turn ends with a discard." in str(words["groups"])
+    assert lobby_server.get("/api/tables/nope/rules").status_code == 404
