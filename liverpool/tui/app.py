@@ -12,9 +12,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from liverpool.engine import Buy, IllegalAction, observe
+from liverpool.engine import Buy, IllegalAction
 
 from .commands import USAGE, CommandError, parse, picked_command
+from .remote import RemoteSession
 from .session import Session
 from .view import colour, hand_text, melds_text, seats_text, status_text
 
@@ -137,10 +138,10 @@ class LiverpoolApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "save"),
         Binding("f1", "help", "help"),
-        Binding("ctrl+q", "quit", "quit"),
+        Binding("ctrl+q", "quit_game", "quit"),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.4, save_path: Path = DEFAULT_SAVE) -> None:
+    def __init__(self, session: Session | RemoteSession, delay: float = 0.4, save_path: Path = DEFAULT_SAVE) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
@@ -148,7 +149,7 @@ class LiverpoolApp(App[None]):
         self.message = ""
         self._logged = 0
         self._stepping = False
-        self._deals_seen = len(session.state.results)  # deal ends the person has acknowledged
+        self._deals_seen = self._results()  # deal ends the person has acknowledged
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -166,13 +167,27 @@ class LiverpoolApp(App[None]):
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
         self.refresh_view()
+        if isinstance(self.session, RemoteSession):
+            self.run_worker(self.session.run(self.remote_changed), exit_on_error=False)
         self.advance()
+
+    def remote_changed(self, message: str | None) -> None:
+        """The server sent something (or the connection changed): show it."""
+        if message is not None:
+            self.message = message
+        elif self.message.startswith(("connection to the table lost", "cannot reach")):
+            self.message = ""  # connected again
+        self.refresh_view()
+
+    def _results(self) -> int:
+        session = self.session
+        return len(session.observation().results) if session.started() else 0
 
     # ---- bots --------------------------------------------------------------------------------------
 
     def deal_ended(self) -> bool:
         """Whether a deal has just ended and the person has not yet pressed Enter to go on."""
-        return len(self.session.state.results) > self._deals_seen
+        return self.session.pauses_at_deal_end and self._results() > self._deals_seen
 
     def advance(self) -> None:
         """Let chance and the bots act until the person must answer, with a delay between bot moves; stop at
@@ -203,9 +218,17 @@ class LiverpoolApp(App[None]):
 
     def refresh_view(self) -> None:
         session = self.session
-        obs = observe(session.state, session.human)
+        if not session.started():
+            self.query_one("#status", Static).update(Text("Waiting for every seat to be taken..."))
+            self._write_log()
+            self.query_one("#message", Static).update(Text(self.message))
+            return
+        obs = session.observation()
         names = session.names
-        self.query_one("#status", Static).update(status_text(obs, names))
+        status = status_text(obs, names)
+        if isinstance(session, RemoteSession) and session.status != "open":
+            status.append(" | NOT CONNECTED: retrying", style="bold reverse")
+        self.query_one("#status", Static).update(status)
         self.query_one("#seats", Static).update(seats_text(obs, names))
         self.query_one("#melds", Static).update(melds_text(obs, names))
         hand = self.query_one("#hand", HandView)
@@ -214,31 +237,36 @@ class LiverpoolApp(App[None]):
             hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks))
         else:
             hand.update(hand_text(session.hand(), colour(), session.by_rank))
-        log = self.query_one("#log", RichLog)
-        for line in session.log[self._logged :]:
-            log.write(Text(line))
-        self._logged = len(session.log)
+        self._write_log()
         message = self.message or self.prompt()
         if hand.has_focus and not self.message:
             message = "cursor: <- -> move, space pick, g new group, Enter do, 1-9 lay off on meld N, Esc clear"
         self.query_one("#message", Static).update(Text(message))
 
+    def _write_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self.session.log[self._logged :]:
+            log.write(Text(line))
+        self._logged = len(self.session.log)
+
     def prompt(self) -> str:
         """What the person is asked now, from the options the engine lists for the seat."""
         turn = self.session.turn()
-        state = self.session.state
+        obs = self.session.observation()
         if self.deal_ended() and turn.kind != "over":
-            result = state.results[-1]
+            result = obs.results[-1]
             mine = result.points[self.session.human]
             return f"Deal {result.deal + 1} over ({mine} points for you, see the log): Enter to deal on"
         if turn.kind == "over":
-            totals = self.session.state.totals
+            totals = obs.totals
             names = self.session.names
-            winners = ", ".join(names[s] for s in self.session.state.winners)
+            winners = ", ".join(names[s] for s in obs.winners)
             return f"Game over: winner {winners}; " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(totals))
+        if turn.kind == "wait":
+            return f"waiting for {self.session.names[obs.current]}..."
         if turn.kind != "human":
             return "bots are playing..."
-        top = state.discard_pile[-1].pretty() if state.discard_pile else "-"
+        top = obs.discard_pile[-1].pretty() if obs.discard_pile else "-"
         if any(isinstance(a, Buy) for a in turn.options):
             return f"May I? Buy {top} (b) or pass (p)"
         kinds = sorted({type(a).__name__ for a in turn.options})
@@ -255,7 +283,7 @@ class LiverpoolApp(App[None]):
             "EndTurn": "e end",
         }
         line = "Your move: " + ", ".join(hint.get(k, k) for k in kinds)
-        if turn.seat != state.current and "Pass" not in kinds:
+        if turn.seat != obs.current and "Pass" not in kinds:
             line += ", p let it go"  # an optional call out of turn
         return line
 
@@ -269,7 +297,7 @@ class LiverpoolApp(App[None]):
         """Parse and do one typed command; a bad one leaves the game as it was and says why."""
         self.message = ""
         if not text.strip() and self.deal_ended():
-            self._deals_seen = len(self.session.state.results)
+            self._deals_seen = self._results()
             self.refresh_view()
             self.advance()
             return
@@ -279,7 +307,7 @@ class LiverpoolApp(App[None]):
                 case "help":
                     self.action_help()
                 case "quit":
-                    self.exit()
+                    self.action_quit_game()
                     return
                 case "sort":
                     self.session.by_rank = not self.session.by_rank
@@ -303,9 +331,17 @@ class LiverpoolApp(App[None]):
         self.message = f"saved to {path} (liverpool play --resume {path})"
 
     def action_save(self) -> None:
-        self.save(self.save_path)
+        try:
+            self.save(self.save_path)
+        except CommandError as exc:
+            self.message = str(exc)
         self.refresh_view()
 
+    def action_quit_game(self) -> None:
+        if isinstance(self.session, RemoteSession):
+            self.session.stop()
+        self.exit()
+
     def action_help(self) -> None:
-        rules = self.session.state.rules
+        rules = self.session.observation().rules
         self.push_screen(HelpScreen(f"Rules: {rules.title} ({rules.name}); liverpool rules show {rules.name}"))

@@ -7,29 +7,17 @@ command names, and lets ``apply`` accept or refuse it (the refusal's message is 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from liverpool.bots.registry import make_bot
 from liverpool.engine import (
     Action,
-    Buy,
-    Call,
-    Card,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    EndTurn,
     GameRecord,
-    GoDown,
-    LayOff,
     Meld,
-    Pass,
+    Observation,
     Phase,
     Ruleset,
     SeededChance,
-    SwapJoker,
     apply,
     go_down_arrangements,
     is_chance,
@@ -39,26 +27,13 @@ from liverpool.engine import (
     replay,
 )
 from liverpool.engine.play import Agent
-from liverpool.engine.rules import MeldKind
 from liverpool.narrate import deal_end_lines, describe
 
-from .commands import Command, CommandError
+from .commands import Command
+from .seat import SeatCommands, Turn
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Who acts next: ``kind`` is 'human', 'bot', 'chance' or 'over'; ``options`` what the seat may do."""
-
-    kind: str
-    seat: int | None = None
-    options: tuple[Action, ...] = ()
-
-
-def _face(card: Card) -> str:
-    return card.pretty()
-
-
-class Session:
+class Session(SeatCommands):
     """One game: seat ``human`` is the person's, the others are bots named in ``bots`` (in seat order)."""
 
     def __init__(
@@ -116,12 +91,19 @@ class Session:
 
     # ---- reading -------------------------------------------------------------------------------------
 
-    def hand(self) -> list[Card]:
-        """The person's hand in the order shown (positions in commands count from 1 in this order)."""
-        cards = list(observe(self.state, self.human).hand)
-        if self.by_rank:
-            return sorted(cards, key=lambda c: (c.is_joker, 0 if c.is_joker else c.rank, "" if c.is_joker else c.suit))
-        return sorted(cards, key=lambda c: (c.is_joker, "" if c.is_joker else c.suit, 0 if c.is_joker else c.rank))
+    pauses_at_deal_end = True  # the bots wait at a deal's end until the person has read it
+
+    def started(self) -> bool:
+        return True
+
+    def observation(self) -> Observation:
+        return observe(self.state, self.human)
+
+    def options(self) -> list[Action]:
+        return [a for a in legal_actions(self.state) if a.seat == self.human]
+
+    def arrangements(self) -> list[tuple[Meld, ...]]:
+        return list(go_down_arrangements(self.state, self.human))
 
     def turn(self) -> Turn:
         """Who acts next, asked in the engine driver's order: out-of-turn seats first, nearest first."""
@@ -195,84 +177,6 @@ class Session:
         for result in self.state.results[self._results_logged :]:
             self.log.extend(deal_end_lines(result, self.names))
         self._results_logged = len(self.state.results)
-
-    def action_for(self, command: Command) -> Action | None:
-        """The engine action ``command`` names for the person's seat (None: declining an optional call)."""
-        seat = self.human
-        hand = self.hand()
-
-        def card(position: int) -> Card:
-            if position > len(hand):
-                raise CommandError(f"there is no card {position}: your hand has {len(hand)}")
-            return hand[position - 1]
-
-        match command.verb:
-            case "draw":
-                return DrawStock(seat)
-            case "take":
-                return DrawDiscard(seat)
-            case "discard":
-                return Discard(seat, card(command.cards[0]))
-            case "buy":
-                return Buy(seat)
-            case "pass":
-                if Pass(seat) in legal_actions(self.state, seat) or self.state.phase is Phase.BUY:
-                    return Pass(seat)
-                if self.state.current == seat:
-                    raise CommandError("it is your turn: you must act (d, t, ...)")
-                return None
-            case "call":
-                return Call(seat, card(command.cards[0]) if command.cards else None)
-            case "end":
-                return EndTurn(seat)
-            case "down":
-                groups = [[card(p) for p in group] for group in command.groups]
-                return self._go_down(groups)
-            case "layoff" | "swap":
-                return self._on_meld(command.verb, card(command.cards[0]), (command.meld or 1) - 1)
-        raise CommandError(f"{command.verb!r} is not a move")
-
-    def _go_down(self, groups: list[list[Card]]) -> GoDown:
-        seat = self.human
-        wanted = sorted(sorted(Counter(_face(c) for c in g).items()) for g in groups)
-        for arrangement in go_down_arrangements(self.state, seat):
-            have = sorted(sorted(Counter(_face(c) for c in m.cards).items()) for m in arrangement)
-            if have == wanted:
-                return GoDown(seat, arrangement)
-        # Not an arrangement the engine lists: build the melds as typed and let apply say what is wrong.
-        contract = self.state.deal_rule.contract
-        melds: list[Meld] = []
-        for index, group in enumerate(groups):
-            naturals = [c for c in group if not c.is_joker]
-            if index < len(contract):
-                kind = contract[index].kind
-            else:
-                kind = MeldKind.SET if len({c.rank for c in naturals}) <= 1 else MeldKind.RUN
-            low = min((c.rank for c in naturals), default=1)
-            cards = tuple(sorted(group, key=lambda c: (c.is_joker, 0 if c.is_joker else c.rank)))
-            melds.append(Meld(kind, cards, low))
-        return GoDown(seat, tuple(melds))
-
-    def _on_meld(self, verb: str, card: Card, meld: int) -> Action:
-        seat = self.human
-        if meld >= len(self.state.melds):
-            count = len(self.state.melds)
-            raise CommandError(f"there is no meld {meld + 1}: the table has {count} meld{'s' if count != 1 else ''}")
-        options = legal_actions(self.state)
-        if verb == "layoff":
-            fits = [a for a in options if isinstance(a, LayOff) and a.card == card and a.meld == meld]
-            if fits:
-                return fits[0]  # one end only, or either end of a run: the first listed
-            melds = self.state.melds
-            run = 0 <= meld < len(melds) and melds[meld].meld.kind is MeldKind.RUN
-            return LayOff(seat, card, meld, "high" if run else None)
-        swaps = [a for a in options if isinstance(a, SwapJoker) and a.card == card and a.meld == meld]
-        if swaps:
-            return swaps[0]
-        melds = self.state.melds
-        jokers = [c for c in melds[meld].meld.cards if c.is_joker] if 0 <= meld < len(melds) else []
-        joker = jokers[0] if jokers else Card.parse("JK")
-        return SwapJoker(seat, card, meld, joker)
 
     def act(self, command: Command) -> None:
         """Do ``command`` for the person: :class:`CommandError` or the engine's :class:`IllegalAction` if not."""

@@ -1,0 +1,152 @@
+"""`liverpool play --join URL` (issue 31 item 2): the terminal client at a real `liverpool serve` table, with a
+second person on the browser's websocket protocol, driven by textual's Pilot. The connection is dropped
+mid-game and the client reconnects with `?since=` and carries on without a gap (docs/protocol.md,
+Reconnecting)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from server_fixtures import ServerProcess, my_move, simple_choice
+
+from liverpool.engine import Discard, DrawStock, GoDown, LayOff
+from liverpool.tui.app import LiverpoolApp
+from liverpool.tui.remote import LinkError, RemoteSession, seat_link
+
+
+def _command(session: RemoteSession) -> str:
+    """A simple scripted player's next typed command: go down, lay off, draw, discard, else pass."""
+    options = session.turn().options
+    hand = session.hand()
+    for action in options:
+        if isinstance(action, GoDown):
+            return "l " + " ".join(",".join(str(hand.index(c) + 1) for c in m.cards) for m in action.melds)
+    for action in options:
+        if isinstance(action, LayOff):
+            return f"o {hand.index(action.card) + 1} {action.meld + 1}"
+    if any(isinstance(a, DrawStock) for a in options):
+        return "d"
+    discards = [a for a in options if isinstance(a, Discard)]
+    if discards:
+        return f"x {hand.index(discards[-1].card) + 1}"
+    return "p"
+
+
+class BrowserSeat(threading.Thread):
+    """Another person at the table over the browser's protocol: actions with `seq` and `id`."""
+
+    def __init__(self, server: ServerProcess, token: str) -> None:
+        super().__init__(daemon=True)
+        self.client = server.player(token)
+        self.stop = threading.Event()
+        self.moves = 0
+
+    def run(self) -> None:
+        acted_at = -1
+        while not self.stop.is_set():
+            try:
+                message = self.client.receive(timeout=0.2)
+            except TimeoutError:
+                continue
+            except Exception:  # the connection closed at the end of the test
+                return
+            state: dict[str, Any] | None = message if message["type"] == "state" else None
+            if state is not None and my_move(state) and state["seq"] > acted_at:
+                acted_at = state["seq"]
+                self.moves += 1
+                self.client.send(
+                    {"type": "action", "action": simple_choice(state), "seq": acted_at, "id": f"b-{self.moves}"}
+                )
+
+
+@pytest.mark.slow  # about 17 s
+def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    table = server.create(seats=4, bots={"1": "easy", "2": "easy"}, bot_pace_ms=0, buy_timeout_s=10)
+    browser = BrowserSeat(server, server.join(table["invite"], 3, "bea"))
+    browser.start()
+    link = seat_link(f"{server.http}{table['invite_url']}", "ada")  # the first free seat: 0
+    session = RemoteSession(link)
+    app = LiverpoolApp(session)
+
+    async def until(pilot: Any, wanted: Callable[[], bool], what: str, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while not wanted():
+            assert time.monotonic() < deadline, f"no {what} within {timeout}s: {app.message!r} {session.log[-5:]}"
+            await pilot.pause(0.05)
+
+    async def play(pilot: Any, moves: int) -> list[str]:
+        typed = []
+        for _ in range(moves):
+            await until(pilot, lambda: session.turn().kind == "human" and session.pending is None, "move of mine")
+            seq = session.seq
+            command = _command(session)
+            moved = lambda seq=seq: session.seq != seq  # noqa: E731
+            typed.append(command)
+            await pilot.press(*command, "enter")
+            assert not app.message.startswith("Refused"), (command, app.message)
+            if session.pending is None:  # an optional call let go: nothing was sent
+                await until(pilot, moved, "next state")
+            else:
+                await until(pilot, lambda: session.pending is None, "answer to my move")
+        return typed
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: session.started(), "start of the game")
+            assert session.human == 0 and session.names[0] == "ada" and session.names[3] == "bea"
+            typed = await play(pilot, 6)
+            assert "d" in typed and any(t.startswith("x ") for t in typed), typed
+
+            # A move sent as the connection drops (no close frame): sent again with its id, played exactly once.
+            def can_move() -> bool:
+                turn = session.turn()
+                return turn.kind == "human" and any(isinstance(a, DrawStock | Discard) for a in turn.options)
+
+            await until(pilot, lambda: can_move() and session.pending is None, "draw or discard of mine")
+            before = session.seq
+            assert before is not None and session.socket is not None
+            mine = sum(1 for line in session.log if line.startswith("ada "))
+            app.run_command(_command(session))
+            assert session.pending is not None
+            session.socket.transport.abort()
+            await until(pilot, lambda: session.status == "lost", "lost connection")
+            assert "NOT CONNECTED" in app.screen.query_one("#status").render().__str__()  # type: ignore[attr-defined]
+            await until(pilot, lambda: session.connects == 2 and session.pending is None, "reconnect and ack")
+            assert session.resumed == [False, True]  # the second connection carried on from `since`
+            assert session.seq is not None and session.seq > before
+            assert sum(1 for line in session.log if line.startswith("ada ")) == mine + 1
+
+            await play(pilot, 4)
+            # Every event once, in order, no gap, up to the latest state's seq.
+            seqs = session.event_seqs
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
+            await until(pilot, lambda: session.event_seqs[-1] == session.seq - 1, "the events up to the state")
+            assert browser.moves > 0 and any(line.startswith("bea ") for line in session.log)
+
+    try:
+        asyncio.run(run())
+    finally:
+        browser.stop.set()
+        browser.join(5)
+        browser.client.close()
+
+
+def test_bad_links_say_why(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+    server = start_server(sqlite_url)
+    assert seat_link(f"{server.http}/play/tok3n", "ada").ws_url == f"{server.ws}/ws/play/tok3n"
+    with pytest.raises(LinkError, match="neither an invite link"):
+        seat_link(f"{server.http}/lobby", "ada")
+    with pytest.raises(LinkError, match="does not know this invite"):
+        seat_link(f"{server.http}/join/nosuchinvite", "ada")
+    with pytest.raises(LinkError, match="not a table link"):
+        seat_link("table please", "ada")
+    table = server.create(seats=3, bots={"1": "easy", "2": "easy"})
+    seat_link(f"{server.http}{table['invite_url']}", "ada")
+    with pytest.raises(LinkError, match="every seat at this table is taken"):
+        seat_link(f"{server.http}{table['invite_url']}", "bob")
