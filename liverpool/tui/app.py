@@ -42,7 +42,7 @@ class HelpScreen(ModalScreen[None]):
             "Cursor mode (Tab to the hand, Tab back): arrows move, space picks a card, g starts a new",
             "  group, Enter discards the one card picked or goes down with the groups, 1-9 lays the",
             "  picked card off on that meld, Esc clears the picks.",
-            "Keys: ctrl+s save, f1 this help, ctrl+q quit, Esc closes this screen.",
+            "Keys: ctrl+s save, f1 this help, f2 hint, f3 undo, ctrl+q quit, Esc closes this screen.",
             self.rules_line,
         ]
         with VerticalScroll(id="help"):
@@ -138,6 +138,8 @@ class LiverpoolApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "save"),
         Binding("f1", "help", "help"),
+        Binding("f2", "hint", "hint"),
+        Binding("f3", "undo", "undo"),
         Binding("ctrl+q", "quit_game", "quit"),
     ]
 
@@ -313,6 +315,11 @@ class LiverpoolApp(App[None]):
                     self.session.by_rank = not self.session.by_rank
                 case "save":
                     self.save(Path(command.path) if command.path else self.save_path)
+                case "hint":
+                    self.message = self.session.hint_text()
+                case "undo":
+                    lines = self.session.undo()
+                    self.message = f"Taken back: {len(lines)} move{'s' if len(lines) != 1 else ''} (see the log)"
                 case _:
                     if self.session.turn().kind != "human":
                         raise CommandError("it is not your move now")
@@ -336,6 +343,12 @@ class LiverpoolApp(App[None]):
         except CommandError as exc:
             self.message = str(exc)
         self.refresh_view()
+
+    def action_hint(self) -> None:
+        self.run_command("h")
+
+    def action_undo(self) -> None:
+        self.run_command("u")
 
     def action_quit_game(self) -> None:
         if isinstance(self.session, RemoteSession):

@@ -31,7 +31,7 @@ from liverpool.engine.state import TableMeld
 from liverpool.narrate import deal_end_lines
 
 from .commands import Command, CommandError
-from .seat import SeatCommands, Turn
+from .seat import SeatCommands, Turn, game_end_lines
 
 UNKNOWN_TOKEN = 4404
 MAX_BACKOFF_S = 5.0
@@ -167,6 +167,7 @@ class RemoteSession(SeatCommands):
         self._obs: Observation | None = None
         self._legal: list[Action] = []
         self._results_logged = 0
+        self._game_end_logged = False
         self._prefix = secrets.token_hex(4)
         self._count = 0
         self._stopped = False
@@ -200,6 +201,12 @@ class RemoteSession(SeatCommands):
 
     def step(self) -> bool:
         return False  # the server moves the bots
+
+    def hint_seed(self) -> int:
+        return self.seq or 0
+
+    def undo(self) -> list[str]:
+        raise CommandError("undo is for a game against bots, not at a server table")
 
     def record(self) -> Any:
         raise CommandError(f"the server keeps this game: its record is at /api/tables/{self.table_id}/record")
@@ -322,4 +329,7 @@ class RemoteSession(SeatCommands):
         self._legal = [action_from_dict(a) for a in message["legal"]]
         for result in self._obs.results[self._results_logged :]:
             self.log.extend(deal_end_lines(result, self.names))
+        if self._obs.phase is Phase.GAME_OVER and not self._game_end_logged:
+            self._game_end_logged = True
+            self.log.extend(game_end_lines(self._obs, self.names))
         self._results_logged = len(self._obs.results)

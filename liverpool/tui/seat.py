@@ -62,6 +62,48 @@ def hint(observation: Observation, options: Sequence[Action], seed: int = 0) -> 
     return make_bot("hard")(observation, list(options), random.Random(seed))
 
 
+def command_text(action: Action | None, hand: Sequence[Card]) -> str:
+    """The typed command that does ``action`` with ``hand`` shown as it is, and what it does in words."""
+
+    def at(card: Card) -> int:
+        return hand.index(card) + 1
+
+    match action:
+        case None | Pass():
+            return "p: pass"
+        case DrawStock():
+            return "d: draw from the stock"
+        case DrawDiscard():
+            return "t: take the top discard"
+        case Discard(card=card):
+            return f"x {at(card)}: discard {card.pretty()}"
+        case GoDown(melds=melds):
+            groups = " ".join(",".join(str(at(c)) for c in m.cards) for m in melds)
+            return f"l {groups}: go down"
+        case LayOff(card=card, meld=meld):
+            return f"o {at(card)} {meld + 1}: lay {card.pretty()} off on meld {meld + 1}"
+        case SwapJoker(card=card, meld=meld):
+            return f"swap {at(card)} {meld + 1}: swap {card.pretty()} for meld {meld + 1}'s joker"
+        case Buy():
+            return "b: buy"
+        case Call(card=card):
+            return "c: call" if card is None else f"c {at(card)}: call and shed {card.pretty()}"
+        case EndTurn():
+            return "e: end the turn"
+    return repr(action)
+
+
+def game_end_lines(obs: Observation, names: Sequence[str]) -> list[str]:
+    """The end-of-game summary for the log: each seat's total, lowest first, and the winners."""
+    if obs.phase is not Phase.GAME_OVER:
+        return []
+    ranked = sorted(range(len(obs.totals)), key=lambda s: (obs.totals[s], s))
+    lines = [f"Game over after {len(obs.results)} deals. Final totals (lowest wins):"]
+    lines += [f"  {place}. {names[s]}: {obs.totals[s]}" for place, s in enumerate(ranked, 1)]
+    lines.append("Winner: " + ", ".join(names[s] for s in obs.winners))
+    return lines
+
+
 def _face(card: Card) -> str:
     return card.pretty()
 
@@ -82,6 +124,21 @@ class SeatCommands:
     def arrangements(self) -> list[tuple[Meld, ...]]:
         """The ways of going down the engine lists for the person now."""
         raise NotImplementedError
+
+    def turn(self) -> Turn:
+        raise NotImplementedError
+
+    def hint_seed(self) -> int:
+        """The hint's random seed: the same moment of the same game gets the same hint."""
+        return 0
+
+    def hint_text(self) -> str:
+        """The hint for the person's move now, as the command that does it (see :func:`hint`)."""
+        seed = self.hint_seed()
+        turn = self.turn()
+        if turn.kind != "human":
+            raise CommandError("a hint is for your move: it is not your move now")
+        return "Hint (hard bot): " + command_text(hint(self.observation(), turn.options, seed), self.hand())
 
     def hand(self) -> list[Card]:
         """The person's hand in the order shown (positions in commands count from 1 in this order)."""

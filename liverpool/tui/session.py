@@ -26,11 +26,12 @@ from liverpool.engine import (
     observe,
     replay,
 )
+from liverpool.engine.actions import action_from_dict, action_to_dict
 from liverpool.engine.play import Agent
 from liverpool.narrate import deal_end_lines, describe
 
-from .commands import Command
-from .seat import SeatCommands, Turn
+from .commands import Command, CommandError
+from .seat import SeatCommands, Turn, game_end_lines
 
 
 class Session(SeatCommands):
@@ -67,8 +68,11 @@ class Session(SeatCommands):
         # Seats that let an optional chance (a call out of turn) pass, and the history length it was at.
         self._declined: set[int] = set()
         self._declined_at = -1
+        # Moves taken back by undo, kept for the saved record: where (the history's length) and which.
+        self.undone: list[dict[str, Any]] = []
         if record is not None:
             self.state = replay(record)
+            self.undone = [dict(u) for u in record.meta.get("undone", [])]
             if record.seats:
                 self.names = list(record.seats)
         else:
@@ -87,7 +91,51 @@ class Session(SeatCommands):
     def record(self) -> GameRecord:
         """The game so far in the engine's record format, with what :meth:`resume` needs in ``meta``."""
         meta: dict[str, Any] = {"seed": self.seed, "bots": self.bot_names, "human": self.human, "client": "tui"}
+        if self.undone:
+            meta["undone"] = self.undone
         return GameRecord.of(self.state, self.names, meta)
+
+    def hint_seed(self) -> int:
+        return self.seed * 100_003 + len(self.state.history)
+
+    def undo(self) -> list[str]:
+        """Take back the person's last decision and every move after it (the bots'), as long as no card the
+        person had not seen has been shown to them since (a card drawn, bought or dealt, a bot's discard);
+        :class:`CommandError` saying which card otherwise. The moves taken back are kept in ``undone``
+        (and the saved record's ``meta``). Returns what was taken back, as log lines."""
+        history = self.state.history
+        mine = [i for i, a in enumerate(history) if a.seat == self.human]
+        if not mine:
+            raise CommandError("nothing to undo: you have not moved yet")
+        at = mine[-1]
+        record = GameRecord.of(self.state, self.names)
+        record.actions = record.actions[:at]
+        state = replay(record)
+        seen = observe(state, self.human).visible_cards()
+        lines: list[str] = []
+        for action in history[at:]:
+            lines.append(describe(state, action, self.names))
+            apply(state, action)
+            shown = observe(state, self.human).visible_cards() - seen
+            if shown:
+                cards = " ".join(sorted(c.pretty() for c in shown))
+                raise CommandError(f"cannot undo: {cards} shown to you since ({lines[-1]})")
+        self.undone.append({"at": at, "actions": [action_to_dict(a) for a in history[at:]]})
+        self.state = replay(record)
+        self.agents = [
+            None if a is None else make_bot(self.bot_names[self._bot_index(s)]) for s, a in enumerate(self.agents)
+        ]
+        self._declined, self._declined_at = set(), -1
+        self._results_logged = len(self.state.results)
+        self.log.append(f"{self.names[self.human]} takes back: " + "; ".join(lines))
+        return lines
+
+    def _bot_index(self, seat: int) -> int:
+        return seat if seat < self.human else seat - 1
+
+    def undone_actions(self) -> list[list[Action]]:
+        """The moves taken back so far, each undo's in order (read back from ``undone``)."""
+        return [[action_from_dict(a) for a in u["actions"]] for u in self.undone]
 
     # ---- reading -------------------------------------------------------------------------------------
 
@@ -177,6 +225,8 @@ class Session(SeatCommands):
         for result in self.state.results[self._results_logged :]:
             self.log.extend(deal_end_lines(result, self.names))
         self._results_logged = len(self.state.results)
+        if self.state.phase is Phase.GAME_OVER:
+            self.log.extend(game_end_lines(self.observation(), self.names))
 
     def act(self, command: Command) -> None:
         """Do ``command`` for the person: :class:`CommandError` or the engine's :class:`IllegalAction` if not."""
