@@ -38,6 +38,9 @@ def play(
     ] = None,
     save: Annotated[Path, typer.Option("--save", help="Where ctrl+s saves the game.")] = Path("liverpool-save.json"),
     delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
+    four_colour: Annotated[
+        bool, typer.Option("--four-colour", help="A four-colour deck: diamonds blue, clubs green.")
+    ] = False,
     join: Annotated[
         str | None,
         typer.Option(
@@ -57,7 +60,7 @@ def play(
             link = seat_link(join, name)
         except LinkError as exc:
             raise _fail(str(exc)) from exc
-        LiverpoolApp(RemoteSession(link)).run()
+        LiverpoolApp(RemoteSession(link), four_colour=four_colour).run()
         return
     if resume is not None:
         try:
@@ -81,4 +84,4 @@ def play(
             session = Session(rules, names, seed=seed, name=name)
         except ValueError as exc:
             raise _fail(str(exc)) from exc
-    LiverpoolApp(session, delay=delay, save_path=save).run()
+    LiverpoolApp(session, delay=delay, save_path=save, four_colour=four_colour).run()

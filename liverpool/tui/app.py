@@ -17,7 +17,7 @@ from liverpool.engine import Buy, IllegalAction
 from .commands import USAGE, CommandError, parse, picked_command
 from .remote import RemoteSession
 from .session import Session
-from .view import colour, hand_text, melds_text, seats_text, status_text
+from .view import WIDE, colour, hand_text, melds_text, seats_text, status_text
 
 DEFAULT_SAVE = Path("liverpool-save.json")
 
@@ -143,8 +143,15 @@ class LiverpoolApp(App[None]):
         Binding("ctrl+q", "quit_game", "quit"),
     ]
 
-    def __init__(self, session: Session | RemoteSession, delay: float = 0.4, save_path: Path = DEFAULT_SAVE) -> None:
+    def __init__(
+        self,
+        session: Session | RemoteSession,
+        delay: float = 0.4,
+        save_path: Path = DEFAULT_SAVE,
+        four_colour: bool = False,
+    ) -> None:
         super().__init__()
+        self.four_colour = four_colour
         self.session = session
         self.delay = delay
         self.save_path = save_path
@@ -180,6 +187,9 @@ class LiverpoolApp(App[None]):
         elif self.message.startswith(("connection to the table lost", "cannot reach")):
             self.message = ""  # connected again
         self.refresh_view()
+
+    def on_resize(self) -> None:
+        self.refresh_view()  # larger cards from WIDE columns
 
     def _results(self) -> int:
         session = self.session
@@ -227,18 +237,20 @@ class LiverpoolApp(App[None]):
             return
         obs = session.observation()
         names = session.names
-        status = status_text(obs, names)
+        four, large = self.four_colour, self.size.width >= WIDE
+        status = status_text(obs, names, four)
         if isinstance(session, RemoteSession) and session.status != "open":
             status.append(" | NOT CONNECTED: retrying", style="bold reverse")
         self.query_one("#status", Static).update(status)
         self.query_one("#seats", Static).update(seats_text(obs, names))
-        self.query_one("#melds", Static).update(melds_text(obs, names))
+        self.query_one("#melds", Static).update(melds_text(obs, names, four))
         hand = self.query_one("#hand", HandView)
         if hand.has_focus:
             hand.cursor = min(hand.cursor, max(len(session.hand()) - 1, 0))
-            hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks))
+            hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks, four, large))
         else:
-            hand.update(hand_text(session.hand(), colour(), session.by_rank))
+            hand.update(hand_text(session.hand(), colour(), session.by_rank, four_colour=four, large=large))
+        hand.styles.height = 6 if large else 2
         self._write_log()
         message = self.message or self.prompt()
         if hand.has_focus and not self.message:
