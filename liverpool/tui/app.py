@@ -41,7 +41,8 @@ class HelpScreen(ModalScreen[None]):
         lines += [
             "Cursor mode (Tab to the hand, Tab back): arrows move, space picks a card, g starts a new",
             "  group, Enter discards the one card picked or goes down with the groups, 1-9 lays the",
-            "  picked card off on that meld, Esc clears the picks.",
+            "  picked card off on that meld, v shows where the card may go (one place: it goes there),",
+            "  Esc clears the picks.",
             "Keys: ctrl+s save, f1 this help, f2 hint, f3 undo, ctrl+q quit, Esc closes this screen.",
             self.rules_line,
         ]
@@ -62,6 +63,7 @@ class HandView(Static, can_focus=True):
         Binding("g", "group", "new group"),
         Binding("enter", "confirm", "do it"),
         Binding("escape", "clear", "clear"),
+        Binding("v", "targets", "valid targets"),
         *(Binding(str(n), f"lay_off({n})", f"lay off on meld {n}", show=False) for n in range(1, 10)),
     ]
 
@@ -109,6 +111,13 @@ class HandView(Static, can_focus=True):
     def action_confirm(self) -> None:
         self._do(picked_command(self.picks))
 
+    def action_targets(self) -> None:
+        """The valid targets of the picked card (or the one under the cursor); a single one is played."""
+        picked = [p for g in self.picks for p in g]
+        position = picked[0] if len(picked) == 1 else self.cursor + 1
+        self.picks = [[]]
+        self.game.show_targets(position)
+
     def action_lay_off(self, meld: int) -> None:
         self._do(picked_command(self.picks, meld))
 
@@ -123,6 +132,7 @@ class LiverpoolApp(App[None]):
     """A game of Liverpool Rummy in the terminal against bots (see docs/terminal.md)."""
 
     TITLE = "liverpool"
+    AUTO_FOCUS = "#command"  # the command line, not the first focusable widget (the hand)
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
@@ -254,7 +264,7 @@ class LiverpoolApp(App[None]):
         self._write_log()
         message = self.message or self.prompt()
         if hand.has_focus and not self.message:
-            message = "cursor: <- -> move, space pick, g new group, Enter do, 1-9 lay off on meld N, Esc clear"
+            message = "cursor: <- -> move, space pick, g group, Enter do, 1-9 lay off, v targets, Esc clear"
         self.query_one("#message", Static).update(Text(message))
 
     def _write_log(self) -> None:
@@ -344,6 +354,23 @@ class LiverpoolApp(App[None]):
             self.message = f"Refused: {exc}"
         self.refresh_view()
         self.advance()
+
+    def show_targets(self, position: int) -> None:
+        """Say where card ``position`` may go; when there is exactly one place, put it there."""
+        try:
+            lays, swaps = self.session.targets(position)
+        except CommandError as exc:
+            self.message = str(exc)
+            self.refresh_view()
+            return
+        card = self.session.hand()[position - 1].pretty()
+        if len(lays) + len(swaps) == 1:
+            self.run_command(f"o {position} {lays[0]}" if lays else f"swap {position} {swaps[0]}")
+            return
+        parts = [f"lay off on meld {', '.join(map(str, lays))} (1-9)"] if lays else []
+        parts += [f"swap for the joker of meld {', '.join(map(str, swaps))} (swap N M)"] if swaps else []
+        self.message = f"{card}: " + ("; ".join(parts) if parts else "no meld takes it now")
+        self.refresh_view()
 
     def save(self, path: Path) -> None:
         path.write_text(self.session.record().to_json(), encoding="utf-8")

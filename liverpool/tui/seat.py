@@ -140,6 +140,19 @@ class SeatCommands:
             raise CommandError("a hint is for your move: it is not your move now")
         return "Hint (hard bot): " + command_text(hint(self.observation(), turn.options, seed), self.hand())
 
+    def targets(self, position: int) -> tuple[list[int], list[int]]:
+        """The melds (numbered from 1) that card ``position`` of the hand may be laid off on now, and those whose
+        joker it may replace, from the options the engine lists."""
+        hand = self.hand()
+        if not 1 <= position <= len(hand):
+            raise CommandError(f"there is no card {position}: your hand has {len(hand)}")
+        card = hand[position - 1]
+        turn = self.turn()
+        options = turn.options if turn.kind == "human" else ()
+        lays = sorted({a.meld + 1 for a in options if isinstance(a, LayOff) and a.card == card})
+        swaps = sorted({a.meld + 1 for a in options if isinstance(a, SwapJoker) and a.card == card})
+        return lays, swaps
+
     def hand(self) -> list[Card]:
         """The person's hand in the order shown (positions in commands count from 1 in this order)."""
         return sort_hand(self.observation().hand, self.by_rank)
