@@ -128,7 +128,7 @@ def test_hint_when_it_is_not_my_move() -> None:
 
 
 def test_end_of_deal_and_end_of_game_summaries(short_rules: Path) -> None:
-    """A whole two-deal game (RULES.md §scoring: lowest total wins) through the app: each deal's end waits for
+    """A whole two-deal game (RULES.md §1.6: the lowest total after all deals wins) through the app: each deal's end waits for
     Enter with its summary in the log, and the game's end lists the totals and the winner."""
     session = Session(load_ruleset(str(short_rules)), ["easy", "easy", "easy"], seed=5, name="ada")
 
