@@ -150,3 +150,90 @@ def test_bad_links_say_why(start_server: Callable[..., ServerProcess], sqlite_ur
     seat_link(f"{server.http}{table['invite_url']}", "ada")
     with pytest.raises(LinkError, match="every seat at this table is taken"):
         seat_link(f"{server.http}{table['invite_url']}", "bob")
+
+
+class ChromiumSeat(threading.Thread):
+    """A person in Chromium at the same table, acting through the table page's controls (browser_fixtures'
+    Player). Playwright's sync API is bound to its thread, so the browser is launched here."""
+
+    def __init__(self, invite_url: str, seat: int, name: str) -> None:
+        super().__init__(daemon=True)
+        self.invite_url, self.seat, self.name = invite_url, seat, name
+        self.stop = threading.Event()
+        self.joined = threading.Event()
+        self.moves = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        from browser_fixtures import CHROMIUM, CHROMIUM_ARGS, Player, join, open_tab
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+                tab = open_tab(chromium)
+                join(tab, self.invite_url, self.seat, self.name)
+                self.joined.set()
+                player = Player(tab)
+                while not self.stop.is_set():
+                    seq = tab.page.evaluate(
+                        "() => { const b = document.body.dataset;"
+                        " return b.mustAct === '1' && b.pending === undefined && b.connection === 'open'"
+                        " && b.phase !== 'game_over' ? b.seq : null; }"
+                    )
+                    if seq is None:
+                        tab.page.wait_for_timeout(50)
+                        continue
+                    if player.move(seq) != "stale":
+                        self.moves += 1
+                self.errors += tab.errors
+                chromium.close()
+        except Exception as exc:  # reported by the test, which runs in another thread
+            self.errors.append(repr(exc))
+            self.joined.set()
+
+
+@pytest.mark.slow  # Chromium and a server
+def test_terminal_and_chromium_at_one_table(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+    """A terminal player (--join with the invite link) and a browser player at one table with two bots."""
+    pytest.importorskip("playwright.sync_api")
+    from browser_fixtures import CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: run scripts/ensure_chromium.sh")
+    server = start_server(sqlite_url)
+    table = server.create(seats=4, bots={"1": "easy", "2": "easy"}, bot_pace_ms=0, buy_timeout_s=10)
+    invite = f"{server.http}{table['invite_url']}"
+    browser = ChromiumSeat(invite, 3, "bea")
+    browser.start()
+    assert browser.joined.wait(60) and not browser.errors, browser.errors
+    session = RemoteSession(seat_link(invite, "ada"))
+    app = LiverpoolApp(session)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            deadline = time.monotonic() + 90
+            typed = 0
+            while typed < 5 or browser.moves < 2:
+                assert time.monotonic() < deadline, (typed, browser.moves, browser.errors, session.log[-5:])
+                assert not browser.errors, browser.errors
+                if session.turn().kind == "human" and session.pending is None:
+                    seq = session.seq
+                    await pilot.press(*_command(session), "enter")
+                    assert not app.message.startswith("Refused"), app.message
+                    typed += 1
+                    for _ in range(400):
+                        if session.seq != seq or (session.pending is None and session.turn().kind != "human"):
+                            break
+                        await pilot.pause(0.05)
+                else:
+                    await pilot.pause(0.05)
+            assert session.names[3] == "bea" and any(line.startswith("bea ") for line in session.log)
+            assert any(line.startswith("ada ") for line in session.log)
+
+    try:
+        asyncio.run(run())
+    finally:
+        browser.stop.set()
+        browser.join(30)
+    assert not browser.errors, browser.errors
