@@ -13,9 +13,12 @@ from typing import Any
 
 import pytest
 from server_fixtures import ServerProcess, my_move, simple_choice
+from typer.testing import CliRunner
 
+from liverpool.cli import app as cli
 from liverpool.engine import Discard, DrawStock, GoDown, LayOff
 from liverpool.tui.app import LiverpoolApp
+from liverpool.tui.commands import parse
 from liverpool.tui.remote import LinkError, RemoteSession, seat_link
 
 
@@ -100,6 +103,13 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: session.started(), "start of the game")
             assert session.human == 0 and session.names[0] == "ada" and session.names[3] == "bea"
+            await until(pilot, lambda: session.turn().kind == "human", "move of mine")
+            options = session.turn().options
+            await pilot.press("f2")  # the hint works from the seat's observation at a server table too
+            assert app.message.startswith("Hint (hard bot): "), app.message
+            assert session.action_for(parse(app.message.removeprefix("Hint (hard bot): ").split(":")[0])) in options
+            await pilot.press("u", "enter")
+            assert app.message == "undo is for a game against bots, not at a server table"
             typed = await play(pilot, 6)
             assert "d" in typed and any(t.startswith("x ") for t in typed), typed
 
@@ -150,6 +160,8 @@ def test_bad_links_say_why(start_server: Callable[..., ServerProcess], sqlite_ur
     seat_link(f"{server.http}{table['invite_url']}", "ada")
     with pytest.raises(LinkError, match="every seat at this table is taken"):
         seat_link(f"{server.http}{table['invite_url']}", "bob")
+    result = CliRunner().invoke(cli, ["play", "--join", f"{server.http}{table['invite_url']}", "--name", "bob"])
+    assert result.exit_code == 2 and "every seat at this table is taken" in result.output
 
 
 class ChromiumSeat(threading.Thread):
