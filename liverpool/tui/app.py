@@ -395,5 +395,8 @@ class LiverpoolApp(App[None]):
         self.exit()
 
     def action_help(self) -> None:
+        if not self.session.started():
+            self.push_screen(HelpScreen("Rules: shown once the game has started"))
+            return
         rules = self.session.observation().rules
         self.push_screen(HelpScreen(f"Rules: {rules.title} ({rules.name}); liverpool rules show {rules.name}"))

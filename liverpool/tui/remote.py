@@ -180,6 +180,9 @@ class RemoteSession(SeatCommands):
             raise CommandError("the game has not started: waiting for every seat to be taken")
         return self._obs
 
+    def hand(self) -> list[Card]:
+        return [] if self._obs is None else super().hand()
+
     def started(self) -> bool:
         return self._obs is not None
 

@@ -249,3 +249,30 @@ def test_terminal_and_chromium_at_one_table(start_server: Callable[..., ServerPr
         browser.stop.set()
         browser.join(30)
     assert not browser.errors, browser.errors
+
+
+def test_waiting_for_players_takes_any_input(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+    """Before every seat is taken the game has not started: keys and commands are answered, none crashes it."""
+    server = start_server(sqlite_url)
+    table = server.create(seats=3, bots={"1": "easy"})
+    session = RemoteSession(seat_link(f"{server.http}{table['invite_url']}", "ada"))
+    app = LiverpoolApp(session)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                if session.status == "open" and session.seq is not None:
+                    break
+                await pilot.pause(0.05)
+            assert not session.started() and "Waiting for every seat" in str(app.query_one("#status").render())
+            await pilot.press("tab", "left", "space", "v", "enter", "escape", "tab")
+            await pilot.press("s", "enter")
+            for text in ("d", "x 1", "h", "u", "zz"):
+                await pilot.press(*text, "enter")
+                assert app.message, text
+            await pilot.press("f1")
+            await pilot.pause()
+            await pilot.press("escape")
+            assert app.is_running and session.pending is None
+
+    asyncio.run(run())
