@@ -188,6 +188,7 @@ class LiverpoolApp(App[None]):
         self.refresh_view()
         if isinstance(self.session, RemoteSession):
             self.run_worker(self.session.run(self.remote_changed), exit_on_error=False)
+            self.set_interval(1, self.refresh_view)  # the buy window's seconds left
         self.advance()
 
     def remote_changed(self, message: str | None) -> None:
@@ -249,8 +250,12 @@ class LiverpoolApp(App[None]):
         names = session.names
         four, large = self.four_colour, self.size.width >= WIDE
         status = status_text(obs, names, four)
-        if isinstance(session, RemoteSession) and session.status != "open":
-            status.append(" | NOT CONNECTED: retrying", style="bold reverse")
+        if isinstance(session, RemoteSession):
+            left = session.seconds_left()
+            if left is not None:
+                status.append(f" | {left} s to answer")
+            if session.status != "open":
+                status.append(" | NOT CONNECTED: retrying", style="bold reverse")
         self.query_one("#status", Static).update(status)
         self.query_one("#seats", Static).update(seats_text(obs, names))
         self.query_one("#melds", Static).update(melds_text(obs, names, four))

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +169,7 @@ class RemoteSession(SeatCommands):
         self._legal: list[Action] = []
         self._results_logged = 0
         self._game_end_logged = False
+        self._deadline: float | None = None  # when an open buy window closes (time.monotonic())
         self._prefix = secrets.token_hex(4)
         self._count = 0
         self._stopped = False
@@ -182,6 +184,12 @@ class RemoteSession(SeatCommands):
 
     def hand(self) -> list[Card]:
         return [] if self._obs is None else super().hand()
+
+    def seconds_left(self) -> int | None:
+        """The whole seconds left to answer the open buy window (the server's ``deadline``), if one is open."""
+        if self._deadline is None:
+            return None
+        return max(0, round(self._deadline - time.monotonic()))
 
     def started(self) -> bool:
         return self._obs is not None
@@ -316,6 +324,8 @@ class RemoteSession(SeatCommands):
         if "resumed" in message:
             self.resumed.append(bool(message["resumed"]))
         self.seq = int(message["seq"])
+        deadline = message.get("deadline")
+        self._deadline = None if deadline is None else time.monotonic() + float(deadline)
         self.table_id = str(message["table_id"])
         seat = message.get("seat")
         self.human = int(seat) if seat is not None else 0

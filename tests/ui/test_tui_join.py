@@ -276,3 +276,21 @@ def test_waiting_for_players_takes_any_input(start_server: Callable[..., ServerP
             assert app.is_running and session.pending is None
 
     asyncio.run(run())
+
+
+def test_buy_deadline_and_messages_read_from_the_server() -> None:
+    """RemoteSession.receive on its own: the buy window's deadline, a stale refusal, an ack, a repeated event."""
+    session = RemoteSession(seat_link("http://127.0.0.1:1/play/tok", "ada"))
+    state = {"type": "state", "table_id": "t1", "status": "waiting", "seq": 4, "seat": 2, "names": [None, None, "ada"]}
+    session.receive({**state, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": 12})
+    assert session.seconds_left() == 12 and session.human == 2 and session.names == ["easy 0", "easy 1", "ada"]
+    session.receive({**state, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": None})
+    assert session.seconds_left() is None
+    session.pending = {"type": "action", "id": "x-1"}
+    assert session.receive({"type": "ack", "id": "x-1", "seq": 5}) is None and session.pending is None
+    said = session.receive({"type": "error", "reason": "stale", "message": "old", "seq": 5})
+    assert said is not None and said.startswith("The table moved on")
+    assert session.receive({"type": "error", "reason": "cannot_draw", "message": "no"}) == "Refused: no"
+    session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
+    session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
+    assert session.event_seqs == [3] and session.log[-1] == "easy 0 draws"
