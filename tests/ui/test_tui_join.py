@@ -294,3 +294,52 @@ def test_buy_deadline_and_messages_read_from_the_server() -> None:
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     assert session.event_seqs == [3] and session.log[-1] == "easy 0 draws"
+
+
+@pytest.mark.slow  # a server started twice
+def test_server_killed_and_restarted(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
+    """kill -9 of the server mid-game: the terminal shows it is not connected, retries, and once the server is
+    back (same port and database) carries on from its seq (docs/protocol.md: rebuilt from the stored log)."""
+    server = start_server(sqlite_url)
+    table = server.create(seats=3, bots={"1": "easy", "2": "easy"}, bot_pace_ms=0, buy_timeout_s=10)
+    session = RemoteSession(seat_link(f"{server.http}{table['invite_url']}", "ada"))
+    app = LiverpoolApp(session)
+
+    async def until(pilot: Any, wanted: Callable[[], bool], what: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while not wanted():
+            assert time.monotonic() < deadline, f"no {what} within {timeout}s: {app.message!r} {session.log[-5:]}"
+            await pilot.pause(0.05)
+
+    async def move(pilot: Any) -> None:
+        await until(pilot, lambda: session.turn().kind == "human" and session.pending is None, "move of mine")
+        seq = session.seq
+        await pilot.press(*_command(session), "enter")
+        assert not app.message.startswith("Refused"), app.message
+        await until(
+            pilot, lambda: (session.pending is None and session.seq != seq) or session.turn().kind != "human", "answer"
+        )
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(3):
+                await move(pilot)
+            await until(pilot, lambda: session.turn().kind == "human", "move of mine")
+            seq = session.seq
+            server.kill()
+            await until(pilot, lambda: session.status == "lost", "lost connection")
+            await pilot.pause(0.3)
+            assert "NOT CONNECTED" in str(app.query_one("#status").render())
+            server.start()
+            await until(
+                pilot,
+                lambda: session.status == "open" and session.seq is not None and session.connects >= 2,
+                "reconnect",
+            )
+            assert session.resumed[-1] is True and session.seq == seq
+            for _ in range(3):
+                await move(pilot)
+            seqs = session.event_seqs
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+
+    asyncio.run(run())
