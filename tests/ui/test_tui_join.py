@@ -277,6 +277,22 @@ def test_waiting_for_players_takes_any_input(start_server: Callable[..., ServerP
 
     asyncio.run(run())
 
+    # The private seat link the log shows comes back to the same seat.
+    assert session.log[0] == f"Your seat link (to come back to this seat): {session.link.seat_url}"
+    again = RemoteSession(seat_link(session.link.seat_url, "ignored"))
+
+    async def back() -> None:
+        task = asyncio.create_task(again.run(lambda _: None))
+        for _ in range(200):
+            if again.seq is not None:
+                break
+            await asyncio.sleep(0.05)
+        again.stop()
+        task.cancel()
+
+    asyncio.run(back())
+    assert again.human == 0 and again.names[0] == "ada" and again.link.ws_url == session.link.ws_url
+
 
 def test_buy_deadline_and_messages_read_from_the_server() -> None:
     """RemoteSession.receive on its own: the buy window's deadline, a stale refusal, an ack, a repeated event."""
