@@ -311,8 +311,7 @@ class RemoteSession(SeatCommands):
                 self.pending = None
             return None
         if kind == "error":
-            if self.pending is not None and message.get("reason") != "malformed":
-                self.pending = None  # refused: the person chooses again
+            self.pending = None  # refused (a refused action is not remembered): the person chooses again
             if message.get("reason") == "stale":
                 return "The table moved on before your move arrived: nothing was played; choose again"
             return f"Refused: {message.get('message', message.get('reason'))}"
