@@ -1,5 +1,5 @@
 """``liverpool watch`` and ``liverpool replay``: whole games between bots printed as a log, and records
-re-played. (``liverpool play``, a game against bots on a terminal screen, is in ``cli_tui``.)"""
+re-played. (``liverpool play``, a game against bots on a terminal screen, is in ``liverpool.cli.tui``.)"""
 
 from __future__ import annotations
 

@@ -37,14 +37,30 @@ def play(
     ] = None,
     save: Annotated[Path, typer.Option("--save", help="Where ctrl+s saves the game.")] = Path("liverpool-save.json"),
     delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
-    join: Annotated[str | None, typer.Option("--join", help="A server table's link (not done yet).")] = None,
+    four_colour: Annotated[
+        bool, typer.Option("--four-colour", help="A four-colour deck: diamonds blue, clubs green.")
+    ] = False,
+    join: Annotated[
+        str | None,
+        typer.Option(
+            "--join",
+            help="Take a seat at a server table: an invite link (http://HOST/join/INVITE) or your seat link (http://HOST/play/TOKEN).",
+        ),
+    ] = None,
 ) -> None:
-    """Play a game against bots in the terminal: you hold seat 0 (type ? in the game for the commands)."""
+    """Play a game against bots in the terminal (you hold seat 0), or at a server table with --join (type ? in the game for the commands)."""
     from liverpool.tui.app import LiverpoolApp
     from liverpool.tui.session import Session
 
     if join is not None:
-        raise _fail("--join (a seat at a server table) is not done yet; play against bots, or use the browser")
+        from liverpool.tui.remote import LinkError, RemoteSession, seat_link
+
+        try:
+            link = seat_link(join, name)
+        except LinkError as exc:
+            raise _fail(str(exc)) from exc
+        LiverpoolApp(RemoteSession(link), four_colour=four_colour).run()
+        return
     if resume is not None:
         try:
             record = GameRecord.from_json(resume.read_text(encoding="utf-8"))
@@ -67,4 +83,4 @@ def play(
             session = Session(rules, names, seed=seed, name=name)
         except ValueError as exc:
             raise _fail(str(exc)) from exc
-    LiverpoolApp(session, delay=delay, save_path=save).run()
+    LiverpoolApp(session, delay=delay, save_path=save, four_colour=four_colour).run()

@@ -45,7 +45,7 @@ from liverpool.engine.game.legal import (
 )
 from liverpool.engine.game.verify import is_legal, refusal, shoe
 from liverpool.engine.melds import Meld, contract_problem, joker_stands, meld_label
-from liverpool.engine.observe import Observation, observe
+from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
 from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay, replay_views, snapshot
@@ -120,6 +120,7 @@ __all__ = [
     "Reshuffle",
     "Ruleset",
     "RulesetError",
+    "SeatView",
     "SeededChance",
     "Shuffle",
     "SwapJoker",

@@ -12,11 +12,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from liverpool.engine import Buy, IllegalAction, observe
+from liverpool.engine import Buy, IllegalAction
 
 from .commands import USAGE, CommandError, parse, picked_command
+from .remote import RemoteSession
 from .session import Session
-from .view import colour, hand_text, melds_text, seats_text, status_text
+from .view import WIDE, colour, hand_text, melds_text, seats_text, status_text
 
 DEFAULT_SAVE = Path("liverpool-save.json")
 
@@ -40,8 +41,9 @@ class HelpScreen(ModalScreen[None]):
         lines += [
             "Cursor mode (Tab to the hand, Tab back): arrows move, space picks a card, g starts a new",
             "  group, Enter discards the one card picked or goes down with the groups, 1-9 lays the",
-            "  picked card off on that meld, Esc clears the picks.",
-            "Keys: ctrl+s save, f1 this help, ctrl+q quit, Esc closes this screen.",
+            "  picked card off on that meld, v shows where the card may go (one place: it goes there),",
+            "  Esc clears the picks.",
+            "Keys: ctrl+s save, f1 this help, f2 hint, f3 undo, ctrl+q quit, Esc closes this screen.",
             self.rules_line,
         ]
         with VerticalScroll(id="help"):
@@ -61,6 +63,7 @@ class HandView(Static, can_focus=True):
         Binding("g", "group", "new group"),
         Binding("enter", "confirm", "do it"),
         Binding("escape", "clear", "clear"),
+        Binding("v", "targets", "valid targets"),
         *(Binding(str(n), f"lay_off({n})", f"lay off on meld {n}", show=False) for n in range(1, 10)),
     ]
 
@@ -108,6 +111,13 @@ class HandView(Static, can_focus=True):
     def action_confirm(self) -> None:
         self._do(picked_command(self.picks))
 
+    def action_targets(self) -> None:
+        """The valid targets of the picked card (or the one under the cursor); a single one is played."""
+        picked = [p for g in self.picks for p in g]
+        position = picked[0] if len(picked) == 1 else self.cursor + 1
+        self.picks = [[]]
+        self.game.show_targets(position)
+
     def action_lay_off(self, meld: int) -> None:
         self._do(picked_command(self.picks, meld))
 
@@ -122,6 +132,7 @@ class LiverpoolApp(App[None]):
     """A game of Liverpool Rummy in the terminal against bots (see docs/terminal.md)."""
 
     TITLE = "liverpool"
+    AUTO_FOCUS = "#command"  # the command line, not the first focusable widget (the hand)
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
@@ -137,18 +148,27 @@ class LiverpoolApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "save"),
         Binding("f1", "help", "help"),
-        Binding("ctrl+q", "quit", "quit"),
+        Binding("f2", "hint", "hint"),
+        Binding("f3", "undo", "undo"),
+        Binding("ctrl+q", "quit_game", "quit"),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.4, save_path: Path = DEFAULT_SAVE) -> None:
+    def __init__(
+        self,
+        session: Session | RemoteSession,
+        delay: float = 0.4,
+        save_path: Path = DEFAULT_SAVE,
+        four_colour: bool = False,
+    ) -> None:
         super().__init__()
+        self.four_colour = four_colour
         self.session = session
         self.delay = delay
         self.save_path = save_path
         self.message = ""
         self._logged = 0
         self._stepping = False
-        self._deals_seen = len(session.state.results)  # deal ends the person has acknowledged
+        self._deals_seen = self._results()  # deal ends the person has acknowledged
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -166,13 +186,31 @@ class LiverpoolApp(App[None]):
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
         self.refresh_view()
+        if isinstance(self.session, RemoteSession):
+            self.run_worker(self.session.run(self.remote_changed), exit_on_error=False)
+            self.set_interval(1, self.refresh_view)  # the buy window's seconds left
         self.advance()
+
+    def remote_changed(self, message: str | None) -> None:
+        """The server sent something (or the connection changed): show it."""
+        if message is not None:
+            self.message = message
+        elif self.message.startswith(("connection to the table lost", "cannot reach")):
+            self.message = ""  # connected again
+        self.refresh_view()
+
+    def on_resize(self) -> None:
+        self.refresh_view()  # larger cards from WIDE columns
+
+    def _results(self) -> int:
+        session = self.session
+        return len(session.observation().results) if session.started() else 0
 
     # ---- bots --------------------------------------------------------------------------------------
 
     def deal_ended(self) -> bool:
         """Whether a deal has just ended and the person has not yet pressed Enter to go on."""
-        return len(self.session.state.results) > self._deals_seen
+        return self.session.pauses_at_deal_end and self._results() > self._deals_seen
 
     def advance(self) -> None:
         """Let chance and the bots act until the person must answer, with a delay between bot moves; stop at
@@ -203,42 +241,61 @@ class LiverpoolApp(App[None]):
 
     def refresh_view(self) -> None:
         session = self.session
-        obs = observe(session.state, session.human)
+        if not session.started():
+            self.query_one("#status", Static).update(Text("Waiting for every seat to be taken..."))
+            self._write_log()
+            self.query_one("#message", Static).update(Text(self.message))
+            return
+        obs = session.observation()
         names = session.names
-        self.query_one("#status", Static).update(status_text(obs, names))
+        four, large = self.four_colour, self.size.width >= WIDE
+        status = status_text(obs, names, four)
+        if isinstance(session, RemoteSession):
+            left = session.seconds_left()
+            if left is not None:
+                status.append(f" | {left} s to answer")
+            if session.status != "open":
+                status.append(" | NOT CONNECTED: retrying", style="bold reverse")
+        self.query_one("#status", Static).update(status)
         self.query_one("#seats", Static).update(seats_text(obs, names))
-        self.query_one("#melds", Static).update(melds_text(obs, names))
+        self.query_one("#melds", Static).update(melds_text(obs, names, four))
         hand = self.query_one("#hand", HandView)
         if hand.has_focus:
             hand.cursor = min(hand.cursor, max(len(session.hand()) - 1, 0))
-            hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks))
+            hand.update(hand_text(session.hand(), colour(), session.by_rank, hand.cursor, hand.picks, four, large))
         else:
-            hand.update(hand_text(session.hand(), colour(), session.by_rank))
-        log = self.query_one("#log", RichLog)
-        for line in session.log[self._logged :]:
-            log.write(Text(line))
-        self._logged = len(session.log)
+            hand.update(hand_text(session.hand(), colour(), session.by_rank, four_colour=four, large=large))
+        hand.styles.height = 6 if large else 2
+        self._write_log()
         message = self.message or self.prompt()
         if hand.has_focus and not self.message:
-            message = "cursor: <- -> move, space pick, g new group, Enter do, 1-9 lay off on meld N, Esc clear"
+            message = "cursor: <- -> move, space pick, g group, Enter do, 1-9 lay off, v targets, Esc clear"
         self.query_one("#message", Static).update(Text(message))
+
+    def _write_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self.session.log[self._logged :]:
+            log.write(Text(line))
+        self._logged = len(self.session.log)
 
     def prompt(self) -> str:
         """What the person is asked now, from the options the engine lists for the seat."""
         turn = self.session.turn()
-        state = self.session.state
+        obs = self.session.observation()
         if self.deal_ended() and turn.kind != "over":
-            result = state.results[-1]
+            result = obs.results[-1]
             mine = result.points[self.session.human]
             return f"Deal {result.deal + 1} over ({mine} points for you, see the log): Enter to deal on"
         if turn.kind == "over":
-            totals = self.session.state.totals
+            totals = obs.totals
             names = self.session.names
-            winners = ", ".join(names[s] for s in self.session.state.winners)
+            winners = ", ".join(names[s] for s in obs.winners)
             return f"Game over: winner {winners}; " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(totals))
+        if turn.kind == "wait":
+            return f"waiting for {self.session.names[obs.current]}..."
         if turn.kind != "human":
             return "bots are playing..."
-        top = state.discard_pile[-1].pretty() if state.discard_pile else "-"
+        top = obs.discard_pile[-1].pretty() if obs.discard_pile else "-"
         if any(isinstance(a, Buy) for a in turn.options):
             return f"May I? Buy {top} (b) or pass (p)"
         kinds = sorted({type(a).__name__ for a in turn.options})
@@ -255,7 +312,7 @@ class LiverpoolApp(App[None]):
             "EndTurn": "e end",
         }
         line = "Your move: " + ", ".join(hint.get(k, k) for k in kinds)
-        if turn.seat != state.current and "Pass" not in kinds:
+        if turn.seat != obs.current and "Pass" not in kinds:
             line += ", p let it go"  # an optional call out of turn
         return line
 
@@ -269,7 +326,7 @@ class LiverpoolApp(App[None]):
         """Parse and do one typed command; a bad one leaves the game as it was and says why."""
         self.message = ""
         if not text.strip() and self.deal_ended():
-            self._deals_seen = len(self.session.state.results)
+            self._deals_seen = self._results()
             self.refresh_view()
             self.advance()
             return
@@ -279,12 +336,17 @@ class LiverpoolApp(App[None]):
                 case "help":
                     self.action_help()
                 case "quit":
-                    self.exit()
+                    self.action_quit_game()
                     return
                 case "sort":
                     self.session.by_rank = not self.session.by_rank
                 case "save":
                     self.save(Path(command.path) if command.path else self.save_path)
+                case "hint":
+                    self.message = self.session.hint_text()
+                case "undo":
+                    lines = self.session.undo()
+                    self.message = f"Taken back: {len(lines)} move{'s' if len(lines) != 1 else ''} (see the log)"
                 case _:
                     if self.session.turn().kind != "human":
                         raise CommandError("it is not your move now")
@@ -298,14 +360,48 @@ class LiverpoolApp(App[None]):
         self.refresh_view()
         self.advance()
 
+    def show_targets(self, position: int) -> None:
+        """Say where card ``position`` may go; when there is exactly one place, put it there."""
+        try:
+            lays, swaps = self.session.targets(position)
+        except CommandError as exc:
+            self.message = str(exc)
+            self.refresh_view()
+            return
+        card = self.session.hand()[position - 1].pretty()
+        if len(lays) + len(swaps) == 1:
+            self.run_command(f"o {position} {lays[0]}" if lays else f"swap {position} {swaps[0]}")
+            return
+        parts = [f"lay off on meld {', '.join(map(str, lays))} (1-9)"] if lays else []
+        parts += [f"swap for the joker of meld {', '.join(map(str, swaps))} (swap N M)"] if swaps else []
+        self.message = f"{card}: " + ("; ".join(parts) if parts else "no meld takes it now")
+        self.refresh_view()
+
     def save(self, path: Path) -> None:
         path.write_text(self.session.record().to_json(), encoding="utf-8")
         self.message = f"saved to {path} (liverpool play --resume {path})"
 
     def action_save(self) -> None:
-        self.save(self.save_path)
+        try:
+            self.save(self.save_path)
+        except CommandError as exc:
+            self.message = str(exc)
         self.refresh_view()
 
+    def action_hint(self) -> None:
+        self.run_command("h")
+
+    def action_undo(self) -> None:
+        self.run_command("u")
+
+    def action_quit_game(self) -> None:
+        if isinstance(self.session, RemoteSession):
+            self.session.stop()
+        self.exit()
+
     def action_help(self) -> None:
-        rules = self.session.state.rules
+        if not self.session.started():
+            self.push_screen(HelpScreen("Rules: shown once the game has started"))
+            return
+        rules = self.session.observation().rules
         self.push_screen(HelpScreen(f"Rules: {rules.title} ({rules.name}); liverpool rules show {rules.name}"))

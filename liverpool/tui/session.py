@@ -7,8 +7,6 @@ command names, and lets ``apply`` accept or refuse it (the refusal's message is 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from liverpool.bots.registry import make_bot
@@ -16,23 +14,14 @@ from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.engine import (
     Action,
     Agent,
-    Buy,
-    Call,
-    Card,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    EndTurn,
     GameRecord,
-    GoDown,
-    LayOff,
     Meld,
-    MeldKind,
-    Pass,
+    Observation,
     Phase,
     Ruleset,
     SeededChance,
-    SwapJoker,
+    action_from_dict,
+    action_to_dict,
     apply,
     asking_order,
     go_down_arrangements,
@@ -44,22 +33,10 @@ from liverpool.engine import (
 )
 
 from .commands import Command, CommandError
+from .seat import SeatCommands, Turn, game_end_lines
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Who acts next: ``kind`` is 'human', 'bot', 'chance' or 'over'; ``options`` what the seat may do."""
-
-    kind: str
-    seat: int | None = None
-    options: tuple[Action, ...] = ()
-
-
-def _face(card: Card) -> str:
-    return card.pretty()
-
-
-class Session:
+class Session(SeatCommands):
     """One game: seat ``human`` is the person's, the others are bots named in ``bots`` (in seat order)."""
 
     def __init__(
@@ -93,8 +70,11 @@ class Session:
         # Seats that let an optional chance (a call out of turn) pass, and the history length it was at.
         self._declined: set[int] = set()
         self._declined_at = -1
+        # Moves taken back by undo, kept for the saved record: where (the history's length) and which.
+        self.undone: list[dict[str, Any]] = []
         if record is not None:
             self.state = replay(record)
+            self.undone = [dict(u) for u in record.meta.get("undone", [])]
             if record.seats:
                 self.names = list(record.seats)
         else:
@@ -113,16 +93,67 @@ class Session:
     def record(self) -> GameRecord:
         """The game so far in the engine's record format, with what :meth:`resume` needs in ``meta``."""
         meta: dict[str, Any] = {"seed": self.seed, "bots": self.bot_names, "human": self.human, "client": "tui"}
+        if self.undone:
+            meta["undone"] = self.undone
         return GameRecord.of(self.state, self.names, meta)
+
+    def hint_seed(self) -> int:
+        return self.seed * 100_003 + len(self.state.history)
+
+    def undo(self) -> list[str]:
+        """Take back the person's last decision and every move after it (the bots'), as long as no card the
+        person had not seen has been shown to them since (a card drawn, bought or dealt, a bot's discard);
+        :class:`CommandError` saying which card otherwise. The moves taken back are kept in ``undone``
+        (and the saved record's ``meta``). Returns what was taken back, as log lines."""
+        history = self.state.history
+        mine = [i for i, a in enumerate(history) if a.seat == self.human]
+        if not mine:
+            raise CommandError("nothing to undo: you have not moved yet")
+        at = mine[-1]
+        record = GameRecord.of(self.state, self.names)
+        record.actions = record.actions[:at]
+        state = replay(record)
+        seen = observe(state, self.human).visible_cards()
+        lines: list[str] = []
+        for action in history[at:]:
+            lines.append(describe(state, action, self.names))
+            apply(state, action)
+            shown = observe(state, self.human).visible_cards() - seen
+            if shown:
+                cards = " ".join(sorted(c.pretty() for c in shown))
+                raise CommandError(f"cannot undo: {cards} shown to you since ({lines[-1]})")
+        self.undone.append({"at": at, "actions": [action_to_dict(a) for a in history[at:]]})
+        self.state = replay(record)
+        self.agents = [
+            None if a is None else make_bot(self.bot_names[self._bot_index(s)]) for s, a in enumerate(self.agents)
+        ]
+        self._declined, self._declined_at = set(), -1
+        self._results_logged = len(self.state.results)
+        self.log.append(f"{self.names[self.human]} takes back: " + "; ".join(lines))
+        return lines
+
+    def _bot_index(self, seat: int) -> int:
+        return seat if seat < self.human else seat - 1
+
+    def undone_actions(self) -> list[list[Action]]:
+        """The moves taken back so far, each undo's in order (read back from ``undone``)."""
+        return [[action_from_dict(a) for a in u["actions"]] for u in self.undone]
 
     # ---- reading -------------------------------------------------------------------------------------
 
-    def hand(self) -> list[Card]:
-        """The person's hand in the order shown (positions in commands count from 1 in this order)."""
-        cards = list(observe(self.state, self.human).hand)
-        if self.by_rank:
-            return sorted(cards, key=lambda c: (c.is_joker, 0 if c.is_joker else c.rank, "" if c.is_joker else c.suit))
-        return sorted(cards, key=lambda c: (c.is_joker, "" if c.is_joker else c.suit, 0 if c.is_joker else c.rank))
+    pauses_at_deal_end = True  # the bots wait at a deal's end until the person has read it
+
+    def started(self) -> bool:
+        return True
+
+    def observation(self) -> Observation:
+        return observe(self.state, self.human)
+
+    def options(self) -> list[Action]:
+        return [a for a in legal_actions(self.state) if a.seat == self.human]
+
+    def arrangements(self) -> list[tuple[Meld, ...]]:
+        return list(go_down_arrangements(self.state, self.human))
 
     def turn(self) -> Turn:
         """Who acts next, asked in the engine driver's order: out-of-turn seats first, nearest first."""
@@ -195,84 +226,8 @@ class Session:
         for result in self.state.results[self._results_logged :]:
             self.log.extend(deal_end_lines(result, self.names))
         self._results_logged = len(self.state.results)
-
-    def action_for(self, command: Command) -> Action | None:
-        """The engine action ``command`` names for the person's seat (None: declining an optional call)."""
-        seat = self.human
-        hand = self.hand()
-
-        def card(position: int) -> Card:
-            if position > len(hand):
-                raise CommandError(f"there is no card {position}: your hand has {len(hand)}")
-            return hand[position - 1]
-
-        match command.verb:
-            case "draw":
-                return DrawStock(seat)
-            case "take":
-                return DrawDiscard(seat)
-            case "discard":
-                return Discard(seat, card(command.cards[0]))
-            case "buy":
-                return Buy(seat)
-            case "pass":
-                if Pass(seat) in legal_actions(self.state, seat) or self.state.phase is Phase.BUY:
-                    return Pass(seat)
-                if self.state.current == seat:
-                    raise CommandError("it is your turn: you must act (d, t, ...)")
-                return None
-            case "call":
-                return Call(seat, card(command.cards[0]) if command.cards else None)
-            case "end":
-                return EndTurn(seat)
-            case "down":
-                groups = [[card(p) for p in group] for group in command.groups]
-                return self._go_down(groups)
-            case "layoff" | "swap":
-                return self._on_meld(command.verb, card(command.cards[0]), (command.meld or 1) - 1)
-        raise CommandError(f"{command.verb!r} is not a move")
-
-    def _go_down(self, groups: list[list[Card]]) -> GoDown:
-        seat = self.human
-        wanted = sorted(sorted(Counter(_face(c) for c in g).items()) for g in groups)
-        for arrangement in go_down_arrangements(self.state, seat):
-            have = sorted(sorted(Counter(_face(c) for c in m.cards).items()) for m in arrangement)
-            if have == wanted:
-                return GoDown(seat, arrangement)
-        # Not an arrangement the engine lists: build the melds as typed and let apply say what is wrong.
-        contract = self.state.deal_rule.contract
-        melds: list[Meld] = []
-        for index, group in enumerate(groups):
-            naturals = [c for c in group if not c.is_joker]
-            if index < len(contract):
-                kind = contract[index].kind
-            else:
-                kind = MeldKind.SET if len({c.rank for c in naturals}) <= 1 else MeldKind.RUN
-            low = min((c.rank for c in naturals), default=1)
-            cards = tuple(sorted(group, key=lambda c: (c.is_joker, 0 if c.is_joker else c.rank)))
-            melds.append(Meld(kind, cards, low))
-        return GoDown(seat, tuple(melds))
-
-    def _on_meld(self, verb: str, card: Card, meld: int) -> Action:
-        seat = self.human
-        if meld >= len(self.state.melds):
-            count = len(self.state.melds)
-            raise CommandError(f"there is no meld {meld + 1}: the table has {count} meld{'s' if count != 1 else ''}")
-        options = legal_actions(self.state)
-        if verb == "layoff":
-            fits = [a for a in options if isinstance(a, LayOff) and a.card == card and a.meld == meld]
-            if fits:
-                return fits[0]  # one end only, or either end of a run: the first listed
-            melds = self.state.melds
-            run = 0 <= meld < len(melds) and melds[meld].meld.kind is MeldKind.RUN
-            return LayOff(seat, card, meld, "high" if run else None)
-        swaps = [a for a in options if isinstance(a, SwapJoker) and a.card == card and a.meld == meld]
-        if swaps:
-            return swaps[0]
-        melds = self.state.melds
-        jokers = [c for c in melds[meld].meld.cards if c.is_joker] if 0 <= meld < len(melds) else []
-        joker = jokers[0] if jokers else Card.parse("JK")
-        return SwapJoker(seat, card, meld, joker)
+        if self.state.phase is Phase.GAME_OVER:
+            self.log.extend(game_end_lines(self.observation(), self.names))
 
     def act(self, command: Command) -> None:
         """Do ``command`` for the person: :class:`CommandError` or the engine's :class:`IllegalAction` if not."""

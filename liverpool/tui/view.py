@@ -9,6 +9,9 @@ from rich.text import Text
 from liverpool.engine import Card, Observation, Phase
 
 RED_SUITS = ("H", "D")
+# A four-colour deck: spades black (the terminal's own colour), hearts red, diamonds blue, clubs green.
+FOUR_COLOURS = {"S": "bold", "H": "bold red", "D": "bold blue", "C": "bold green"}
+WIDE = 120  # from this many columns the hand is shown as larger, boxed cards
 
 
 def colour() -> bool:
@@ -16,16 +19,50 @@ def colour() -> bool:
     return not os.environ.get("NO_COLOR")
 
 
-def card_text(card: Card, coloured: bool = True) -> Text:
-    """A compact card (``7♥``, ``JK``): hearts and diamonds red, jokers magenta, when coloured."""
-    style = ""
-    if coloured:
-        style = "bold magenta" if card.is_joker else ("bold red" if card.suit in RED_SUITS else "bold")
-    return Text(card.pretty(), style=style)
+def card_style(card: Card, coloured: bool = True, four_colour: bool = False) -> str:
+    """Hearts and diamonds red (four colours: diamonds blue, clubs green), jokers magenta; none without colour."""
+    if not coloured:
+        return ""
+    if card.is_joker:
+        return "bold magenta"
+    if four_colour:
+        return FOUR_COLOURS.get(card.suit, "bold")
+    return "bold red" if card.suit in RED_SUITS else "bold"
 
 
-def cards_text(cards: tuple[Card, ...] | list[Card], coloured: bool = True) -> Text:
-    return Text(" ").join(card_text(c, coloured) for c in cards)
+def card_text(card: Card, coloured: bool = True, four_colour: bool = False) -> Text:
+    """A compact card (``7♥``, ``JK``), coloured as :func:`card_style` says."""
+    return Text(card.pretty(), style=card_style(card, coloured, four_colour))
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card], coloured: bool = True, four_colour: bool = False) -> Text:
+    return Text(" ").join(card_text(c, coloured, four_colour) for c in cards)
+
+
+def boxed_hand(
+    hand: list[Card],
+    coloured: bool = True,
+    four_colour: bool = False,
+    cursor: int | None = None,
+    picks: list[list[int]] | None = None,
+) -> Text:
+    """The hand as larger cards, five lines: the position (with a picked card's group letter), then a box per
+    card with its rank and suit (``JK`` for a joker); the card under the cursor reversed."""
+    group_of = {p: g for g, group in enumerate(picks or []) for p in group}
+    rows = [Text(), Text(), Text(), Text(), Text()]
+    for position, card in enumerate(hand, 1):
+        label = f"{'abcdefgh'[group_of[position] % 8]}{position}" if position in group_of else str(position)
+        rows[0].append(f"{label:^5}", style="bold underline" if position in group_of else ("dim" if coloured else ""))
+        face = card.pretty()
+        rank, suit = (face, "") if card.is_joker else (face[:-1], face[-1])
+        style = card_style(card, coloured, four_colour)
+        if cursor is not None and cursor == position - 1:
+            style = f"{style} reverse".strip()
+        rows[1].append("╭───╮", style=style)
+        rows[2].append(f"│{rank:<3}│", style=style)
+        rows[3].append(f"│{suit:>3}│", style=style)
+        rows[4].append("╰───╯", style=style)
+    return Text("\n").join(rows)
 
 
 def hand_text(
@@ -34,15 +71,22 @@ def hand_text(
     by_rank: bool = False,
     cursor: int | None = None,
     picks: list[list[int]] | None = None,
+    four_colour: bool = False,
+    large: bool = False,
 ) -> Text:
     """The hand numbered as commands count it: ``1:7♥ 2:8♥ ...``, wrapped by the widget. In cursor mode the
-    card under the cursor (0-based ``cursor``) is shown reversed and picked cards carry their group's letter."""
+    card under the cursor (0-based ``cursor``) is shown reversed and picked cards carry their group's letter.
+    ``large``: as :func:`boxed_hand`, under the title line."""
     out = Text("Hand " + ("(by rank): " if by_rank else "(by suit): "), style="bold" if coloured else "")
+    if large:
+        out.append("\n")
+        out.append_text(boxed_hand(hand, coloured, four_colour, cursor, picks))
+        return out
     group_of = {p: g for g, group in enumerate(picks or []) for p in group}
     for position, card in enumerate(hand, 1):
         label = f"{position}:" if position not in group_of else f"{'abcdefgh'[group_of[position] % 8]}{position}:"
         out.append(label, style="bold underline" if position in group_of else ("dim" if coloured else ""))
-        shown = card_text(card, coloured)
+        shown = card_text(card, coloured, four_colour)
         if cursor is not None and cursor == position - 1:
             shown.stylize("reverse")
         out.append_text(shown)
@@ -50,12 +94,12 @@ def hand_text(
     return out
 
 
-def status_text(obs: Observation, names: list[str]) -> Text:
+def status_text(obs: Observation, names: list[str], four_colour: bool = False) -> Text:
     """Deal, contract, stock, discard top and whose turn, on one line."""
     contract = " + ".join(str(m) for m in obs.contract)
     top = obs.top_discard
     out = Text(f"Deal {obs.deal + 1}/{len(obs.rules.deals)}: {contract} | stock {obs.stock_size} | discard ")
-    out.append_text(card_text(top, colour()) if top is not None else Text("-"))
+    out.append_text(card_text(top, colour(), four_colour) if top is not None else Text("-"))
     if obs.phase is Phase.GAME_OVER:
         out.append(" | game over")
     elif obs.phase is Phase.BUY:
@@ -78,13 +122,13 @@ def seats_text(obs: Observation, names: list[str]) -> Text:
     return out
 
 
-def melds_text(obs: Observation, names: list[str]) -> Text:
+def melds_text(obs: Observation, names: list[str], four_colour: bool = False) -> Text:
     """The melds on the table, numbered as commands count them, with their owners."""
     out = Text("Table\n", style="bold" if colour() else "")
     if not obs.melds:
         out.append("(no melds yet)\n")
     for number, table_meld in enumerate(obs.melds, 1):
         out.append(f"{number} {names[table_meld.owner][:8]} {table_meld.meld.kind.value} ")
-        out.append_text(cards_text(table_meld.meld.cards, colour()))
+        out.append_text(cards_text(table_meld.meld.cards, colour(), four_colour))
         out.append("\n")
     return out

@@ -293,11 +293,18 @@ def test_bots_move_on_a_timer_and_wait_for_the_person() -> None:
         session = _session()
         app = LiverpoolApp(session, delay=0.01)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.5)
+
+            async def settle() -> None:  # the timer's moves, however slow the machine (at most 20 s)
+                for _ in range(400):
+                    await pilot.pause(0.05)
+                    if session.turn().kind == "human":
+                        return
+
+            await settle()
             assert session.turn().kind == "human" and session.log  # the bots played up to the person's turn
             moves = len(session.state.history)
             await pilot.press(*_next_command(session), "enter")
-            await pilot.pause(0.5)
+            await settle()
             assert session.turn().kind == "human" and len(session.state.history) > moves + 1
 
     asyncio.run(run())
