@@ -8,6 +8,7 @@ import typer
 
 from .buildinfo import describe_build
 from .cli_play import replay_command, watch
+from .cli_review import review
 from .cli_rules import rules_app
 from .cli_serve import serve
 from .cli_tournament import tournament
@@ -37,6 +38,7 @@ def _main(
 app.add_typer(rules_app, name="rules")
 app.command("play")(play)
 app.command("replay")(replay_command)
+app.command("review")(review)
 app.command("watch")(watch)
 app.command("serve")(serve)
 app.command("tournament")(tournament)
