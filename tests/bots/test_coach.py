@@ -32,6 +32,7 @@ from liverpool.engine import (
     observe,
     run_game,
 )
+from liverpool.engine.play import step
 
 RULES = find_preset("liverpool")
 WORLDS = 16
@@ -229,3 +230,30 @@ def test_review_command_refuses_bad_input(seeded_record: GameRecord, tmp_path: P
     result = runner.invoke(app, ["review", str(broken), "--seat", "0"])
     assert result.exit_code == 2
     assert "not valid JSON" in result.output
+
+
+def _luck_of_first_draw(stock_top: str) -> float:
+    """Seat 1 holds three 9s and two 7s (deal 1: two sets) and draws ``stock_top`` (the others pass on the
+    10♣ it declined); a medium bot plays seat 1's turn; the review rates the draw."""
+    position = Position.of(
+        hands=["2D 3H 6S QC JS 4C 8C", "7C 7D 9C 9D 9S KS 4D", "5C 5D 2S 3S AS KH#1 4H", "QH JD 10S 6C 3C 8D 2H"],
+        stock=stock_top,
+        discard_pile="10C",
+        current=1,
+        discarder=0,
+    ).with_rest_in_stock(RULES)
+    state = _after_stock_draw(position)
+    rng = random.Random(0)
+    bots = [MediumBot() for _ in range(4)]
+    while state.current == 1:
+        step(state, bots, rng)
+    record = GameRecord.of(state, position=position)
+    review = review_record(record, 1, Coach(worlds=8), seed=1)
+    assert [d.index for d in review.draws] == [0]
+    return review.draws[0].luck
+
+
+def test_each_stock_draw_is_rated_against_the_average_draw() -> None:
+    """Luck is kept apart from judgement: drawing the third 7 (the contract) is good luck, a king is not."""
+    good, bad = _luck_of_first_draw("7H"), _luck_of_first_draw("KD")
+    assert good > 0 > bad
