@@ -80,6 +80,12 @@ class Advice:
         return self.options[0]
 
     @property
+    def margin(self) -> float | None:
+        """How many expected points the best option is better than the next (None with one option), as a
+        hint shows it."""
+        return self.options[1].loss if len(self.options) > 1 else None
+
+    @property
     def acceptable(self) -> tuple[OptionValue, ...]:
         """The options within two standard errors of the best."""
         return tuple(o for o in self.options if o.acceptable)

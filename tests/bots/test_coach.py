@@ -74,6 +74,7 @@ def test_going_down_to_go_out_ranks_first_and_staying_up_is_flagged() -> None:
     stay_up = Discard(1, Card.parse("KD"))
     advice = Coach(worlds=WORLDS).advise(observe(state, 1), legal_actions(state, 1), seed=1, include=[stay_up])
     assert isinstance(advice.best.choice, GoDown)
+    assert advice.margin is not None and advice.margin > 10
     assert "keeping only the K♦ to discard and go out" in advice.best.reason
     value = advice.value_of(stay_up)
     assert not value.acceptable
