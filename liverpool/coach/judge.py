@@ -43,7 +43,7 @@ class Thresholds:
             )
 
 
-THRESHOLDS = Thresholds(inaccuracy=4.0, mistake=9.0, blunder=20.0)
+THRESHOLDS = Thresholds(inaccuracy=5.0, mistake=7.0, blunder=14.0)
 """The calibrated thresholds (``docs/coach.md``: how they were chosen)."""
 
 
