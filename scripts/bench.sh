@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: the benchmark venv (.venv-bench) and benchmarks/peers.py on one core.
+# make bench: the benchmark venv (.venv-bench), benchmarks/peers.py and benchmarks/hint_latency.py on one core.
 #   bash scripts/bench.sh [--quick] [--profile] [peers.py options]
 # The venv holds the project and its peers (RLCard, OpenSpiel, OR-Tools for the oracle, pyinstrument);
 # it is built when missing and refreshed when pyproject.toml or this script changes (a stamp file).
@@ -47,6 +47,12 @@ done
 
 status=0
 "${PIN[@]}" "$VENV/bin/python" benchmarks/peers.py "${COMPILED[@]}" "${ARGS[@]}" || status=$?
+# Hint latency of the coach at its default budget (issue 30: p99 at most 1 s), pure build, one core.
+HINTS=200
+for arg in "${ARGS[@]}"; do
+    if [ "$arg" = "--quick" ]; then HINTS=40; fi
+done
+"${PIN[@]}" "$VENV/bin/python" benchmarks/hint_latency.py --hints "$HINTS" || status=$?
 if [ "$PROFILE" = 1 ]; then
     "${PIN[@]}" "$VENV/bin/python" benchmarks/hotspots.py || status=$?
 fi

@@ -164,14 +164,18 @@ class HardBot:
     def outcome(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> float:
         """``seat`` plays ``choice`` in ``world`` (changed in place), then ``medium`` bots play to the end of
         the deal: the seat's points minus its opponents' (:func:`relative`)."""
+        scores = self.deal_points(world, seat, choice, rng)
+        return relative(scores, seat, world.rules.partnerships)
+
+    def deal_points(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> tuple[int, ...]:
+        """``seat`` plays ``choice`` in ``world`` (changed in place; ``None`` declines), then ``medium`` bots
+        play to the end of the deal: each seat's points for the deal."""
         agents = [self.policy] * world.seats
         deal = world.deal
         if choice is None:
-            scores = playout(world, agents, rng, skip_through=seat, max_steps=self.max_steps)
-        else:
-            apply(world, choice)
-            scores = playout(world, agents, rng, deal=deal, max_steps=self.max_steps)
-        return relative(scores, seat, world.rules.partnerships)
+            return playout(world, agents, rng, skip_through=seat, max_steps=self.max_steps)
+        apply(world, choice)
+        return playout(world, agents, rng, deal=deal, max_steps=self.max_steps)
 
 
 def relative(scores: Sequence[int], seat: int, partnerships: bool) -> float:

@@ -8,6 +8,7 @@ import typer
 
 from liverpool.buildinfo import describe_build
 from liverpool.cli.play import replay_command, watch
+from liverpool.cli.review import review
 from liverpool.cli.rules import rules_app
 from liverpool.cli.serve import serve
 from liverpool.cli.tournament import tournament
@@ -37,6 +38,7 @@ def _main(
 app.add_typer(rules_app, name="rules")
 app.command("play")(play)
 app.command("replay")(replay_command)
+app.command("review")(review)
 app.command("watch")(watch)
 app.command("serve")(serve)
 app.command("tournament")(tournament)
