@@ -12,6 +12,7 @@
 
 from liverpool.engine._speed.bits import BITS
 from liverpool.engine._speed.build import is_compiled
+from liverpool.engine._speed.cache import clear_caches
 from liverpool.engine.actions import (
     ACTION_TYPES,
     Action,
@@ -134,6 +135,7 @@ __all__ = [
     "can_meet",
     "chance_action",
     "choose_first_dealer",
+    "clear_caches",
     "contract_problem",
     "draft_go_down",
     "encode_field",

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
+
 SUITS: Final = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -187,4 +189,4 @@ def make_shoe(decks: int, jokers: int) -> tuple[Card, ...]:
 
 
 # Shoes made so far (a tuple is immutable, so one shoe serves every deal that asks for it).
-_shoes: dict[tuple[int, int], tuple[Card, ...]] = {}
+_shoes: dict[tuple[int, int], tuple[Card, ...]] = kept({})

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from liverpool.engine._speed.bits import spaced
+from liverpool.engine._speed.cache import kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, face_text, parse_cards, rank_text
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
@@ -228,8 +229,8 @@ class _MeldRules:
 
 # The meld rules of each ruleset asked about, by identity (held in the value, so that an identity is never
 # reused while its entry lives).
-_meld_rules: Final[dict[int, _MeldRules]] = {}
-_last_meld_rules: Final[list[_MeldRules]] = []  # the one asked about last
+_meld_rules: Final[dict[int, _MeldRules]] = kept({})
+_last_meld_rules: Final[list[_MeldRules]] = kept([])  # the one asked about last
 
 
 def _meld_rules_of(rules: Ruleset) -> _MeldRules:
@@ -378,7 +379,7 @@ def runs_could_join(a: Meld, b: Meld, rules: Ruleset) -> bool:
 
 
 # Answers of could_be_one_run, by its arguments packed in one int.
-_one_run: Final[dict[int, bool]] = {}
+_one_run: Final[dict[int, bool]] = kept({})
 
 
 def could_be_one_run(ranks: int, jokers: int, aces_low: bool, aces_high: bool, spacing: int, min_naturals: int) -> bool:
@@ -472,9 +473,9 @@ Accepted = tuple[tuple[int, End | None], ...]
 # What melds accept, by ruleset (held in the value, so that its id is never reused while the entry lives) and by
 # the meld's kind, low rank and faces packed in one int: validity depends on faces, never on copies, and a
 # key made of ints is hashed without a Python call (a Meld's hash would hash its kind, an enum, in Python).
-_accepted: Final[dict[int, tuple[Ruleset, dict[int, Accepted]]]] = {}
+_accepted: Final[dict[int, tuple[Ruleset, dict[int, Accepted]]]] = kept({})
 _ACCEPTED_AT_MOST: Final = 1 << 16
-_last_accepted: Final[list[tuple[Ruleset, dict[int, Accepted]]]] = []  # the ruleset's entry asked about last
+_last_accepted: Final[list[tuple[Ruleset, dict[int, Accepted]]]] = kept([])  # the ruleset's entry asked about last
 
 
 def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import joker_stands, meld_label
@@ -366,7 +367,7 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
 
 # The results of the last state observed and the totals they make, reused while a state holds the very same
 # results (they are immutable and only ever appended, so the totals change once a deal).
-_last_results: Final[list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]]] = []
+_last_results: Final[list[tuple[tuple[DealResult, ...], int, tuple[int, ...]]]] = kept([])
 
 
 def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple[int, ...]]:
@@ -391,7 +392,7 @@ def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple
 # The last view made of each seat (by seat number), reused while it still says the same: a step changes
 # one seat or none, and a view of each seat is made at every step. Each use checks every field, so views
 # of other tables or games can never be mistaken for this one.
-_last_views: Final[list[SeatView]] = []
+_last_views: Final[list[SeatView]] = kept([])
 
 
 def _seat_views(state: GameState) -> tuple[SeatView, ...]:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.actions import Action, Buy, Pass, Reshuffle, Shuffle
 from liverpool.engine.cards import Card, make_shoe
 from liverpool.engine.game.core import _apply_listed, new_game
@@ -180,7 +181,7 @@ def step(
 # the state and its history's length after that answer. While the state's history has not grown since (the
 # state changes only through ``apply``, which records each action), the next seat asked sees the same
 # moment but for the window's answers.
-_last_window: Final[list[tuple[GameState, int, Observer]]] = []
+_last_window: Final[list[tuple[GameState, int, Observer]]] = kept([])
 
 
 def _window_observer(state: GameState) -> Observer:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
 from liverpool.engine.rules.parts import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget
@@ -42,7 +43,7 @@ def whole_hand_required(state: GameState) -> bool:
 
 # The out of the last deal asked about, as its ruleset, its deal number and the out (compiled, asking the
 # ruleset is a Python call, made at each listing of a seat not yet down).
-_last_out: Final[list[tuple[Ruleset, int, DealOut]]] = []
+_last_out: Final[list[tuple[Ruleset, int, DealOut]]] = kept([])
 
 
 def deal_out(state: GameState) -> DealOut:
@@ -216,8 +217,8 @@ Accepted = tuple[tuple[int, End | None], ...]
 # The last table asked about, as its rules, its melds (held, so that identity stays meaningful) and what each
 # of its melds accepts; and the last table indexed, as its rules, what its melds accept (that very list) and
 # the index.
-_last_accepted: Final[list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted]]]] = []
-_last_index: Final[list[tuple[Ruleset, list[Accepted], LayOffIndex]]] = []
+_last_accepted: Final[list[tuple[Ruleset, tuple[TableMeld, ...], list[Accepted]]]] = kept([])
+_last_index: Final[list[tuple[Ruleset, list[Accepted], LayOffIndex]]] = kept([])
 
 
 def lay_off_index(state: GameState) -> LayOffIndex:
@@ -251,7 +252,7 @@ def table_accepted(melds: Sequence[TableMeld], rules: Ruleset) -> list[Accepted]
 
 
 # The faces that fit the last table asked about: what its melds accept (that very list) and the mask.
-_last_fits: Final[list[tuple[list[Accepted], int]]] = []
+_last_fits: Final[list[tuple[list[Accepted], int]]] = kept([])
 
 
 def table_fits(melds: Sequence[TableMeld], rules: Ruleset) -> int:
@@ -411,8 +412,8 @@ class _BuyRules:
 
 # The buy rules of each ruleset asked about, by identity (held in the value, so that an identity is never
 # reused while its entry lives).
-_buy_rules: Final[dict[int, _BuyRules]] = {}
-_last_buy_rules: Final[list[_BuyRules]] = []  # the one asked about last
+_buy_rules: Final[dict[int, _BuyRules]] = kept({})
+_last_buy_rules: Final[list[_BuyRules]] = kept([])  # the one asked about last
 
 
 def _buy_rules_of(rules: Ruleset) -> _BuyRules:

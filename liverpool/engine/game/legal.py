@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.actions import (
     Action,
     Buy,
@@ -273,11 +274,11 @@ def _play_phase(state: GameState, go_downs: int, swaps: bool) -> list[Action]:
 
 # The actions that name only a seat, made once per seat (grown to the largest table seen): actions are
 # immutable values, and building one is a Python call (actions.py is not compiled), where an index is not.
-_DRAW_STOCKS: Final[list[DrawStock]] = []
-_DRAW_DISCARDS: Final[list[DrawDiscard]] = []
-_BUYS: Final[list[Buy]] = []
-_PASSES: Final[list[Pass]] = []
-_END_TURNS: Final[list[EndTurn]] = []
+_DRAW_STOCKS: Final[list[DrawStock]] = kept([])
+_DRAW_DISCARDS: Final[list[DrawDiscard]] = kept([])
+_BUYS: Final[list[Buy]] = kept([])
+_PASSES: Final[list[Pass]] = kept([])
+_END_TURNS: Final[list[EndTurn]] = kept([])
 
 
 def _grow_seat_actions(seats: int) -> None:
@@ -291,7 +292,7 @@ def _grow_seat_actions(seats: int) -> None:
 
 # Discards made before, by seat and card (a card is a small int): actions are immutable values, and building
 # one is a Python call (actions.py is not compiled), where indexing a list is not.
-_discards: Final[list[list[Discard | None]]] = []
+_discards: Final[list[list[Discard | None]]] = kept([])
 _DISCARD_CARDS: Final = 1024
 
 

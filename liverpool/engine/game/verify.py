@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, assert_never
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.actions import (
     Action,
     Buy,
@@ -109,7 +110,7 @@ def _shoe_of(state: GameState) -> tuple[Ruleset, tuple[Card, ...], frozenset[Car
 
 # The shoe of each ruleset and table size met, by the ruleset's identity and the seats (the ruleset held in
 # the value, so that its identity is never reused while the entry lives).
-_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = {}
+_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = kept({})
 
 
 def is_legal(state: GameState, action: Action) -> bool:

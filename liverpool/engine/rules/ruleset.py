@@ -20,9 +20,9 @@ import json
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Final
 
+from liverpool.engine._speed.cache import memo
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.fields import (
     FieldInfo,
@@ -548,7 +548,7 @@ _FINAL_OUT: dict[FinalDeal, DealOut] = {
 }
 
 
-@cache
+@memo(maxsize=None)
 def field_registry() -> tuple[FieldInfo, ...]:
     """Every ruleset field's :class:`~liverpool.engine.rules.fields.FieldInfo` (kind, choices, group, doc, rules-matrix
     row), in declaration order: the one place a field is described.

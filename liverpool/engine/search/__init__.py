@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import Meld, new_meld
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
@@ -413,7 +414,7 @@ class _Search:
 
 # Each ruleset whose runs could be laid as one may not be laid apart, with one run a suit instead (runs of
 # different suits never join), by identity (held in the value, so that its identity is never reused).
-_apart: Final[dict[int, tuple[Ruleset, Ruleset]]] = {}
+_apart: Final[dict[int, tuple[Ruleset, Ruleset]]] = kept({})
 
 
 def _runs_apart(rules: Ruleset) -> Ruleset:

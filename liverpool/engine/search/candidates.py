@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
 from liverpool.engine._speed.bits import bit_count, spaced
+from liverpool.engine._speed.cache import memo
 from liverpool.engine.cards import JOKER_FACE, face_text
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
@@ -192,12 +192,12 @@ class Packing:
         return _PACKINGS[width] if width < len(_PACKINGS) else _packing(width)
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _guard(width: int) -> int:
     return sum(1 << (f * width + width - 1) for f in range(JOKER_FACE + 1))
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _packing(width: int) -> Packing:
     return Packing(width, _guard(width))
 
@@ -241,7 +241,7 @@ def lengths_allowed(contract: Sequence[MeldRule], kind: MeldKind, rules: Ruleset
     return sum(1 << n for n in set(wanted) if n >= 3)
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def face_weights(card_values: tuple[int, ...], whole_hand: bool) -> tuple[int, ...]:
     """What melding each face sheds: its penalty, or 1 a card when the whole hand must be melded."""
     if whole_hand:
@@ -376,7 +376,7 @@ RUN_LENGTHS: Final = (1 << (ACE_HIGH + 1)) - 1
 RUN_SHAPE: Final = 6
 
 
-@lru_cache(maxsize=8192)
+@memo(maxsize=8192)
 def run_shapes(
     present: int, jokers: int, width: int, rank_weights: tuple[int, ...], lengths: int,
     min_naturals: int, spacing: int, aces_low: bool, aces_high: bool,
@@ -536,7 +536,7 @@ def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
 SET_SHAPE: Final = 4
 
 
-@lru_cache(maxsize=8192)
+@memo(maxsize=8192)
 def set_shapes(
     have: tuple[int, ...], jokers: int, width: int, lengths: int, min_naturals: int, longest: int, distinct_suits: bool
 ) -> tuple[tuple[int, ...], tuple[int, int, int]]:

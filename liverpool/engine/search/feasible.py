@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from liverpool.engine._speed.bits import BITS, bit_count
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.parts import MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
@@ -126,7 +127,7 @@ class _Shape:
 # (no tuple to build and hash at each question): both are held in the value and checked, so an entry
 # answers only for its own pair (another pair whose key collides takes its place), and an identity is never
 # reused while its entry lives.
-_shapes: Final[dict[int, tuple[Sequence[MeldRule], Ruleset, _Shape]]] = {}
+_shapes: Final[dict[int, tuple[Sequence[MeldRule], Ruleset, _Shape]]] = kept({})
 _SHAPES_AT_MOST: Final = 256
 
 
@@ -160,7 +161,7 @@ def cards_needed(contract: Sequence[MeldRule]) -> int:
 
 
 # The cards each contract asks for, by its identity (the contract held in the value, as in ``_shapes``).
-_needed: Final[dict[int, tuple[tuple[MeldRule, ...], int]]] = {}
+_needed: Final[dict[int, tuple[tuple[MeldRule, ...], int]]] = kept({})
 
 
 def _fewest(marginal: list[int], wanted: int) -> int:
@@ -192,7 +193,7 @@ def _run_costs(ranks: list[int], suit_cards: list[int], shape: _Shape) -> list[i
     return out
 
 
-_RUN_COSTS: Final[dict[int, int]] = {}
+_RUN_COSTS: Final[dict[int, int]] = kept({})
 _RUN_COSTS_SIZE: Final = 1 << 15  # the ranks of a suit take 8,192 values: a smaller cache kept missing
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
@@ -96,7 +97,7 @@ class Kit:
 
 # The shapes of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, both
 # held in the value (so that an identity is never reused while its entry lives).
-_shapes: Final[dict[tuple[int, int], ValueShape]] = {}
+_shapes: Final[dict[tuple[int, int], ValueShape]] = kept({})
 _SHAPES_AT_MOST: Final = 256
 
 

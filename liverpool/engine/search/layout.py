@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import lengths_allowed
@@ -51,7 +52,7 @@ class Layout:
 
 # Layouts of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, which
 # each layout holds (so neither identity can pass to another object while it is kept).
-_LAYOUTS: Final[dict[tuple[int, int], Layout]] = {}
+_LAYOUTS: Final[dict[tuple[int, int], Layout]] = kept({})
 _MAX_LAYOUTS: Final = 64
 
 

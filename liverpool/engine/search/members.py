@@ -6,11 +6,11 @@ in, with what it reads of what a family has left.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from operator import itemgetter
 from typing import Final
 
 from liverpool.engine._speed.bits import bit_count
+from liverpool.engine._speed.cache import memo
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.parts import JoinableRuns
 from liverpool.engine.rules.ruleset import Ruleset
@@ -187,7 +187,7 @@ def naturals_left(left: int, rank: int, width: int) -> tuple[int, int, int, int]
     return (a, b, c, d)
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def rank_fields(rank: int, width: int) -> int:
     return sum(((1 << width) - 1) << ((suit * 13 + rank - 1) * width) for suit in range(4))
 

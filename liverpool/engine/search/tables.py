@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Final, cast
 
 from liverpool.engine._speed.bits import bit_count
+from liverpool.engine._speed.cache import kept, memo
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.search.candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, run_shape_list, set_shapes
 
@@ -91,7 +91,7 @@ class RunBook:
 _BOOK_SIZE: Final = 1 << 15
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def _run_book(
     rank_weights: tuple[int, ...], jokers: int, joker_weight: int, lengths: int, min_naturals: int, spacing: int,
     aces_low: bool, aces_high: bool,
@@ -196,13 +196,13 @@ class SetRules:
         return total
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def set_rules(lengths: int, min_naturals: int, longest: int, distinct_suits: bool, joker_weight: int) -> SetRules:
     """The :class:`SetRules` of these values (one instance each)."""
     return SetRules(lengths, min_naturals, longest, distinct_suits, joker_weight)
 
 
-@lru_cache(maxsize=8192)
+@memo(maxsize=8192)
 def run_steps(
     present: int, jokers: int, rank_weights: tuple[int, ...], joker_weight: int, lengths: int, min_naturals: int,
     spacing: int, aces_low: bool, aces_high: bool,
@@ -378,7 +378,7 @@ def _growth(best: Sequence[int]) -> list[tuple[int, int]]:
     return steps
 
 
-_PAIRS: Final[dict[int, tuple[int, ...]]] = {}
+_PAIRS: Final[dict[int, tuple[int, ...]]] = kept({})
 
 
 def _shared(row: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
