@@ -44,19 +44,16 @@ False
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import Meld, new_meld
-from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
+from liverpool.engine.rules.parts import MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import CandidatePool, Entry, decode, face_weights
 from liverpool.engine.search.feasible import cards_needed, surely_unmet
-from liverpool.engine.search.kit import value_shape
 from liverpool.engine.search.layout import Layout, Slot, contract_layout
 from liverpool.engine.search.value import most_shed
 from liverpool.engine.search.walk import BEST, BY_ORDER, EVERY, FEASIBLE, TOP, Group, Walk
@@ -134,23 +131,8 @@ def best_leftover(
     cards = tuple(hand)
     if _unanswerable(cards, contract, rules, whole_hand, keep, must_include):
         return None
-    cap = floor = -1
     if must_include is None:
-        most = most_shed(cards, contract, rules, whole_hand)
-        shape = value_shape(contract, rules) if most is None else None
-        if shape is not None and shape.joins and not shape.uneven:
-            # Runs that could be laid as one may not be laid apart, a rule the tables do not know. Without it
-            # they shed at least as much as any arrangement with it (none: there is none with it either); with
-            # one run a suit, which never join, no more. When the two agree, that is the answer; otherwise
-            # the arrangement search answers, between the two.
-            without = most_shed(cards, contract, rules, whole_hand, joins=False)
-            if without is None or without < 0 or (whole_hand and without != len(cards)):  # (None: never, even)
-                return None
-            cap = without
-            apart = most_shed(cards, contract, _runs_apart(rules), whole_hand)
-            floor = -1 if apart is None else apart
-            if floor == cap:
-                most = cap
+        most = most_shed(cards, contract, rules, whole_hand, joins=True)
         if most is not None:
             if most < 0:
                 return None
@@ -167,7 +149,7 @@ def best_leftover(
             if left > (keep - 1) * heaviest:
                 return left
     search = _Search.build(cards, contract, rules, whole_hand, keep, must_include)
-    found = search.run(FEASIBLE if whole_hand else BEST, 1, cap, floor if not keep else -1)
+    found = search.run(FEASIBLE if whole_hand else BEST, 1)
     if not found:
         return None
     return 0 if whole_hand else search.total - found[0][0]
@@ -250,20 +232,15 @@ class _Search:
             cards, pool, layout, layout.slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include
         )
 
-    def run(self, mode: int, limit: int, cap: int = -1, floor: int = -1) -> list[tuple[int, tuple[int, ...]]]:
+    def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``FEASIBLE``); a path
         holds each slot's candidate order. Of arrangements that shed as much, the one met first wins, so a
         branch must shed more than the worst kept to be worth searching, and the search ends once that
         worst sheds all the bound allows."""
-        return self.walk(mode, limit, cap, floor).run(self.pool.start | self.pool.packing.guard)
+        return self.walk(mode, limit).run(self.pool.start | self.pool.packing.guard)
 
-    def walk(self, mode: int, limit: int, cap: int = -1, floor: int = -1) -> Walk:
-        """The walk of :meth:`run`; ``cap``, when not negative, is known to bound what any arrangement sheds
-        (the walk stops once it finds one that sheds as much), and ``floor`` what some arrangement sheds at
-        least (the walk looks no lower)."""
-        most = self._most_shed()
-        if 0 <= cap < most:
-            most = cap
+    def walk(self, mode: int, limit: int) -> Walk:
+        """The walk of :meth:`run`."""
         pool = self.pool
         packing = pool.packing
         must = self.must_include
@@ -283,8 +260,8 @@ class _Search:
             mode != FEASIBLE or bool(self.base_need),
             mode,
             limit,
-            floor if floor > self.base_need else self.base_need,
-            most,
+            self.base_need,
+            self._most_shed(),
         )
 
     def _most_shed(self) -> int:
@@ -410,24 +387,6 @@ class _Search:
                 melds.append(new_meld(kind, tuple(cards), low))
             out.append(tuple(melds))
         return out
-
-
-# Each ruleset whose runs could be laid as one may not be laid apart, with one run a suit instead (runs of
-# different suits never join), by identity (held in the value, so that its identity is never reused).
-_apart: Final[dict[int, tuple[Ruleset, Ruleset]]] = kept({})
-
-
-def _runs_apart(rules: Ruleset) -> Ruleset:
-    """``rules`` with one run a suit and no rule on runs that could join: what it allows, ``rules`` allows."""
-    held = _apart.get(id(rules))
-    if held is None or held[0] is not rules:
-        if len(_apart) >= 16:
-            _apart.clear()
-        held = _apart[id(rules)] = (
-            rules,
-            dataclasses.replace(rules, run_distinct_suits=True, joinable_runs=JoinableRuns.ALLOWED),
-        )
-    return held[1]
 
 
 def _first_of_each(entries: list[Entry]) -> list[Entry]:

@@ -23,8 +23,8 @@ _SET: Final = MeldKind.SET
 
 class ValueShape:
     """A contract under a ruleset as the value search reads it: how many slots of each kind and whether the
-    slots of one kind differ in length (``uneven``: the search does not answer then, nor when runs that could
-    be laid as one must not be laid apart and two may share a suit, ``joins``), and a :class:`Kit`
+    slots of one kind differ in length (``uneven``: the search does not answer then), whether runs that could
+    be laid as one must not be laid apart and two may share a suit (``joins``), and a :class:`Kit`
     for each packing width and kind of score."""
 
     def __init__(self, contract: tuple[MeldRule, ...], rules: Ruleset) -> None:
@@ -43,8 +43,8 @@ class ValueShape:
                 set_slots += 1
                 set_length = rule.length
         self.uneven = uneven
-        # Runs of one suit that could be laid as one may not be laid apart: the tables know nothing of it, so
-        # the search does not answer when two runs may share a suit (the arrangement search does).
+        # Runs of one suit that could be laid as one may not be laid apart, and two runs may share a suit: the
+        # tables test each pair of runs of a suit they lay (:class:`.search.tables.RunJoins`).
         self.joins = rules.joinable_runs is JoinableRuns.COULD_JOIN and run_slots > 1 and not rules.run_distinct_suits
         self.run_slots = run_slots
         self.set_slots = set_slots
@@ -80,6 +80,7 @@ class Kit:
             min(longest, 4) if rules.set_distinct_suits else longest, rules.set_distinct_suits, weights[JOKER_FACE],
         )  # fmt: skip
         self.runs_tabled: bool = shape.run_slots == 1 or rules.run_distinct_suits
+        self.joins: bool = shape.joins
         self.set_most: int = 1 if rules.set_distinct_ranks else shape.set_slots
         self.set_fewest: int = max(1, rules.set_min_naturals)
         self.suit_fields = [((1 << (13 * width)) - 1) << (suit * 13 * width) for suit in range(4)]

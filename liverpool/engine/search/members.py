@@ -22,7 +22,7 @@ from liverpool.engine.search.candidates import (
     SET_SHAPE,
     run_shape_list,
 )
-from liverpool.engine.search.tables import Member, RunBook, RunRules, SetRules, Steps
+from liverpool.engine.search.tables import Member, RunBook, RunJoins, RunRules, SetRules, Steps
 
 _score: Final = itemgetter(0)
 _TOUCHING: Final = JoinableRuns.TOUCHING  # (runs laid end to end: their ends are tagged)
@@ -140,6 +140,7 @@ class TableFamily:
         self.present = present
         self.source = source
         self.bounds: dict[int, tuple[Steps, Steps]] = {}
+        self.joins: RunJoins | None = None  # (its runs' keys, once listed, when runs that could join may not part)
 
 
 class TableKind:
@@ -159,6 +160,8 @@ class TableKind:
             bounded = bounded or family.single is not None
         self.fields = fields
         self.bounded = bounded and slots > 1
+        # Runs of one suit that could be laid as one may not be laid apart (see :class:`.RunJoins`).
+        self.joins = False
         self.joined: dict[int, list[int]] = {}
         self.lows: dict[int, list[int]] = {}
         self.highs: dict[int, list[int]] = {}
@@ -223,7 +226,7 @@ def run_families(
             continue
         members = run_members(present, suit, jokers, weights, width, lengths, rules, local)
         if members:
-            out.append(TableFamily(fields, members, most, {}))
+            out.append(TableFamily(fields, members, most, {}, suit))
     return out
 
 

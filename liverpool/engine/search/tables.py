@@ -22,6 +22,7 @@ from typing import Final, cast
 from liverpool.engine._speed.bits import bit_count
 from liverpool.engine._speed.cache import kept, memo
 from liverpool.engine.cards import JOKER_FACE
+from liverpool.engine.melds import could_be_one_run
 from liverpool.engine.search.candidates import ACE_HIGH, RUN_LENGTHS, RUN_SHAPE, run_shape_list, set_shapes
 
 Member = tuple[int, int, int, int, int]
@@ -57,6 +58,52 @@ class RunRules:
             self.weights[suit * 13 : suit * 13 + 13], max(jokers, SHARED_JOKERS), self.weights[JOKER_FACE],
             self.lengths, self.min_naturals, self.spacing, self.aces_low, self.aces_high,
         )  # fmt: skip
+
+
+_RANKS: Final = (1 << 14) - 2  # (a join key's ranks, bits 1..13: see join_keys)
+
+
+class RunJoins:
+    """Runs of one suit that could be laid as one run may not be laid apart (``joinable_runs =
+    could_join``): the test of two runs, under the run rules ``rules``, read off their keys
+    (:func:`join_keys`), and the keys of a list of members, ``keys``, in its order."""
+
+    def __init__(self, rules: RunRules, keys: list[int]) -> None:
+        self.aces_low = rules.aces_low
+        self.aces_high = rules.aces_high
+        self.spacing = rules.spacing
+        self.min_naturals = rules.min_naturals
+        self.keys = keys
+
+    def any_joins(self, key: int, chosen: tuple[int, ...]) -> bool:
+        """Whether the run of ``key`` and one of the runs of ``chosen`` could be laid as one run
+        (:func:`.melds.runs_could_join`): one suit, no rank twice, and a place for all their cards."""
+        for other in chosen:
+            if (key ^ other) >> 24 or key & other & _RANKS:
+                continue
+            jokers = (key >> 14 & 1023) + (other >> 14 & 1023)
+            if could_be_one_run(
+                (key | other) & _RANKS, jokers, self.aces_low, self.aces_high, self.spacing, self.min_naturals
+            ):
+                return True
+        return False
+
+
+def join_keys(members: list[Member], suit: int, shift: int, width: int) -> list[int]:
+    """What :meth:`RunJoins.any_joins` reads of each run of ``members`` (runs of ``suit``, their naturals in
+    fields of ``width`` bits from bit ``shift``): the ranks of its naturals (bits 1..13, the ace at 1), its
+    jokers (from bit 14) and its suit (from bit 24), in one int."""
+    mask = (1 << (width - 1)) - 1
+    keys = []
+    for member in cast(list[tuple[int, ...]], members):
+        use = member[1] >> shift
+        ranks = 0
+        for place in range(13):
+            if use & mask:
+                ranks |= 2 << place
+            use >>= width
+        keys.append(ranks | member[2] << 14 | suit << 24)
+    return keys
 
 
 SHARED_JOKERS: Final = 4
@@ -518,17 +565,23 @@ def _pooled_set_steps(
     return tuple(out)
 
 
-def candidate_steps(members: list[Member], left: int, guard: int, most: int, jokers: int) -> Steps:
+def candidate_steps(
+    members: list[Member], left: int, guard: int, most: int, jokers: int, joins: RunJoins | None = None
+) -> Steps:
     """The table of a family of ``members`` (best first) on ``left``, up to ``most`` melds (none when it has
-    no meld at all). The table of fewer melds bounds each branch of the search for more."""
+    no meld at all). The table of fewer melds bounds each branch of the search for more. ``joins``: runs
+    that could be laid as one may not be laid apart, and these are the members' keys (:func:`join_keys`)."""
     # The members pass as the tuples they are, typed loosely: a loop variable of type ``Member`` would have
     # the compiled build take each apart and build it anew (a new tuple a member) to store it again.
     loose: list[list[tuple[int, ...]]] = [[] for _ in range(jokers + 1)]
+    keyed: list[list[int]] = [[] for _ in range(jokers + 1)] if joins is not None else []
     fits = False
-    for member in cast(list[tuple[int, ...]], members):
+    for index, member in enumerate(cast(list[tuple[int, ...]], members)):
         count = member[2]
         if count <= jokers and (left - member[1]) & guard == guard:
             loose[count].append(member)
+            if joins is not None:
+                keyed[count].append(joins.keys[index])
             fits = True
     if not fits:
         return ()
@@ -536,7 +589,7 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
     fewer = [[0] * (jokers + 1)]
     for melds in range(1, most + 1):
         exact = [-1] * (jokers + 1)
-        _fill(loose, fewer, melds, left, 0, 0, 0, guard, exact)
+        _fill(loose, fewer, melds, left, 0, 0, 0, guard, exact, 0, 0, keyed, joins, ())
         row = _growth(exact)
         if not row:
             break
@@ -554,7 +607,8 @@ def candidate_steps(members: list[Member], left: int, guard: int, most: int, jok
 
 def _fill(
     by_jokers: list[list[tuple[int, ...]]], fewer: list[list[int]], wanted: int, left: int, used: int, score: int,
-    blocked: int, guard: int, exact: list[int], first: int = 0, start: int = 0,
+    blocked: int, guard: int, exact: list[int], first: int, start: int, keyed: list[list[int]],
+    joins: RunJoins | None, chosen: tuple[int, ...],
 ) -> None:  # fmt: skip
     """``exact[j]``: the most ``wanted`` more melds shed with ``j`` jokers in all, ``used`` of them already
     laid, the melds (:data:`Member` tuples, typed loosely as in :func:`candidate_steps`) taken from
@@ -562,7 +616,9 @@ def _fill(
     that order (no fewer jokers than the last, and then no earlier in its list: ``first`` and ``start``), so
     that each choice of melds is met once. A meld is tried only while it could beat what as many jokers or
     fewer already shed, the melds after it bounded by ``fewer`` (the tables of fewer melds on the whole
-    family); the last is the best that fits of each joker count."""
+    family); the last is the best that fits of each joker count. With ``joins``, ``keyed`` holds the keys of
+    ``by_jokers``' runs and ``chosen`` those of the runs laid: a run that could be laid as one with one of
+    them is passed over."""
     if wanted == 1:
         top = exact[0]
         for j in range(1, used + 1):
@@ -580,6 +636,8 @@ def _fill(
                 if score + m_score <= top:
                     break
                 if not member[3] & blocked and (left - member[1]) & guard == guard:
+                    if joins is not None and chosen and joins.any_joins(keyed[count][i], chosen):
+                        continue
                     exact[used + count] = top = score + m_score
                     break
         return
@@ -594,8 +652,14 @@ def _fill(
                 break
             after = left - member[1]
             if not member[3] & blocked and after & guard == guard:
+                laid = chosen
+                if joins is not None:
+                    key = keyed[count][i]
+                    if chosen and joins.any_joins(key, chosen):
+                        continue
+                    laid = (*chosen, key)
                 _fill(by_jokers, fewer, wanted - 1, after, used + count, score + m_score, blocked | member[4], guard,
-                      exact, count, i)  # fmt: skip
+                      exact, count, i, keyed, joins, laid)  # fmt: skip
 
 
 def _may_improve(exact: list[int], used: int, score: int, rest: list[int], least: int, alike: int) -> bool:

@@ -45,7 +45,16 @@ from liverpool.engine.search.members import (
     set_families,
     set_members,
 )
-from liverpool.engine.search.tables import Member, RunRules, SetRules, Steps, _growth, candidate_steps
+from liverpool.engine.search.tables import (
+    Member,
+    RunJoins,
+    RunRules,
+    SetRules,
+    Steps,
+    _growth,
+    candidate_steps,
+    join_keys,
+)
 
 _score: Final = itemgetter(0)
 _RUN: Final = MeldKind.RUN
@@ -53,15 +62,15 @@ _SET: Final = MeldKind.SET
 
 
 def most_shed(
-    hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool, joins: bool = True
+    hand: Sequence[Card], contract: Sequence[MeldRule], rules: Ruleset, whole_hand: bool, joins: bool = False
 ) -> int | None:
     """The most points (or cards, when the ``whole_hand`` must go) a going-down of ``contract`` can shed
-    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length or two runs
-    that could be laid as one must not be laid apart (``joinable_runs = could_join``, with runs that may share
-    a suit: the tables do not know that rule). Not ``joins``: the answer as if that rule were off (for runs
-    that could be laid as one, never less than the answer with it)."""
+    from ``hand``, -1 when none is possible, ``None`` when the slots of one kind differ in length. Where two
+    runs that could be laid as one must not be laid apart (``joinable_runs = could_join``, with runs that may
+    share a suit), ``None`` too unless ``joins``: then the tables test each pair of runs of a suit they lay
+    (:class:`.search.tables.RunJoins`), as :func:`.search.best_leftover` asks."""
     shape = value_shape(contract, rules)
-    if shape.uneven or (joins and shape.joins):
+    if shape.uneven or (shape.joins and not joins):
         return None
     run_slots, set_slots = shape.run_slots, shape.set_slots
     if not run_slots and not set_slots:
@@ -98,13 +107,33 @@ def most_shed(
         first = _runs_kind(kit, counts, jokers, rules, run_slots, True, spare, False)
     else:
         first = _sets_kind(kit, counts, jokers, rules, set_slots, True, spare)
-    members: list[Member] = []
-    for family in first.families:
-        members += family.members  # (not a generator: the compiled build would build each member anew)
-    members.sort(key=_score, reverse=True)
+    keyed = None
+    if outer is _RUN and kit.joins:
+        members, keyed = _keyed_runs(first.families, run_rules)
+    else:
+        members = []
+        for family in first.families:
+            members += family.members  # (not a generator: the compiled build would build each member anew)
+        members.sort(key=_score, reverse=True)
     best = [-1]
-    _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best)
+    _choose(members, 0, first.slots, start, jokers, 0, 0, inner, guard, (run_rules, set_rules), best, keyed, ())
     return best[0]
+
+
+def _keyed_runs(families: list[TableFamily], run_rules: RunRules) -> tuple[list[Member], RunJoins]:
+    """The runs of ``families`` (listed by suit, in the hand's fields), best first as :func:`most_shed`
+    sorts them, and their keys in that order (:func:`.search.tables.join_keys`)."""
+    pairs: list[tuple[Member, int]] = []
+    for family in families:
+        keys = join_keys(family.members, family.suit, family.suit * 13 * run_rules.width, run_rules.width)
+        for i in range(len(keys)):
+            pairs.append((family.members[i], keys[i]))
+    pairs.sort(key=_pair_score, reverse=True)
+    return [member for member, _ in pairs], RunJoins(run_rules, [key for _, key in pairs])
+
+
+def _pair_score(pair: tuple[Member, int]) -> int:
+    return pair[0][0]
 
 
 def _choose_one(
@@ -244,6 +273,7 @@ def _runs_kind(
             if ranks >= run_rules.min_naturals:
                 families.append(TableFamily(kit.suit_fields[suit], [], 1, {}, suit, 0, kit.book(suit, jokers)))
     runs = TableKind(slots, jokers, families)
+    runs.joins = kit.joins
     # (the bounds serve a contract of runs alone: under a choice of sets, they weakened the cuts and cost more
     # than the tables they spared)
     runs.bounded = runs.bounded and alone
@@ -298,11 +328,14 @@ def _first_kind(counts: list[int], run_slots: int, set_slots: int, rules: Rulese
 
 def _choose(
     members: list[Member], begin: int, wanted: int, left: int, jokers: int, score: int, blocked: int,
-    inner: TableKind, guard: int, rules: tuple[RunRules, SetRules], best: list[int],
+    inner: TableKind, guard: int, rules: tuple[RunRules, SetRules], best: list[int], joins: RunJoins | None,
+    chosen: tuple[int, ...],
 ) -> None:  # fmt: skip
     """Chooses ``wanted`` more melds of the outer kind from ``members[begin:]``; once all are chosen, the
     inner kind's tables on what is left finish the going-down. ``best[0]`` keeps the most found. What the
-    inner kind sheds from ``left`` bounds what it sheds once more melds are chosen."""
+    inner kind sheds from ``left`` bounds what it sheds once more melds are chosen. With ``joins`` (runs, and
+    their keys), ``chosen`` holds the keys of the runs chosen, and a run that could be laid as one with one of
+    them is passed over."""
     if not wanted:
         most = _most(inner, left, guard, rules[0], rules[1], jokers)
         if most >= 0 and score + most > best[0]:
@@ -332,8 +365,14 @@ def _choose(
         after = left - member[1]
         if after & guard != guard:
             continue
+        laid = chosen
+        if joins is not None:
+            key = joins.keys[i]
+            if chosen and joins.any_joins(key, chosen):
+                continue
+            laid = (*chosen, key)
         _choose(members, i, wanted - 1, after, jokers - count, score + m_score, blocked | member[4], inner, guard,
-                rules, best)  # fmt: skip
+                rules, best, joins, laid)  # fmt: skip
 
 
 def _most(kind: TableKind, left: int, guard: int, run_rules: RunRules, set_rules: SetRules, jokers: int) -> int:
@@ -523,9 +562,11 @@ def _family_steps(
                         family.present, family.suit, jokers, run_rules.weights, width, run_rules.lengths,
                         family.source, True,
                     )  # fmt: skip
+                    if kind.joins:
+                        family.joins = RunJoins(run_rules, join_keys(family.members, family.suit, 0, width))
                 if run_rules.min_naturals > 0 and naturals // run_rules.min_naturals < most:
                     most = naturals // run_rules.min_naturals
-                steps = candidate_steps(family.members, block, guard & span, most, jokers)
+                steps = candidate_steps(family.members, block, guard & span, most, jokers, family.joins)
         else:
             steps = candidate_steps(family.members, left, guard, most, jokers)
         family.tables[key] = steps
