@@ -31,7 +31,7 @@ from .game import apply, is_legal, new_game
 from .legal import go_down_arrangements, is_chance, legal_actions
 from .melds import Meld
 from .observe import Observation, observe
-from .play import SeededChance, chance_action, live_rng, run_game
+from .play import SeededChance, asking_order, chance_action, live_rng, run_game
 from .position import Position, PositionError, new_position, position_of
 from .presets import PRESETS, find_preset
 from .record import GameRecord, replay
@@ -69,6 +69,7 @@ __all__ = [
     "Shuffle",
     "SwapJoker",
     "apply",
+    "asking_order",
     "can_meet",
     "chance_action",
     "find_arrangements",

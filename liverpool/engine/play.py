@@ -114,6 +114,19 @@ _DRAWS_AS_SHUFFLE: Final = _draws_as_shuffle()
 Hook = Callable[[GameState, Action], None]
 
 
+def asking_order(state: GameState) -> list[int]:
+    """The order in which :func:`step` asks seats outside the play phase: the seats to the current player's
+    left, nearest first, then the current player. Clients that ask seats themselves (the RL env) use it.
+
+    >>> from liverpool.engine import find_preset, new_game
+    >>> state = new_game(find_preset("liverpool"), seats=4)
+    >>> state.current, asking_order(state)
+    (0, [1, 2, 3, 0])
+    """
+    current, seats = state.current, state.seats
+    return [(current + k) % seats for k in range(1, seats)] + [current]
+
+
 def step(
     state: GameState,
     agents: Sequence[Agent],
@@ -141,7 +154,7 @@ def step(
         if choice is None:
             raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
         return _do(state, choice, before, turn)
-    order = [(state.current + k) % state.seats for k in range(1, state.seats)] + [state.current]
+    order = asking_order(state)
     if phase is _BUY:
         # In a buy window the first seat in order that has options must answer: only its options are listed.
         for seat in order:

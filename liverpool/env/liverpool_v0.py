@@ -14,7 +14,7 @@ from ``observe(state, seat)`` only. Chance (shuffles, reshuffles) is drawn insid
 Whose turn it is (``agent_selection``), as the engine's game driver asks seats:
 
 * in the play phase, the seat whose turn it is;
-* in a buy window, the first seat of the window that has not answered yet, in the driver's order (the seats
+* in a buy window, the first seat of the window that has not answered yet, in the driver's order (``asking_order``: the seats
   to the current player's left, nearest first, then the current player);
 * in the draw phase, first each other seat that may act out of turn (buy before the next draw, or call a
   discard), nearest to the left of the current player first, each of which may take its action or PASS
@@ -43,6 +43,7 @@ from liverpool.engine import (
     Ruleset,
     SeededChance,
     apply,
+    asking_order,
     find_preset,
     go_down_arrangements,
     is_chance,
@@ -158,7 +159,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         assert state is not None
         if state.phase is Phase.GAME_OVER:
             return state.current
-        order = [(state.current + k) % self.seats for k in range(1, self.seats)] + [state.current]
+        order = asking_order(state)
         if state.phase is Phase.BUY:
             return next(s for s in order if legal_actions(state, s))
         if state.phase is Phase.DRAW:

@@ -280,3 +280,27 @@ def test_gymnasium_against_medium_bots() -> None:
         obs, reward, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += reward
     assert env.aec.state is not None and total == -env.aec.state.totals[0]
+
+
+@pytest.mark.parametrize("preset", ["may-i", "liverpool"])
+def test_seats_asked_in_the_engine_drivers_order(preset: str) -> None:
+    """Bots playing every seat through the env (``play``) make the same game as the engine's driver
+    (``run_game``) with the same seed: the env asks seats in the driver's order (``asking_order``), out of
+    turn and in buy windows (RULES.md §3 buying: precedence)."""
+    from liverpool.bots.registry import make_bot
+    from liverpool.engine import SeededChance, find_preset, run_game
+
+    rules, seats, seed = find_preset(preset), 4, 11
+    driver_bots = [make_bot("easy") for _ in range(seats)]
+    expected = run_game(rules, driver_bots, random.Random(seed), chance=SeededChance(seed))
+    env = liverpool_v0.raw_env(preset=preset, seats=seats)
+    env.reset(seed=seed)
+    env_bots = [make_bot("easy") for _ in range(seats)]
+    rng = random.Random(seed)
+    state = env.state
+    assert state is not None
+    while not state.is_over:
+        seat = env.agent_name_mapping[env.agent_selection]
+        env.play(env_bots[seat](observe(state, seat), legal_actions(state, seat), rng))
+    assert state.history == expected.history
+    assert any(type(a).__name__ == "Buy" for a in state.history), "the game has buys out of turn"
