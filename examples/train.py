@@ -232,7 +232,8 @@ def train(
 
 
 def plot(log: Sequence[dict[str, Any]], path: Path, preset: str, seats: int, window: int = 50) -> None:
-    """The learning curve: the learner's points minus its opponents' mean per game, a moving mean per opponent."""
+    """The learning curve: the learner's points minus its opponents' mean in each game (dots) and their mean over
+    the last ``window`` games against the same bots (lines)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -242,9 +243,13 @@ def plot(log: Sequence[dict[str, Any]], path: Path, preset: str, seats: int, win
     for name in sorted({e["opponents"] for e in log}):
         games = [e["game"] for e in log if e["opponents"] == name]
         margins = np.array([e["margin"] for e in log if e["opponents"] == name], dtype=float)
-        k = max(1, min(window, len(margins)))
-        mean = np.convolve(margins, np.ones(k) / k, mode="valid")
-        ax.plot(games[k - 1 :], mean, label=f"against {name} (moving mean of {k} games)")
+        sums = np.concatenate(([0.0], np.cumsum(margins)))
+        ends = np.arange(1, len(margins) + 1)
+        starts = np.maximum(ends - window, 0)
+        (line,) = ax.plot(
+            games, (sums[ends] - sums[starts]) / (ends - starts), label=f"against {name} (mean of the last {window})"
+        )
+        ax.scatter(games, margins, s=3, alpha=0.25, color=line.get_color())
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("training game")
     ax.set_ylabel("learner's points − opponents' mean (lower is better)")
