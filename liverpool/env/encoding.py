@@ -264,11 +264,6 @@ def _face(card: int) -> int:
     return card & FACE_MASK
 
 
-def _faces(cards: Sequence[int]) -> npt.NDArray[np.int64]:
-    faces: npt.NDArray[np.int64] = np.asarray(cards, dtype=np.int64) & FACE_MASK
-    return faces
-
-
 def face_text(face: int) -> str:
     if face == JOKER:
         return "JK"
@@ -277,14 +272,17 @@ def face_text(face: int) -> str:
 
 def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int]) -> npt.NDArray[np.float32]:
     """The array of one seat's observation: built from the engine's :class:`Observation` and the seat's own
-    pending going-down only. Seats are relative: index 0 is the viewer, 1 the next seat to the left, ..."""
+    pending going-down only. Seats are relative: index 0 is the viewer, 1 the next seat to the left, ...
+
+    (Written into a Python list and converted once: a NumPy element write costs more than a list's.)"""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
-    out = np.zeros(layout.observation_size, dtype=np.float32)
+    out = [0.0] * layout.observation_size
+    mask = FACE_MASK
 
     def counts(at: int, cards: Sequence[int]) -> int:
-        if cards:
-            out[at : at + FACES] = np.bincount(_faces(cards), minlength=FACES)
+        for c in cards:
+            out[at + (c & mask)] += 1
         return at + FACES
 
     def one_hot(at: int, index: int | None, size: int) -> int:
@@ -293,30 +291,33 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         return at + size
 
     def put(at: int, values: Sequence[float]) -> int:
-        out[at : at + len(values)] = values
-        return at + len(values)
+        end = at + len(values)
+        out[at:end] = values
+        return end
 
     rel = [(me + k) % s for k in range(s)]
     where = {seat: k for k, seat in enumerate(rel)}
     at = counts(0, obs.hand)
     at = counts(at, obs.discard_pile)
     top = obs.top_discard
-    at = one_hot(at, None if top is None else _face(top), FACES)
-    at = one_hot(at, None if obs.taken is None else _face(obs.taken), FACES)
-    at = one_hot(at, None if obs.must_place is None else _face(obs.must_place), FACES)
-    at = counts(at, [c for tm in obs.melds for c in tm.meld.cards])
+    at = one_hot(at, None if top is None else top & mask, FACES)
+    at = one_hot(at, None if obs.taken is None else obs.taken & mask, FACES)
+    at = one_hot(at, None if obs.must_place is None else obs.must_place & mask, FACES)
+    for tm in obs.melds:
+        counts(at, tm.meld.cards)
+    at += FACES
     at = counts(at, obs.reclaimed)
     at = put(at, (len(obs.discard_pile), obs.stock_size, obs.deal, obs.reshuffles, float(obs.down_this_turn)))
     if len(obs.melds) > layout.max_melds:
         raise ValueError(f"{len(obs.melds)} melds on the table, beyond the {layout.max_melds} slots")
     for slot, tm in enumerate(obs.melds):
         at_slot = at + slot * layout.meld_features
-        faces = _faces(tm.meld.cards)
-        naturals = faces[faces != JOKER]
+        faces = [c & mask for c in tm.meld.cards]
+        naturals = [f for f in faces if f != JOKER]
         is_set = tm.meld.kind.value == "set"
         size = len(faces)
         at_slot = put(at_slot, (1, float(is_set), float(not is_set), tm.meld.low, size, size - len(naturals)))
-        at_slot = one_hot(at_slot, None if is_set else int(naturals[0]) // 13 if len(naturals) else 0, 4)
+        at_slot = one_hot(at_slot, None if is_set else naturals[0] // 13 if naturals else 0, 4)
         one_hot(at_slot, where[tm.owner], s)
     at += layout.max_melds * layout.meld_features
     for seat in rel:
@@ -339,7 +340,8 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
     at = put(at, (float(obs.fresh), float(obs.call_open)))
     totals = obs.totals if obs.totals else (0,) * s
     at = put(at, [totals[seat] for seat in rel])
-    out[[at + index for index in pending]] = 1
+    for index in pending:
+        out[at + index] = 1
     at += len(CATALOGUE)
     assert at == layout.observation_size
-    return out
+    return np.array(out, dtype=np.float32)
