@@ -139,7 +139,9 @@ class Trainer:
                 grad_w[legal] += np.outer(g, x * policy.scale)
                 steps += 1
         if steps:
-            self.adam.step([grad_w / steps, grad_b / steps])
+            grad_w /= steps
+            grad_b /= steps
+            self.adam.step([grad_w, grad_b])
         return loss / max(steps, 1)
 
 
