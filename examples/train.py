@@ -298,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         mean, stderr = evaluate(policy, name, seeds)
         low, high = mean - 1.96 * stderr, mean + 1.96 * stderr
         verdict = "policy wins" if high < 0 else "policy loses" if low > 0 else "no clear difference"
+        if args.eval_seeds < 2:
+            verdict = "one seed: no interval"
         print(
             f"trained policy - {name}, points per game ({args.preset}, {args.eval_seeds} seeds, duplicate): "
             f"{mean:+.1f} ± {stderr:.1f}, 95% interval [{low:+.1f}, {high:+.1f}]: {verdict}"
