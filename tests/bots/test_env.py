@@ -304,3 +304,35 @@ def test_seats_asked_in_the_engine_drivers_order(preset: str) -> None:
         env.play(env_bots[seat](observe(state, seat), legal_actions(state, seat), rng))
     assert state.history == expected.history
     assert any(type(a).__name__ == "Buy" for a in state.history), "the game has buys out of turn"
+
+
+def test_gymnasium_step_action_takes_engine_actions() -> None:
+    """``step_action`` with the engine action an index stands for plays as ``step`` with the index; an illegal
+    engine action raises the engine's refusal and changes nothing."""
+    from liverpool.engine import Discard, IllegalAction
+
+    by_index = LiverpoolSingleEnv(preset="may-i", seats=3, opponents="random")
+    by_action = LiverpoolSingleEnv(preset="may-i", seats=3, opponents="random")
+    obs, _ = by_index.reset(seed=4)
+    by_action.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        index = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        chosen = by_index.aec.options(by_index.seat)[index]
+        if isinstance(chosen, tuple):  # a meld step has no engine action: both take the index
+            by_action.step(index)
+            obs, *_ = by_index.step(index)
+            continue
+        state = by_action.aec.state
+        assert state is not None
+        before = len(state.history)
+        card = observe(state, by_action.seat).hand[0]
+        if state.phase.value != "play":
+            with pytest.raises(IllegalAction):
+                by_action.step_action(Discard(by_action.seat, card))
+            assert len(state.history) == before
+        got = by_action.step_action(chosen)
+        obs, reward, terminated, _, _ = by_index.step(index)
+        assert np.array_equal(got[0]["observation"], obs["observation"]) and got[1:3] == (reward, terminated)
+        if terminated:
+            break
