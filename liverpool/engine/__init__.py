@@ -31,7 +31,7 @@ from liverpool.engine.actions import (
     action_from_dict,
     action_to_dict,
 )
-from liverpool.engine.cards import JOKER_FACE, Card, CardNotationError, format_cards, make_shoe, parse_cards
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card, CardNotationError, format_cards, make_shoe, parse_cards
 from liverpool.engine.errors import IllegalAction, Reason
 from liverpool.engine.game.checks import table_fits, table_lay_off_index
 from liverpool.engine.game.core import apply, new_game
@@ -76,6 +76,7 @@ __all__ = [
     "ALIASES",
     "BITS",
     "DEFAULT_PRESET",
+    "FACE_MASK",
     "JOKER_FACE",
     "MISSING_NUMBER",
     "PRESETS",

@@ -6,6 +6,7 @@ Everything here reads the engine's public values only (actions, :class:`~liverpo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -13,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from liverpool.engine import (
+    FACE_MASK,
     Action,
     Buy,
     Call,
@@ -21,6 +23,7 @@ from liverpool.engine import (
     DrawDiscard,
     DrawStock,
     EndTurn,
+    GoDown,
     LayOff,
     Meld,
     Observation,
@@ -223,9 +226,42 @@ class Layout:
         )
 
 
+DECLINE: Final = None  # the PASS of a seat that declines to act out of turn in the draw phase: no engine action
+
+Choice = Action | tuple[int, ...] | None
+
+
+def choices(
+    layout: Layout, listed: Sequence[Action], going_downs: Sequence[GoDown], pending: Sequence[int], may_decline: bool
+) -> dict[int, Choice]:
+    """Action index -> what it does now for a seat whose legal actions are ``listed``: an engine action,
+    ``DECLINE`` (when ``may_decline``: out of turn in the draw phase), or a tuple of catalogue indices (a meld
+    step extends the ``pending`` going-down; GO_DOWN_DONE submits the first of ``going_downs`` with those
+    shapes). The environment's mask, and a bot that plays a policy of this encoding, both come from here."""
+    by_shapes: dict[tuple[int, ...], GoDown] = {}
+    for action in going_downs:
+        by_shapes.setdefault(tuple(sorted(SHAPE_INDEX[shape_of(m)] for m in action.melds)), action)
+    out: dict[int, Choice] = {}
+    if not pending:
+        for option in listed:
+            if not isinstance(option, GoDown):
+                out.setdefault(layout.index_of(option), option)
+    prefix = tuple(pending)
+    for shapes, action in by_shapes.items():
+        if shapes[: len(prefix)] != prefix:
+            continue
+        if len(shapes) > len(prefix):
+            out.setdefault(layout.meld + shapes[len(prefix)], shapes[: len(prefix) + 1])
+        else:
+            out[GO_DOWN_DONE] = action
+    if may_decline and not pending:
+        out[PASS] = DECLINE
+    return out
+
+
 def _face(card: int) -> int:
-    c = Card(card)
-    return JOKER if c.is_joker else SUITS.index(c.suit) * 13 + (c.rank - 1) % 13
+    """The engine's face of a card (``Card.face``), which this encoding's faces equal."""
+    return card & FACE_MASK
 
 
 def face_text(face: int) -> str:
@@ -234,82 +270,78 @@ def face_text(face: int) -> str:
     return _rank(face % 13 + 1) + SUITS[face // 13]
 
 
-def encode_observation(layout: Layout, obs: Observation, pending: list[int]) -> npt.NDArray[np.float32]:
+def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int]) -> npt.NDArray[np.float32]:
     """The array of one seat's observation: built from the engine's :class:`Observation` and the seat's own
-    pending going-down only. Seats are relative: index 0 is the viewer, 1 the next seat to the left, ..."""
+    pending going-down only. Seats are relative: index 0 is the viewer, 1 the next seat to the left, ...
+
+    (Written into a Python list and converted once: a NumPy element write costs more than a list's.)"""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
-    out = np.zeros(layout.observation_size, dtype=np.float32)
-    at = 0
+    out = [0.0] * layout.observation_size
+    mask = FACE_MASK
 
-    def counts(cards: tuple[Card, ...] | list[Card]) -> None:
-        nonlocal at
+    def counts(at: int, cards: Sequence[int]) -> int:
         for c in cards:
-            out[at + _face(c)] += 1
-        at += FACES
+            out[at + (c & mask)] += 1
+        return at + FACES
 
-    def one_hot(index: int | None, size: int) -> None:
-        nonlocal at
+    def one_hot(at: int, index: int | None, size: int) -> int:
         if index is not None:
             out[at + index] = 1
-        at += size
+        return at + size
 
-    def put(*values: float) -> None:
-        nonlocal at
-        for v in values:
-            out[at] = v
-            at += 1
+    def put(at: int, values: Sequence[float]) -> int:
+        end = at + len(values)
+        out[at:end] = values
+        return end
 
     rel = [(me + k) % s for k in range(s)]
-    counts(obs.hand)
-    counts(obs.discard_pile)
+    where = {seat: k for k, seat in enumerate(rel)}
+    at = counts(0, obs.hand)
+    at = counts(at, obs.discard_pile)
     top = obs.top_discard
-    one_hot(None if top is None else _face(top), FACES)
-    one_hot(None if obs.taken is None else _face(obs.taken), FACES)
-    one_hot(None if obs.must_place is None else _face(obs.must_place), FACES)
-    counts([c for tm in obs.melds for c in tm.meld.cards])
-    counts(obs.reclaimed)
-    put(len(obs.discard_pile), obs.stock_size, obs.deal, obs.reshuffles, float(obs.down_this_turn))
+    at = one_hot(at, None if top is None else top & mask, FACES)
+    at = one_hot(at, None if obs.taken is None else obs.taken & mask, FACES)
+    at = one_hot(at, None if obs.must_place is None else obs.must_place & mask, FACES)
+    for tm in obs.melds:
+        counts(at, tm.meld.cards)
+    at += FACES
+    at = counts(at, obs.reclaimed)
+    at = put(at, (len(obs.discard_pile), obs.stock_size, obs.deal, obs.reshuffles, float(obs.down_this_turn)))
     if len(obs.melds) > layout.max_melds:
         raise ValueError(f"{len(obs.melds)} melds on the table, beyond the {layout.max_melds} slots")
-    for slot in range(layout.max_melds):
-        if slot >= len(obs.melds):
-            at += layout.meld_features
-            continue
-        tm = obs.melds[slot]
-        shape = shape_of(tm.meld)
-        jokers = sum(1 for c in tm.meld.cards if Card(c).is_joker)
-        is_set = shape.kind == "set"
-        put(1, float(is_set), float(not is_set), tm.meld.low, len(tm.meld.cards), jokers)
-        one_hot(None if is_set else shape.suit, 4)
-        one_hot(rel.index(tm.owner), s)
+    for slot, tm in enumerate(obs.melds):
+        at_slot = at + slot * layout.meld_features
+        faces = [c & mask for c in tm.meld.cards]
+        naturals = [f for f in faces if f != JOKER]
+        is_set = tm.meld.kind.value == "set"
+        size = len(faces)
+        at_slot = put(at_slot, (1, float(is_set), float(not is_set), tm.meld.low, size, size - len(naturals)))
+        at_slot = one_hot(at_slot, None if is_set else naturals[0] // 13 if naturals else 0, 4)
+        one_hot(at_slot, where[tm.owner], s)
+    at += layout.max_melds * layout.meld_features
     for seat in rel:
         view = obs.seats[seat]
-        put(view.hand_count, float(view.down), view.buys, float(view.announced))
-        counts(view.known)
-    one_hot(PHASES.index(obs.phase), len(PHASES))
-    put(float(obs.current == me))
-    one_hot(rel.index(obs.current), s)
-    one_hot(rel.index(obs.dealer), s)
+        at = put(at, (view.hand_count, float(view.down), view.buys, float(view.announced)))
+        at = counts(at, view.known)
+    at = one_hot(at, PHASES.index(obs.phase), len(PHASES))
+    at = put(at, (float(obs.current == me),))
+    at = one_hot(at, where[obs.current], s)
+    at = one_hot(at, where[obs.dealer], s)
     for i in range(layout.max_contract):
         if i < len(obs.contract):
             rule = obs.contract[i]
-            put(float(rule.kind.value == "set"), float(rule.kind.value == "run"), rule.length)
-        else:
-            at += 3
-    answered = dict(obs.window_answers)
-    for seat in rel:
-        put(float(seat in obs.window))
-    for seat in rel:
-        put(float(seat in answered))
-    for seat in rel:
-        put(float(seat in obs.may_i_calls))
-    put(float(obs.fresh), float(obs.call_open))
+            put(at, (float(rule.kind.value == "set"), float(rule.kind.value == "run"), rule.length))
+        at += 3
+    answered = {seat for seat, _ in obs.window_answers}
+    at = put(at, [float(seat in obs.window) for seat in rel])
+    at = put(at, [float(seat in answered) for seat in rel])
+    at = put(at, [float(seat in obs.may_i_calls) for seat in rel])
+    at = put(at, (float(obs.fresh), float(obs.call_open)))
     totals = obs.totals if obs.totals else (0,) * s
-    for seat in rel:
-        put(totals[seat])
+    at = put(at, [totals[seat] for seat in rel])
     for index in pending:
         out[at + index] = 1
     at += len(CATALOGUE)
     assert at == layout.observation_size
-    return out
+    return np.array(out, dtype=np.float32)

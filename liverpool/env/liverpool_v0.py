@@ -14,7 +14,7 @@ from ``observe(state, seat)`` only. Chance (shuffles, reshuffles) is drawn insid
 Whose turn it is (``agent_selection``), as the engine's game driver asks seats:
 
 * in the play phase, the seat whose turn it is;
-* in a buy window, the first seat of the window that has not answered yet, in the driver's order (the seats
+* in a buy window, the first seat of the window that has not answered yet, in the driver's order (``asking_order``: the seats
   to the current player's left, nearest first, then the current player);
 * in the draw phase, first each other seat that may act out of turn (buy before the next draw, or call a
   discard), nearest to the left of the current player first, each of which may take its action or PASS
@@ -43,6 +43,7 @@ from liverpool.engine import (
     Ruleset,
     SeededChance,
     apply,
+    asking_order,
     find_preset,
     go_down_arrangements,
     is_chance,
@@ -58,7 +59,7 @@ from liverpool.engine import SwapJoker as SwapAction
 
 from . import encoding as enc
 
-DECLINE = None  # the PASS of a seat that declines to act out of turn in the draw phase: no engine action
+DECLINE = enc.DECLINE
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
@@ -117,7 +118,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.state: GameState | None = None
         self.pending: list[int] = []
         self.declined: set[int] = set()
-        self._options_cache: tuple[int, dict[int, Any]] | None = None
+        self._options_cache: tuple[int, dict[int, enc.Choice]] | None = None
+        self._listed: tuple[int, int, list[Action]] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -145,6 +147,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self._results_seen = 0
         self._moment = 0
         self._options_cache = None
+        self._listed = None
         self.agent_selection = self.possible_agents[self._next_seat()]
 
     def _advance_chance(self) -> None:
@@ -153,20 +156,40 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             apply(self.state, self.chance(self.state))
 
     def _next_seat(self) -> int:
-        """The seat that acts now (see the module's docstring)."""
+        """The seat that acts now (see the module's docstring); its legal actions are kept for ``options``."""
         state = self.state
         assert state is not None
         if state.phase is Phase.GAME_OVER:
             return state.current
-        order = [(state.current + k) % self.seats for k in range(1, self.seats)] + [state.current]
         if state.phase is Phase.BUY:
-            return next(s for s in order if legal_actions(state, s))
+            for seat in asking_order(state):
+                listed = legal_actions(state, seat)
+                if listed:
+                    return self._keep(seat, listed)
+            raise AssertionError(f"nobody answers the buy window ({state.situation()})")
         if state.phase is Phase.DRAW:
-            acting = {a.seat for a in legal_actions(state)}
-            return next(s for s in order if s in acting and (s == state.current or s not in self.declined))
+            by_seat: dict[int | None, list[Action]] = {}
+            for action in legal_actions(state):
+                by_seat.setdefault(action.seat, []).append(action)
+            for seat in asking_order(state):
+                if seat in by_seat and (seat == state.current or seat not in self.declined):
+                    return self._keep(seat, by_seat[seat])
+            raise AssertionError(f"the current player cannot draw ({state.situation()})")
         return state.current
 
-    def options(self, seat: int) -> dict[int, Any]:
+    def _keep(self, seat: int, listed: list[Action]) -> int:
+        self._listed = (self._moment, seat, listed)
+        return seat
+
+    def _legal(self, seat: int) -> list[Action]:
+        """``legal_actions(state, seat)``, from what ``_next_seat`` kept when it is of this moment."""
+        kept = self._listed
+        if kept is not None and kept[0] == self._moment and kept[1] == seat:
+            return kept[2]
+        assert self.state is not None
+        return legal_actions(self.state, seat)
+
+    def options(self, seat: int) -> dict[int, enc.Choice]:
         """Action index -> what it does for ``seat`` now: an engine action, ``DECLINE``, or a tuple of
         catalogue indices (a meld step extends the pending going-down; GO_DOWN_DONE submits it)."""
         cache = self._options_cache
@@ -174,31 +197,14 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             return cache[1]
         state = self.state
         assert state is not None
-        out: dict[int, Any] = {}
         if state.phase is Phase.GAME_OVER or self.possible_agents[seat] != self.agent_selection:
-            return out
-        listed = legal_actions(state, seat)
-        going_down: dict[tuple[int, ...], GoDown] = {}
+            return {}
+        listed = self._legal(seat)
         arrangements = [a for a in listed if isinstance(a, GoDown)]
         if self.going_down == "all" and arrangements:
             arrangements = [GoDown(seat, a) for a in go_down_arrangements(state, seat)]
-        for action in arrangements:
-            shapes = tuple(sorted(enc.SHAPE_INDEX[enc.shape_of(m)] for m in action.melds))
-            going_down.setdefault(shapes, action)
-        if not self.pending:
-            for option in listed:
-                if not isinstance(option, GoDown):
-                    out.setdefault(self.layout.index_of(option), option)
-        prefix = tuple(self.pending)
-        for shapes, action in going_down.items():
-            if shapes[: len(prefix)] != prefix:
-                continue
-            if len(shapes) > len(prefix):
-                out.setdefault(self.layout.meld + shapes[len(prefix)], shapes[: len(prefix) + 1])
-            else:
-                out[enc.GO_DOWN_DONE] = action
-        if state.phase is Phase.DRAW and seat != state.current and not self.pending:
-            out[enc.PASS] = DECLINE
+        may_decline = state.phase is Phase.DRAW and seat != state.current
+        out = enc.choices(self.layout, listed, arrangements, self.pending, may_decline)
         self._options_cache = (self._key(seat), out)
         return out
 
@@ -288,6 +294,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
     def _score(self) -> None:
         """Rewards: each seat's deal result, negated (penalty points are bad), when a deal ends."""
         assert self.state is not None
+        if len(self.state.results) == self._results_seen:
+            return
         results = observe(self.state, None).results
         for result in results[self._results_seen :]:
             for seat, points in enumerate(result.scores):

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine import legal_actions, observe
+from liverpool.engine import Action, legal_actions, observe
 
 from .liverpool_v0 import raw_env
 
@@ -92,6 +92,17 @@ class LiverpoolSingleEnv(gymnasium.Env[Obs, np.int64]):
         aec.step(index)
         reward = aec._cumulative_rewards[self.agent]
         reward += self._run_bots()
+        return self._obs(), float(reward), bool(aec.terminations[self.agent]), False, self._info()
+
+    def step_action(self, action: Action | None) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Like :meth:`step`, with an engine action (or ``DECLINE``, None, out of turn in the draw phase) instead
+        of an index: for scripted or search-based learners. The engine validates it: an illegal action raises
+        ``IllegalAction`` (a ``ValueError`` for a decline where the seat must act) and changes nothing."""
+        aec = self.aec
+        if aec.terminations[self.agent]:
+            raise ValueError("the episode is over: call reset()")
+        aec.play(action)
+        reward = aec._cumulative_rewards[self.agent] + self._run_bots()
         return self._obs(), float(reward), bool(aec.terminations[self.agent]), False, self._info()
 
     def _run_bots(self) -> float:

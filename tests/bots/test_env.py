@@ -280,3 +280,59 @@ def test_gymnasium_against_medium_bots() -> None:
         obs, reward, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += reward
     assert env.aec.state is not None and total == -env.aec.state.totals[0]
+
+
+@pytest.mark.parametrize("preset", ["may-i", "liverpool"])
+def test_seats_asked_in_the_engine_drivers_order(preset: str) -> None:
+    """Bots playing every seat through the env (``play``) make the same game as the engine's driver
+    (``run_game``) with the same seed: the env asks seats in the driver's order (``asking_order``), out of
+    turn and in buy windows (RULES.md §3 buying: precedence)."""
+    from liverpool.bots.registry import make_bot
+    from liverpool.engine import SeededChance, find_preset, run_game
+
+    rules, seats, seed = find_preset(preset), 4, 11
+    driver_bots = [make_bot("easy") for _ in range(seats)]
+    expected = run_game(rules, driver_bots, random.Random(seed), chance=SeededChance(seed))
+    env = liverpool_v0.raw_env(preset=preset, seats=seats)
+    env.reset(seed=seed)
+    env_bots = [make_bot("easy") for _ in range(seats)]
+    rng = random.Random(seed)
+    state = env.state
+    assert state is not None
+    while not state.is_over:
+        seat = env.agent_name_mapping[env.agent_selection]
+        env.play(env_bots[seat](observe(state, seat), legal_actions(state, seat), rng))
+    assert state.history == expected.history
+    assert any(type(a).__name__ == "Buy" for a in state.history), "the game has buys out of turn"
+
+
+def test_gymnasium_step_action_takes_engine_actions() -> None:
+    """``step_action`` with the engine action an index stands for plays as ``step`` with the index; an illegal
+    engine action raises the engine's refusal and changes nothing."""
+    from liverpool.engine import Discard, IllegalAction
+
+    by_index = LiverpoolSingleEnv(preset="may-i", seats=3, opponents="random")
+    by_action = LiverpoolSingleEnv(preset="may-i", seats=3, opponents="random")
+    obs, _ = by_index.reset(seed=4)
+    by_action.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        index = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        chosen = by_index.aec.options(by_index.seat)[index]
+        if isinstance(chosen, tuple):  # a meld step has no engine action: both take the index
+            by_action.step(index)
+            obs, *_ = by_index.step(index)
+            continue
+        state = by_action.aec.state
+        assert state is not None
+        before = len(state.history)
+        card = observe(state, by_action.seat).hand[0]
+        if state.phase.value != "play":
+            with pytest.raises(IllegalAction):
+                by_action.step_action(Discard(by_action.seat, card))
+            assert len(state.history) == before
+        got = by_action.step_action(chosen)
+        obs, reward, terminated, _, _ = by_index.step(index)
+        assert np.array_equal(got[0]["observation"], obs["observation"]) and got[1:3] == (reward, terminated)
+        if terminated:
+            break
