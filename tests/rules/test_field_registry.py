@@ -160,3 +160,18 @@ def test_the_form_copies_no_field_name_or_choice() -> None:
         for choice in info.choices:
             if choice not in ("normal", "none") and not choice.isdigit():  # (a new deal row's out, "no limit")
                 assert not re.search(rf"[\"'`]{re.escape(choice)}[\"'`]", source), f"{info.name}: {choice}"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("upcard", "maybe", "expected true or false"),
+        ("cut_bonus", 1.5, "expected a whole number"),
+        ("buy_limit", True, "expected a whole number or none"),
+        ("title", 3, "expected text"),
+        ("buying", "none", "expected one of none, before_next_draw, after_next_declines"),
+    ],
+)
+def test_a_ruleset_built_in_python_is_checked_by_kind(name: str, value: object, message: str) -> None:
+    with pytest.raises(RulesetError, match=f"^{name}: {message}"):
+        dataclasses.replace(Ruleset(), **{name: value})

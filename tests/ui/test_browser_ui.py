@@ -13,7 +13,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_fixtures import Player, Tab, body, browser, create_table, join, open_tab, play_until, wait_for_move
+from browser_fixtures import (
+    Player,
+    Tab,
+    body,
+    browser,
+    create_table,
+    join,
+    open_tab,
+    play_until,
+    press,
+    settle,
+    visible,
+    wait_for_move,
+)
 from server_fixtures import ServerProcess
 
 from liverpool.engine.cards import Card
@@ -290,4 +303,30 @@ def test_rules_at_hand_in_the_lobby_and_at_the_table(browser: Browser, lobby_ser
     text = tab.by("rules-text").inner_text()
     words = dict(rules_in_words(find_preset("may-i")))
     assert words["Deals"][0] in text and "deal 7: 3 runs of 4, using every card in hand" in text
+    assert tab.errors == []
+
+
+def test_the_builder_shows_what_the_engine_says_is_missing(browser: Browser, lobby_server: ServerProcess) -> None:
+    """Issue 25.4: the builder checks nothing itself; each meld's state is the engine's draft answer."""
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    tab = open_tab(browser)
+    join(tab, lobby_server.http + created["invite_url"], 0, "Ada")
+    deadline = time.monotonic() + 60
+    while not visible(tab, "draw-stock"):
+        assert time.monotonic() < deadline, "seat 0 never came to draw"
+        wait_for_move(tab)
+        if visible(tab, "pass"):
+            press(tab.by("pass"))
+            settle(tab)
+    tab.by("draw-stock").click()
+    settle(tab)
+    tab.by("builder-toggle").locator("summary").click()
+    tab.by("hand-card").first.click()
+    tab.by("builder-add-0").click()
+    tab.page.wait_for_function(
+        "() => document.querySelector('[data-testid=builder-missing-0]').textContent.includes('more card')"
+    )
+    assert tab.by("builder-missing-0").inner_text() == "needs 2 more cards"
+    assert tab.by("builder-missing").inner_text() == "Missing: set 1 needs 2 more cards"
+    assert tab.by("builder-go-down").is_disabled()
     assert tab.errors == []

@@ -141,6 +141,35 @@ def _expect_int(name: str, raw: Any, minimum: int | None = None) -> int:
     return raw
 
 
+def check_value(info: FieldInfo, value: Any) -> None:
+    """Raise :class:`RulesetError` if ``value``, held by a ruleset, is not of field ``info``'s kind, not one of
+    its choices, or below its minimum (what a ruleset built in Python, not read from a file, may hold)."""
+    name = info.name
+    if info.enum is not None and not isinstance(value, info.enum):
+        raise RulesetError(name, f"expected one of {', '.join(info.choices)}, got {value!r}")
+    scalar = _SCALARS.get(info.kind)
+    if scalar is not None and not (
+        (isinstance(value, scalar) and not (scalar is int and isinstance(value, bool)))
+        or (value is None and info.kind is FieldKind.OPTIONAL_INT)
+    ):
+        raise RulesetError(name, f"expected {_SCALAR_WORDS[info.kind]}, got {value!r}")
+    check_minimum(name, value, info.minimum)
+
+
+_SCALARS: dict[FieldKind, type] = {
+    FieldKind.BOOL: bool,
+    FieldKind.INT: int,
+    FieldKind.OPTIONAL_INT: int,
+    FieldKind.TEXT: str,
+}
+_SCALAR_WORDS = {
+    FieldKind.BOOL: "true or false",
+    FieldKind.INT: "a whole number",
+    FieldKind.OPTIONAL_INT: "a whole number or none",
+    FieldKind.TEXT: "text",
+}
+
+
 def check_minimum(name: str, value: int | None, minimum: int | None) -> None:
     """Raise :class:`RulesetError` if ``value`` is below the field's ``minimum``."""
     if value is None or minimum is None or value >= minimum:

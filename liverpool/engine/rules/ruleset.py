@@ -28,7 +28,7 @@ from liverpool.engine.rules.fields import (
     FieldInfo,
     FieldKind,
     Group,
-    check_minimum,
+    check_value,
     decode,
     encode,
     field_infos,
@@ -603,10 +603,7 @@ def _base_preset(raw: Any) -> Ruleset:
 
 def _validate(r: Ruleset) -> None:
     for info in field_registry():  # what the registry says of each field alone, then how fields fit together
-        value = getattr(r, info.name)
-        if info.enum is not None and not isinstance(value, info.enum):
-            raise RulesetError(info.name, f"expected one of {', '.join(info.choices)}, got {value!r}")
-        check_minimum(info.name, value, info.minimum)
+        check_value(info, getattr(r, info.name))
     if r.max_players > 8:
         raise RulesetError("max_players", f"at most 8 players, not {r.max_players}")
     if r.min_players > r.max_players:

@@ -13,10 +13,13 @@ export class Builder {
     this.contractKey = "";
     this.draft = null;
     this.asked = "";
+    this.seq = 0;
   }
 
-  /** Fit the builder to this deal's contract (the observation's `contract`) and the cards still in hand. */
-  sync(contract, hand) {
+  /** Fit the builder to this deal's contract (the observation's `contract`) and the cards still in hand;
+   * `seq` is the table's state the engine's answer must be about. */
+  sync(contract, hand, seq = 0) {
+    this.seq = seq;
     const key = contract.join("|");
     if (key !== this.contractKey) {
       this.contractKey = key;
@@ -61,7 +64,7 @@ export class Builder {
   }
 
   key() {
-    return JSON.stringify([this.contractKey, this.slots, this.choices]);
+    return JSON.stringify([this.seq, this.contractKey, this.slots, this.choices]);
   }
 
   /** Whether the engine's answer is for the cards as they are now. */

@@ -111,7 +111,7 @@ function onState(message) {
     rematch: Boolean(message.rematch),
   };
   app.hand.update(obs.hand ?? [], first);
-  app.builder.sync(obs.contract ?? [], obs.hand ?? []);
+  app.builder.sync(obs.contract ?? [], obs.hand ?? [], app.seq);
   app.deadlineAt = typeof message.deadline === "number" ? Date.now() + message.deadline * 1000 : null;
   noticeResults(obs, first);
   noticeAnnouncements(obs);
