@@ -4,6 +4,13 @@ Hidden: other seats' hands (except cards they took face up from the pile and sti
 stock's order and contents. Everything else on the table is public. When a deal ends, every hand is laid
 on the table to be counted: each deal's :class:`~.state.DealResult` in ``results`` shows the hands, their
 points, the melds and why the deal ended, for every viewer alike (the deal being played is never among them).
+
+>>> import random
+>>> from liverpool.engine import apply, chance_action, find_preset, new_game
+>>> state = new_game(find_preset('liverpool'), seats=3)
+>>> _ = apply(state, chance_action(state, random.Random(1)))
+>>> len(observe(state, 0).hand), len(observe(state, None).hand)
+(10, 0)
 """
 
 from __future__ import annotations

@@ -5,6 +5,13 @@ The global ``random`` module is never used.
 
 An agent is ``agent(observation, legal_actions, rng) -> action | None``. ``None`` declines an
 out-of-turn chance (a May I or a call) and is refused when the seat must act.
+
+>>> import random
+>>> from liverpool.engine import find_preset
+>>> anything = lambda observation, options, rng: rng.choice(options)
+>>> state = run_game(find_preset('liverpool'), [anything] * 3, random.Random(2))
+>>> state.is_over, len(state.results)
+(True, 7)
 """
 
 from __future__ import annotations

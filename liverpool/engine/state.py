@@ -2,6 +2,11 @@
 
 The state is mutable and changed only through :func:`liverpool.engine.game.apply`, which validates
 first. :meth:`GameState.clone` gives an independent copy for search (lists are copied, values shared).
+
+>>> from liverpool.engine import find_preset, new_game
+>>> state = new_game(find_preset('liverpool'), seats=3)
+>>> state.phase, state.deal, state.seats
+(<Phase.DEAL: 'deal'>, 0, 3)
 """
 
 from __future__ import annotations

@@ -2,6 +2,13 @@
 
 An illegal action raises a subclass of :class:`~liverpool.engine.errors.IllegalAction` naming the
 action, the reason and the situation, and leaves the state untouched.
+
+>>> from liverpool.engine import DrawStock, find_preset
+>>> state = new_game(find_preset('liverpool'), seats=3)
+>>> apply(state, DrawStock(seat=1))
+Traceback (most recent call last):
+...
+liverpool.engine.errors.WrongPhase: DrawStock(seat=1) is illegal: this is the deal phase, not the draw phase (deal 1, deal phase)
 """
 
 from __future__ import annotations

@@ -2,6 +2,13 @@
 
 An illegal action raises a subclass of :class:`~liverpool.engine.errors.IllegalAction` naming the action,
 the reason and the situation; nothing here changes a state.
+
+>>> import random
+>>> from liverpool.engine import DrawStock, apply, chance_action, find_preset, new_game
+>>> state = new_game(find_preset('liverpool'), seats=3)
+>>> _ = apply(state, chance_action(state, random.Random(1)))
+>>> state.current, is_legal(state, DrawStock(seat=1)), is_legal(state, DrawStock(seat=0))
+(1, True, False)
 """
 
 from __future__ import annotations
