@@ -176,7 +176,10 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
 
 
 class TableActor:
-    def __init__(self, storage: Storage, loaded: Loaded) -> None:
+    """A table in memory. ``on_idle`` is called (and the actor's task ends) as soon as nobody is
+    connected, no timer is pending and no message waits: the table is then only in the database."""
+
+    def __init__(self, storage: Storage, loaded: Loaded, on_idle: Callable[[TableActor], None] | None = None) -> None:
         info = loaded.info
         self.storage = storage
         self.id = info.id
@@ -203,6 +206,8 @@ class TableActor:
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._acks: dict[int, dict[str, int]] = {}
+        self._on_idle = on_idle
+        self.unloaded = False
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -212,10 +217,20 @@ class TableActor:
 
     async def _run(self) -> None:
         await self._settle()
-        while True:
+        while not self._idle():
             message = await self.queue.get()
             await self._handle(message)
             await self._settle()
+        # Nothing can reach this actor any more: it leaves the hub in this same step, so the next
+        # request loads the table again from the database.
+        self.unloaded = True
+        self.state = None
+        self.backlog = []
+        if self._on_idle is not None:
+            self._on_idle(self)
+
+    def _idle(self) -> bool:
+        return not self.clients and self.queue.empty() and not self._timer_handles()
 
     def stop(self, close_code: int = 1001, reason: BaseException | None = None) -> None:
         """Cancel every timer, close every client and fail every pending request."""
@@ -497,9 +512,11 @@ class TableActor:
 
     async def _bot_turn(self, seq: int) -> None:
         state = self.state
-        if state is None or len(state.history) != seq or self._bot_timer is None or self._bot_timer[0] != seq:
+        if self._bot_timer is None or self._bot_timer[0] != seq:
             return
-        self._bot_timer = None
+        self._bot_timer = None  # it has fired: no timer is pending any more
+        if state is None or len(state.history) != seq:
+            return
         asked = self._asked_now(seq)
         by_seat: dict[int, list[Action]] = {}
         for option in self._legal_now(state):

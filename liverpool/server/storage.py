@@ -241,6 +241,23 @@ class Storage:
                 session.scalars(select(TableRow.id).where(TableRow.status == status).order_by(TableRow.created))
             )
 
+    def tables_to_resume(self) -> list[str]:
+        """The tables in play that go on without anyone connected: those with a bot, and those whose
+        players are replaced by a bot when away (``away_timeout_s`` above 0). The others wait, in the
+        database only, for a player to come back."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.options).where(TableRow.status == PLAYING).order_by(TableRow.created)
+            ).all()
+            with_bots = set(
+                session.scalars(
+                    select(SeatRow.table_id)
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(TableRow.status == PLAYING, SeatRow.bot.is_not(None))
+                )
+            )
+        return [i for i, options in rows if i in with_bots or options.get("away_timeout_s", 1) > 0]
+
     def claim_seat(self, table_id: str, seat: int, name: str) -> str:
         """Give a free seat to ``name``; returns the new seat token. :class:`Conflict` if it is not free."""
         token = new_token()
