@@ -13,13 +13,14 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
 from anyio import to_thread
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.engine.actions import Action, Pass, Reshuffle, Shuffle, action_from_dict, action_to_dict
+from liverpool.engine.actions import Action, Buy, Pass, Reshuffle, Shuffle, action_from_dict, action_to_dict
 from liverpool.engine.errors import IllegalAction
 from liverpool.engine.game import apply, new_game
 from liverpool.engine.legal import is_chance, legal_actions
@@ -42,6 +43,7 @@ RESUME_EVENTS = 500
 ACKS_KEPT = 256
 OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
+MAY_I_WINDOW_S = 3.0  # how long bots wait, whatever their pace, when a human may call "May I?"
 T = TypeVar("T")
 
 
@@ -207,6 +209,10 @@ class TableActor:
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._acks: dict[int, dict[str, int]] = {}
         self._on_idle = on_idle
+        # When a bot starts playing for each away human (stored, so that it survives a restart), and
+        # the changes not yet stored.
+        self._away_at = {x.seat: x.away_at for x in info.seats if x.away_at is not None and x.bot is None}
+        self._away_unstored: dict[int, datetime | None] = {}
         self.unloaded = False
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -301,6 +307,8 @@ class TableActor:
                 if client.seat is not None:
                     self._cancel_away(client.seat)
                     self.away.discard(client.seat)
+                    if self._away_at.pop(client.seat, None) is not None:
+                        self._away_unstored[client.seat] = None
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
@@ -446,6 +454,9 @@ class TableActor:
             self._away_timers.clear()
             return
         self._schedule(state)
+        while self._away_unstored:
+            seat, when = self._away_unstored.popitem()
+            await to_thread.run_sync(self.storage.set_away_at, self.id, seat, when)
 
     # -- timers ----------------------------------------------------------------------------------
 
@@ -459,6 +470,8 @@ class TableActor:
             if self._bot_timer is not None:
                 self._bot_timer[1].cancel()
             delay = self.options.bot_pace_ms / 1000
+            if self._human_may_buy(state):
+                delay = max(delay, min(MAY_I_WINDOW_S, self.options.buy_timeout_s))
             self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
         self._track_window(state)
         if self.options.away_timeout_s > 0:
@@ -469,9 +482,21 @@ class TableActor:
                     and seat not in self._away_timers
                     and not self._connected(seat)
                 ):
-                    self._away_timers[seat] = self._loop.call_later(
-                        self.options.away_timeout_s, self.queue.put_nowait, AwayTimeout(seat)
-                    )
+                    now = datetime.now(UTC)
+                    when = self._away_at.get(seat)
+                    if when is None:
+                        when = self._away_at[seat] = now + timedelta(seconds=self.options.away_timeout_s)
+                        self._away_unstored[seat] = when
+                    delay = max(0.0, (when - now).total_seconds())
+                    self._away_timers[seat] = self._loop.call_later(delay, self.queue.put_nowait, AwayTimeout(seat))
+
+    def _human_may_buy(self, state: GameState) -> bool:
+        """Whether a connected human may now call "May I?" out of turn before the next player draws
+        (rulesets without a buy window): the bots then give them time to, whatever their pace."""
+        return state.phase is Phase.DRAW and any(
+            isinstance(a, Buy) and a.seat is not None and not self._bot_plays(a.seat) and self._connected(a.seat)
+            for a in self._legal_now(state)
+        )
 
     def _track_window(self, state: GameState) -> None:
         """Open a buy window's deadline when it opens; forget it when the window closes."""

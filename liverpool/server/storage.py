@@ -122,6 +122,7 @@ class SeatInfo:
     name: str | None
     bot: str | None
     token_hash: str | None
+    away_at: datetime | None = None
 
     @property
     def free(self) -> bool:
@@ -154,6 +155,11 @@ class NewSeat:
 
     name: str | None = None
     bot: str | None = None
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """A stored time as UTC (SQLite gives it back without its zone)."""
+    return when if when is None or when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 # -- the store ----------------------------------------------------------------------------------------
@@ -286,6 +292,13 @@ class Storage:
             elif not hmac.compare_digest(row.token_hash, digest):
                 raise Conflict("seat_taken", f"seat {seat} was already claimed with another link")
 
+    def set_away_at(self, table_id: str, seat: int, when: datetime | None) -> None:
+        """Store when a bot starts playing for an away player (None: the player is back)."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(away_at=when)
+            )
+
     def set_status(self, table_id: str, status: str) -> None:
         with self._sessions.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
@@ -346,5 +359,5 @@ class Storage:
             created=table.created if table.created.tzinfo is not None else table.created.replace(tzinfo=UTC),
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
-            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash) for s in seats),
+            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at)) for s in seats),
         )
