@@ -129,6 +129,10 @@ class ServerProcess:
         ]
         with self.log.open("ab") as log:
             env = {**os.environ, **self.env}
+            # The server runs in another folder: a relative PYTHONPATH (``PYTHONPATH=.`` in a worktree)
+            # must still name this checkout, or the server would import whatever liverpool is installed.
+            paths = env.get("PYTHONPATH", "").split(os.pathsep)
+            env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
             self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:

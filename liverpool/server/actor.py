@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -23,6 +24,7 @@ from liverpool.cli.narrate import describe
 from liverpool.engine import (
     Action,
     Agent,
+    Buy,
     GameRecord,
     GameState,
     IllegalAction,
@@ -46,6 +48,19 @@ from liverpool.engine import (
 )
 
 from .errors import Refused
+from .messages import (
+    Attach,
+    AwayTimeout,
+    BotTurn,
+    BuyDeadline,
+    Call,
+    Client,
+    Detach,
+    Message,
+    Submit,
+    ack,
+    error,
+)
 from .schemas import TableOptions
 from .storage import OVER, PLAYING, WAITING, Conflict, NewSeat, Storage, TableInfo
 
@@ -55,8 +70,7 @@ AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
 RESUME_EVENTS = 500
 ACKS_KEPT = 256
-OUTBOX_LIMIT = 1000
-SLOW_CLIENT = 1013
+MAY_I_WINDOW_S = 3.0  # how long bots wait, whatever their pace, when a human may call "May I?"
 T = TypeVar("T")
 
 
@@ -67,90 +81,6 @@ def bot_name(seat: int, difficulty: str) -> str:
 def action_keys(action: Action) -> set[str]:
     """The keys an action's JSON form may have: ``type`` and its fields."""
     return {"type", *(f.name for f in fields(action))}
-
-
-def error(reason: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "reason": reason, "message": message}
-
-
-def ack(action_id: str, seq: int) -> dict[str, Any]:
-    """The answer to an applied action that carried an ``id``: ``seq`` is the table's seq just after it."""
-    return {"type": "ack", "id": action_id, "seq": seq}
-
-
-@dataclass(eq=False)
-class Client:
-    """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
-    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
-
-    seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
-    close_code: int = 1000
-    close_reason: str | None = None
-
-    def send(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            self.close(SLOW_CLIENT)
-
-    def close(self, code: int, reason: str | None = None) -> None:
-        self.close_code = code
-        self.close_reason = reason
-        while True:
-            try:
-                self.outbox.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.outbox.get_nowait()
-
-
-# -- messages -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Attach:
-    client: Client
-    since: int | None = None
-
-
-@dataclass
-class Detach:
-    client: Client
-
-
-@dataclass
-class Submit:
-    client: Client
-    action: dict[str, Any]
-    seq: int | None = None
-    id: str | None = None
-
-
-@dataclass
-class Call:
-    """A request from the lobby, run inside the actor; its answer goes to ``future``."""
-
-    run: Callable[[], Awaitable[Any]]
-    future: asyncio.Future[Any]
-
-
-@dataclass
-class BotTurn:
-    seq: int
-
-
-@dataclass
-class BuyDeadline:
-    window: int
-
-
-@dataclass
-class AwayTimeout:
-    seat: int
-
-
-Message = Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout
 
 
 # -- the actor ------------------------------------------------------------------------------------
@@ -191,7 +121,10 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
 
 
 class TableActor:
-    def __init__(self, storage: Storage, loaded: Loaded) -> None:
+    """A table in memory. ``on_idle`` is called (and the actor's task ends) as soon as nobody is
+    connected, no timer is pending and no message waits: the table is then only in the database."""
+
+    def __init__(self, storage: Storage, loaded: Loaded, on_idle: Callable[[TableActor], None] | None = None) -> None:
         info = loaded.info
         self.storage = storage
         self.id = info.id
@@ -218,6 +151,12 @@ class TableActor:
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._acks: dict[int, dict[str, int]] = {}
+        self._on_idle = on_idle
+        # When a bot starts playing for each away human (stored, so that it survives a restart), and
+        # the changes not yet stored.
+        self._away_at = {x.seat: x.away_at for x in info.seats if x.away_at is not None and x.bot is None}
+        self._away_unstored: dict[int, datetime | None] = {}
+        self.unloaded = False
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -227,10 +166,20 @@ class TableActor:
 
     async def _run(self) -> None:
         await self._settle()
-        while True:
+        while not self._idle():
             message = await self.queue.get()
             await self._handle(message)
             await self._settle()
+        # Nothing can reach this actor any more: it leaves the hub in this same step, so the next
+        # request loads the table again from the database.
+        self.unloaded = True
+        self.state = None
+        self.backlog = []
+        if self._on_idle is not None:
+            self._on_idle(self)
+
+    def _idle(self) -> bool:
+        return not self.clients and self.queue.empty() and not self._timer_handles()
 
     def stop(self, close_code: int = 1001, reason: BaseException | None = None) -> None:
         """Cancel every timer, close every client and fail every pending request."""
@@ -301,6 +250,8 @@ class TableActor:
                 if client.seat is not None:
                     self._cancel_away(client.seat)
                     self.away.discard(client.seat)
+                    if self._away_at.pop(client.seat, None) is not None:
+                        self._away_unstored[client.seat] = None
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
@@ -446,6 +397,9 @@ class TableActor:
             self._away_timers.clear()
             return
         self._schedule(state)
+        while self._away_unstored:
+            seat, when = self._away_unstored.popitem()
+            await to_thread.run_sync(self.storage.set_away_at, self.id, seat, when)
 
     # -- timers ----------------------------------------------------------------------------------
 
@@ -459,6 +413,8 @@ class TableActor:
             if self._bot_timer is not None:
                 self._bot_timer[1].cancel()
             delay = self.options.bot_pace_ms / 1000
+            if self._human_may_buy(state):
+                delay = max(delay, min(MAY_I_WINDOW_S, self.options.buy_timeout_s))
             self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
         self._track_window(state)
         if self.options.away_timeout_s > 0:
@@ -469,9 +425,21 @@ class TableActor:
                     and seat not in self._away_timers
                     and not self._connected(seat)
                 ):
-                    self._away_timers[seat] = self._loop.call_later(
-                        self.options.away_timeout_s, self.queue.put_nowait, AwayTimeout(seat)
-                    )
+                    now = datetime.now(UTC)
+                    when = self._away_at.get(seat)
+                    if when is None:
+                        when = self._away_at[seat] = now + timedelta(seconds=self.options.away_timeout_s)
+                        self._away_unstored[seat] = when
+                    delay = max(0.0, (when - now).total_seconds())
+                    self._away_timers[seat] = self._loop.call_later(delay, self.queue.put_nowait, AwayTimeout(seat))
+
+    def _human_may_buy(self, state: GameState) -> bool:
+        """Whether a connected human may now call "May I?" out of turn before the next player draws
+        (rulesets without a buy window): the bots then give them time to, whatever their pace."""
+        return state.phase is Phase.DRAW and any(
+            isinstance(a, Buy) and a.seat is not None and not self._bot_plays(a.seat) and self._connected(a.seat)
+            for a in self._legal_now(state)
+        )
 
     def _track_window(self, state: GameState) -> None:
         """Open a buy window's deadline when it opens; forget it when the window closes."""
@@ -512,9 +480,11 @@ class TableActor:
 
     async def _bot_turn(self, seq: int) -> None:
         state = self.state
-        if state is None or len(state.history) != seq or self._bot_timer is None or self._bot_timer[0] != seq:
+        if self._bot_timer is None or self._bot_timer[0] != seq:
             return
-        self._bot_timer = None
+        self._bot_timer = None  # it has fired: no timer is pending any more
+        if state is None or len(state.history) != seq:
+            return
         asked = self._asked_now(seq)
         by_seat: dict[int, list[Action]] = {}
         for option in self._legal_now(state):

@@ -1,6 +1,9 @@
 """The running tables: one :class:`~.actor.TableActor` per table, loaded from storage when first needed.
 
-At startup every table in play is loaded, so its bots carry on. An actor that fails (a storage
+At startup every table in play with a bot or an away timer is loaded, so its bots carry on. A table nobody is connected to and
+with no timer pending (no bot to move, no buy window or away deadline running) is unloaded: its actor
+ends and leaves :attr:`Hub.actors`, so an idle or finished table costs no memory; the next request
+loads it again from the database. An actor that fails (a storage
 error, a bug) is dropped and its clients are disconnected; the next request loads the table again
 from what was stored, which is exactly what had been broadcast.
 """
@@ -14,7 +17,7 @@ from functools import partial
 from anyio import to_thread
 
 from .actor import TableActor, load
-from .storage import PLAYING, Storage
+from .storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +29,8 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
 
     async def resume(self) -> None:
-        """Load every table in play, so that its game goes on."""
-        for table_id in await to_thread.run_sync(self.storage.table_ids, PLAYING):
+        """Load every table in play that goes on without its players (a bot's or an away timer's)."""
+        for table_id in await to_thread.run_sync(self.storage.tables_to_resume):
             await self.actor(table_id)
 
     async def actor(self, table_id: str) -> TableActor | None:
@@ -36,18 +39,27 @@ class Hub:
         if actor is not None:
             return actor
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            actor = self.actors.get(table_id)
-            if actor is not None:
+        try:
+            async with lock:
+                actor = self.actors.get(table_id)
+                if actor is not None:
+                    return actor
+                loaded = await to_thread.run_sync(load, self.storage, table_id)
+                if loaded is None:
+                    return None
+                actor = TableActor(self.storage, loaded, self._unload)
+                self.actors[table_id] = actor
+                actor.start().add_done_callback(partial(self._ended, actor))
                 return actor
-            loaded = await to_thread.run_sync(load, self.storage, table_id)
-            if loaded is None:
-                return None
-            actor = TableActor(self.storage, loaded)
-            self.actors[table_id] = actor
-            actor.start().add_done_callback(partial(self._ended, actor))
-        self._loading.pop(table_id, None)
-        return actor
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]
+
+    def _unload(self, actor: TableActor) -> None:
+        """Called by an idle actor as its task ends (in the same step: no request can slip in between)."""
+        if self.actors.get(actor.id) is actor:
+            del self.actors[actor.id]
+        log.debug("table %s unloaded", actor.id)
 
     def _ended(self, actor: TableActor, task: asyncio.Task[None]) -> None:
         if self.actors.get(actor.id) is actor:
@@ -56,6 +68,8 @@ class Hub:
             actor.stop()
             return
         exc = task.exception()
+        if exc is None:  # unloaded while idle
+            return
         log.error("table %s stopped", actor.id, exc_info=exc)
         actor.stop(close_code=1011, reason=exc)
 

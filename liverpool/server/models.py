@@ -35,8 +35,9 @@ class TableRow(Base):
 
 class SeatRow(Base):
     """One seat: a bot (``bot`` is its difficulty), a human (``token_hash`` is the SHA-256 of the
-    secret seat token, which is never stored), a seat reserved for a rematch (a name, no token yet),
-    or a free seat (no name). The column keeps its first name, ``token``."""
+        secret seat token, which is never stored), a seat reserved for a rematch (a name, no token yet),
+        or a free seat (no name). The column keeps its first name, ``token``. ``away_at``: while a human
+    is away, the time at which a bot starts playing for them (it survives a restart)."""
 
     __tablename__ = "seats"
 
@@ -45,6 +46,7 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column("token", String(TOKEN_LENGTH), unique=True, nullable=True)
+    away_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ActionRow(Base):

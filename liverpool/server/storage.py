@@ -122,6 +122,7 @@ class SeatInfo:
     name: str | None
     bot: str | None
     token_hash: str | None
+    away_at: datetime | None = None
 
     @property
     def free(self) -> bool:
@@ -154,6 +155,11 @@ class NewSeat:
 
     name: str | None = None
     bot: str | None = None
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """A stored time as UTC (SQLite gives it back without its zone)."""
+    return when if when is None or when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 # -- the store ----------------------------------------------------------------------------------------
@@ -241,6 +247,23 @@ class Storage:
                 session.scalars(select(TableRow.id).where(TableRow.status == status).order_by(TableRow.created))
             )
 
+    def tables_to_resume(self) -> list[str]:
+        """The tables in play that go on without anyone connected: those with a bot, and those whose
+        players are replaced by a bot when away (``away_timeout_s`` above 0). The others wait, in the
+        database only, for a player to come back."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.options).where(TableRow.status == PLAYING).order_by(TableRow.created)
+            ).all()
+            with_bots = set(
+                session.scalars(
+                    select(SeatRow.table_id)
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(TableRow.status == PLAYING, SeatRow.bot.is_not(None))
+                )
+            )
+        return [i for i, options in rows if i in with_bots or options.get("away_timeout_s", 1) > 0]
+
     def claim_seat(self, table_id: str, seat: int, name: str) -> str:
         """Give a free seat to ``name``; returns the new seat token. :class:`Conflict` if it is not free."""
         token = new_token()
@@ -268,6 +291,13 @@ class Storage:
                 row.token_hash = digest
             elif not hmac.compare_digest(row.token_hash, digest):
                 raise Conflict("seat_taken", f"seat {seat} was already claimed with another link")
+
+    def set_away_at(self, table_id: str, seat: int, when: datetime | None) -> None:
+        """Store when a bot starts playing for an away player (None: the player is back)."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(away_at=when)
+            )
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._sessions.begin() as session:
@@ -329,5 +359,5 @@ class Storage:
             created=table.created if table.created.tzinfo is not None else table.created.replace(tzinfo=UTC),
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
-            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash) for s in seats),
+            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at)) for s in seats),
         )

@@ -18,9 +18,10 @@ from anyio import to_thread
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from .actor import Client, TableActor, error
+from .actor import TableActor
 from .api import Server
 from .errors import Refused
+from .messages import Client, error
 from .schemas import MAX_DEPTH, ActionMessage, Ping, json_depth_over, read_client_message
 from .settings import Settings
 
