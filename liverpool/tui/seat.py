@@ -8,11 +8,11 @@ refuses it with its reason.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from liverpool.coach import Advice, Coach
 from liverpool.engine import (
     Action,
     Buy,
@@ -52,14 +52,12 @@ def sort_hand(cards: Sequence[Card], by_rank: bool) -> list[Card]:
     return sorted(cards, key=lambda c: (c.is_joker, "" if c.is_joker else c.suit, 0 if c.is_joker else c.rank))
 
 
-def hint(observation: Observation, options: Sequence[Action], seed: int = 0) -> Action | None:
-    """What the hint key suggests, from the person's observation only (no hidden card): for now the choice of
-    the strongest bot (``hard``); the coach (``liverpool.coach``) is to take its place here."""
-    from liverpool.bots.registry import make_bot
-
+def hint(observation: Observation, options: Sequence[Action], seed: int = 0) -> Advice | None:
+    """The coach's advice for the person's move, from their observation only (worlds of the hidden cards
+    sampled, never the true hands): its best option first, with the reason and the margin over the next."""
     if not options:
         return None
-    return make_bot("hard")(observation, list(options), random.Random(seed))
+    return Coach().advise(observation, list(options), seed)
 
 
 def command_text(action: Action | None, hand: Sequence[Card]) -> str:
@@ -138,7 +136,12 @@ class SeatCommands:
         turn = self.turn()
         if turn.kind != "human":
             raise CommandError("a hint is for your move: it is not your move now")
-        return "Hint (hard bot): " + command_text(hint(self.observation(), turn.options, seed), self.hand())
+        advice = hint(self.observation(), turn.options, seed)
+        if advice is None:
+            raise CommandError("there is nothing to choose: no move is open to you")
+        best = advice.best
+        margin = "" if advice.margin is None else f"; {advice.margin:.1f} points better than the next"
+        return f"Hint (coach): {command_text(best.choice, self.hand())} ({best.reason}{margin})"
 
     def targets(self, position: int) -> tuple[list[int], list[int]]:
         """The melds (numbered from 1) that card ``position`` of the hand may be laid off on now, and those whose

@@ -106,8 +106,8 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
             await until(pilot, lambda: session.turn().kind == "human", "move of mine")
             options = session.turn().options
             await pilot.press("f2")  # the hint works from the seat's observation at a server table too
-            assert app.message.startswith("Hint (hard bot): "), app.message
-            assert session.action_for(parse(app.message.removeprefix("Hint (hard bot): ").split(":")[0])) in options
+            assert app.message.startswith("Hint (coach): "), app.message
+            assert session.action_for(parse(app.message.removeprefix("Hint (coach): ").split(":")[0])) in options
             await pilot.press("u", "enter")
             assert app.message == "undo is for a game against bots, not at a server table"
             typed = await play(pilot, 6)

@@ -101,7 +101,7 @@ def test_undo_refused_after_a_bots_discard_through_the_app() -> None:
     asyncio.run(run())
 
 
-def test_hint_key_shows_the_hard_bots_choice() -> None:
+def test_hint_key_shows_the_coachs_best_option() -> None:
     async def run() -> None:
         session = _at_my_draw()
         app = LiverpoolApp(session, delay=0)
@@ -109,14 +109,15 @@ def test_hint_key_shows_the_hard_bots_choice() -> None:
             await pilot.pause()
             options = session.turn().options
             await pilot.press("f2")
-            assert app.message.startswith("Hint (hard bot): "), app.message
-            command = app.message.removeprefix("Hint (hard bot): ").split(":")[0]
+            assert app.message.startswith("Hint (coach): "), app.message
+            command = app.message.removeprefix("Hint (coach): ").split(":")[0]
             assert session.action_for(parse(command)) in options
-            expected = hint(session.observation(), options, session.hint_seed())
-            assert session.action_for(parse(command)) == expected
+            advice = hint(session.observation(), options, session.hint_seed())
+            assert advice is not None and session.action_for(parse(command)) == advice.best.choice
+            assert advice.best.reason in app.message
             assert app.message[:60] in _screen(app)
             await pilot.press("h", "enter")  # typed, the same hint
-            assert app.message.startswith(f"Hint (hard bot): {command}:")
+            assert app.message.startswith(f"Hint (coach): {command}:")
 
     asyncio.run(run())
 
