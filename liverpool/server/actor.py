@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -28,9 +28,27 @@ from liverpool.engine.play import Agent, chance_action, choose_first_dealer, liv
 from liverpool.engine.record import GameRecord, replay
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState, Phase
-from liverpool.narrate import describe
+from liverpool.narrate import deal_end_reason, describe
 
+from .clock import Pause, TurnClock, between_deals, turn_key
 from .errors import Refused
+from .messages import (
+    Attach,
+    AwayTimeout,
+    BotTurn,
+    BuyDeadline,
+    Call,
+    Client,
+    Detach,
+    Message,
+    NextDealDeadline,
+    Ready,
+    Submit,
+    TurnDeadline,
+    ack,
+    action_keys,
+    error,
+)
 from .schemas import TableOptions
 from .storage import OVER, PLAYING, WAITING, Conflict, NewSeat, Storage, TableInfo
 
@@ -40,102 +58,12 @@ AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
 RESUME_EVENTS = 500
 ACKS_KEPT = 256
-OUTBOX_LIMIT = 1000
-SLOW_CLIENT = 1013
 T = TypeVar("T")
+__all__ = ["BACKLOG", "RESUME_EVENTS", "Client", "Loaded", "TableActor", "display_name", "error", "load"]
 
 
 def bot_name(seat: int, difficulty: str) -> str:
     return f"bot {seat} ({difficulty})"
-
-
-def action_keys(action: Action) -> set[str]:
-    """The keys an action's JSON form may have: ``type`` and its fields."""
-    return {"type", *(f.name for f in fields(action))}
-
-
-def error(reason: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "reason": reason, "message": message}
-
-
-def ack(action_id: str, seq: int) -> dict[str, Any]:
-    """The answer to an applied action that carried an ``id``: ``seq`` is the table's seq just after it."""
-    return {"type": "ack", "id": action_id, "seq": seq}
-
-
-@dataclass(eq=False)
-class Client:
-    """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
-    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
-
-    seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
-    close_code: int = 1000
-    close_reason: str | None = None
-
-    def send(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            self.close(SLOW_CLIENT)
-
-    def close(self, code: int, reason: str | None = None) -> None:
-        self.close_code = code
-        self.close_reason = reason
-        while True:
-            try:
-                self.outbox.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.outbox.get_nowait()
-
-
-# -- messages -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Attach:
-    client: Client
-    since: int | None = None
-
-
-@dataclass
-class Detach:
-    client: Client
-
-
-@dataclass
-class Submit:
-    client: Client
-    action: dict[str, Any]
-    seq: int | None = None
-    id: str | None = None
-
-
-@dataclass
-class Call:
-    """A request from the lobby, run inside the actor; its answer goes to ``future``."""
-
-    run: Callable[[], Awaitable[Any]]
-    future: asyncio.Future[Any]
-
-
-@dataclass
-class BotTurn:
-    seq: int
-
-
-@dataclass
-class BuyDeadline:
-    window: int
-
-
-@dataclass
-class AwayTimeout:
-    seat: int
-
-
-Message = Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout
 
 
 # -- the actor ------------------------------------------------------------------------------------
@@ -202,6 +130,8 @@ class TableActor:
         self._bot_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
+        self._pause: Pause | None = None
+        self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -237,6 +167,10 @@ class TableActor:
             handles.append(self._bot_timer[1])
         if self._window is not None:
             handles.append(self._window[2])
+        if self._pause is not None:
+            handles.append(self._pause.handle)
+        if self._clock is not None and self._clock.handle is not None:
+            handles.append(self._clock.handle)
         return handles
 
     def _post(self, message: Message) -> None:
@@ -258,6 +192,10 @@ class TableActor:
         self, client: Client, action: dict[str, Any], seq: int | None = None, action_id: str | None = None
     ) -> None:
         self._post(Submit(client, action, seq, action_id))
+
+    def ready(self, client: Client) -> None:
+        """``client``'s seat has read the deal's summary (Next deal)."""
+        self._post(Ready(client))
 
     async def call(self, run: Callable[[], Awaitable[T]]) -> T:
         """Run ``run`` inside the actor (in turn with everything else) and return its result."""
@@ -306,6 +244,16 @@ class TableActor:
                 self._away_timers.pop(seat, None)
                 if self.status == PLAYING and not self._connected(seat) and self.bots[seat] is None:
                     self.away.add(seat)
+                    self._broadcast_state()
+            case Ready(client=client):
+                self._ready(client)
+            case NextDealDeadline(seq=seq):
+                if self._pause is not None and self._pause.seq == seq:
+                    self._pause.over = True
+            case TurnDeadline(key=key):
+                clock = self._clock
+                if clock is not None and clock.key == key and not self._bot_plays(key[2]):
+                    clock.expired = True
                     self._broadcast_state()
 
     async def _answer(self, run: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
@@ -405,6 +353,8 @@ class TableActor:
         if status is not None:
             self.status = status
         self._track_window(state)
+        self._track_turn(state)
+        self._open_pause(state)
         event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         for each in self.clients:
@@ -422,12 +372,12 @@ class TableActor:
         state = self.state
         if state is None:
             return
-        while is_chance(state):
+        while is_chance(state) and not self._holding(state):
             await self._commit(chance_action(state, self.rng))
         if state.is_over:
             for handle in self._timer_handles():
                 handle.cancel()
-            self._bot_timer = self._window = None
+            self._bot_timer = self._window = self._pause = self._clock = None
             self._away_timers.clear()
             return
         self._schedule(state)
@@ -446,6 +396,7 @@ class TableActor:
             delay = self.options.bot_pace_ms / 1000
             self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
         self._track_window(state)
+        self._track_turn(state)
         if self.options.away_timeout_s > 0:
             for seat, bot in enumerate(self.bots):
                 if (
@@ -468,6 +419,62 @@ class TableActor:
             self._window[2].cancel()
             self._window = None
 
+    def _track_turn(self, state: GameState) -> None:
+        """Start the turn clock when a turn begins (with its limit's timer for a human seat)."""
+        key = turn_key(state)
+        clock = self._clock
+        if clock is not None and clock.key == key:
+            return
+        if clock is not None and clock.handle is not None:
+            clock.handle.cancel()
+        self._clock = None
+        if key is None:
+            return
+        handle = None
+        limit = self.options.turn_limit_s
+        if limit > 0 and not self._bot_plays(key[2]):
+            handle = self._loop.call_later(limit, self.queue.put_nowait, TurnDeadline(key))
+        self._clock = TurnClock(key, self._loop.time(), handle)
+
+    def _open_pause(self, state: GameState) -> None:
+        """Hold the next deal when a deal has just ended (unless the table pauses for no time)."""
+        if not between_deals(state) or self.options.next_deal_timeout_s <= 0:
+            return
+        seq = len(state.history)
+        if self._pause is not None and self._pause.seq == seq:
+            return
+        delay = self.options.next_deal_timeout_s
+        handle = self._loop.call_later(delay, self.queue.put_nowait, NextDealDeadline(seq))
+        self._pause = Pause(seq, self._loop.time() + delay, handle)
+
+    def _holding(self, state: GameState) -> bool:
+        """Whether the next deal waits: its pause has time left and a connected player has not pressed Next deal."""
+        self._open_pause(state)
+        pause = self._pause
+        if pause is None:
+            return False
+        if pause.seq == len(state.history) and not pause.over and self._readers(pause):
+            return True
+        pause.handle.cancel()
+        self._pause = None
+        return False
+
+    def _readers(self, pause: Pause) -> list[int]:
+        """The seats still reading the summary: connected players who have not pressed Next deal."""
+        return sorted(
+            {c.seat for c in self.clients if c.seat is not None and not self._bot_plays(c.seat)} - pause.ready
+        )
+
+    def _ready(self, client: Client) -> None:
+        if client.seat is None:
+            client.send(error("spectator", "spectators watch; the next deal waits for the players only"))
+            return
+        if self._pause is None:
+            client.send(error("no_pause", "there is no deal summary up: the next deal has started"))
+            return
+        self._pause.ready.add(client.seat)
+        self._broadcast_state()
+
     def _cancel_away(self, seat: int) -> None:
         handle = self._away_timers.pop(seat, None)
         if handle is not None:
@@ -488,7 +495,10 @@ class TableActor:
         return any(c.seat == seat for c in self.clients)
 
     def _bot_plays(self, seat: int) -> bool:
-        return self.bots[seat] is not None or seat in self.away
+        """Whether a bot plays ``seat`` now: a bot's seat, an away player's, or a turn past its time limit."""
+        clock = self._clock
+        timed_out = clock is not None and clock.expired and clock.key[2] == seat
+        return self.bots[seat] is not None or seat in self.away or timed_out
 
     def _agent(self, seat: int) -> Agent:
         if seat not in self.agents:
@@ -602,6 +612,7 @@ class TableActor:
         observation = None if state is None else observe(state, seat).to_dict()
         legal: list[dict[str, Any]] = []
         deadline = None
+        now = self._loop.time()
         if state is not None and seat is not None:
             legal = [action_to_dict(a) for a in self._legal_now(state) if a.seat == seat]
             window = self._window
@@ -611,7 +622,7 @@ class TableActor:
                 and seat not in state.window_answers
                 and not self._bot_plays(seat)
             ):
-                deadline = round(max(0.0, window[1] - self._loop.time()), 1)
+                deadline = round(max(0.0, window[1] - now), 1)
         return {
             "type": "state",
             "table_id": self.id,
@@ -625,8 +636,17 @@ class TableActor:
             "observation": observation,
             "legal": legal,
             "deadline": deadline,
+            "next_deal": self._pause_view(now),
+            "clock": None if self._clock is None else self._clock.view(now, self.options.turn_limit_s),
             "rematch": self.rematch_id is not None,
         }
+
+    def _pause_view(self, now: float) -> dict[str, Any] | None:
+        """The pause under the summary of the deal that just ended, with why it ended in words."""
+        if self._pause is None or self.state is None or not self.state.results:
+            return None
+        reason = deal_end_reason(self.state.results[-1], self.display_names())
+        return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
     def _broadcast_state(self, skip: Client | None = None) -> None:
         views: dict[int | None, dict[str, Any]] = {}

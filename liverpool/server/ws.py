@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from .actor import Client, TableActor, error
 from .api import Server
 from .errors import Refused
-from .schemas import MAX_DEPTH, ActionMessage, Ping, json_depth_over, read_client_message
+from .schemas import MAX_DEPTH, ActionMessage, NextDeal, Ping, json_depth_over, read_client_message
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -120,6 +120,11 @@ async def _read(websocket: WebSocket, actor: TableActor, client: Client, setting
             case ActionMessage(action=action, seq=seq, id=action_id):
                 try:
                     actor.submit(client, action, seq, action_id)
+                except Refused as exc:
+                    client.send(error(exc.reason, exc.message))
+            case NextDeal():
+                try:
+                    actor.ready(client)
                 except Refused as exc:
                     client.send(error(exc.reason, exc.message))
 

@@ -136,7 +136,7 @@ export function renderBuyWindow(container, view) {
     el("ol", {}, rows));
 }
 
-function meldLabel(meld) {
+export function meldLabel(meld) {
   if (meld.kind === "set") return `set of ${rankText(meld.low)}s`;
   const suit = meld.cards.map(parseCard).find((c) => !c.joker)?.suit ?? "";
   const s = SUIT_SYMBOLS[suit] ?? "";

@@ -92,7 +92,9 @@ export class Hand {
         this.toggle(id);
         onSelect(id);
       });
-      node.addEventListener("dblclick", () => onDouble(id));
+      // A double click discards; two taps on a touch screen (take back, then select) must not.
+      node.addEventListener("pointerdown", (event) => { node.dataset.pointer = event.pointerType; });
+      node.addEventListener("dblclick", () => node.dataset.pointer !== "touch" && onDouble(id));
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();

@@ -28,6 +28,8 @@ const app = {
   resultsSeen: null,
   announced: null,
   deadlineAt: null,
+  nextDealAt: null,
+  clock: null,
   socket: null,
   session: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   sent: 0,
@@ -92,10 +94,13 @@ function onState(message) {
     rules: app.rules,
     hand: app.hand,
     rematch: Boolean(message.rematch),
+    nextDeal: message.next_deal ?? null,
   };
   app.hand.update(obs.hand ?? [], first);
   app.builder.sync(obs.contract ?? [], obs.hand ?? []);
   app.deadlineAt = typeof message.deadline === "number" ? Date.now() + message.deadline * 1000 : null;
+  app.nextDealAt = message.next_deal ? Date.now() + message.next_deal.deadline * 1000 : null;
+  app.clock = message.clock ? { ...message.clock, at: Date.now() } : null;
   noticeResults(obs, first);
   noticeAnnouncements(obs);
   const pending = app.ui.pendingEnds;
@@ -253,9 +258,13 @@ function renderGoDown(view) {
 function renderHeader(view) {
   const { obs } = view;
   const total = app.rules?.deals?.length;
-  const dealText = obs.phase === "game_over" ? "Game over" : `Deal ${obs.deal + 1}${total ? ` of ${total}` : ""}`;
+  const of = total ? ` of ${total}` : "";
+  const ended = view.nextDeal ? obs.results.at(-1) : null;
+  const dealText = obs.phase === "game_over" ? "Game over"
+    : ended ? `Deal ${ended.deal + 1}${of} is over` : `Deal ${obs.deal + 1}${of}`;
   const contract = $("contract");
-  contract.textContent = `${dealText}${obs.contract.length ? ` · ${obs.contract.join(", ")}` : ""} · ${app.rules?.title ?? obs.ruleset}`;
+  const next = obs.contract.length ? ` · ${ended ? "next: " : ""}${obs.contract.join(", ")}` : "";
+  contract.textContent = `${dealText}${next} · ${app.rules?.title ?? obs.ruleset}`;
   contract.dataset.deal = String(obs.deal + 1);
   const mine = view.legal.length > 0;
   document.title = `${mine ? "● " : ""}${dealText} — Liverpool Rummy`;
@@ -307,9 +316,14 @@ function renderResults(view) {
       el("a", { class: "button quiet", href: links.lobby(), text: "Lobby" })));
 }
 
+/** The summary of the deal that just ended: held up by the server until everyone pressed Next deal
+ * (`next_deal`), or, at a table that does not pause, shown until closed. */
 function renderSummary(view) {
   const slot = $("summary-slot");
-  const result = app.ui.summary;
+  const pause = view.nextDeal;
+  if (!pause) app.ui.nextPressed = false;
+  const result = pause ? view.obs.results.at(-1) : app.ui.summary;
+  document.body.classList.toggle("summary-up", Boolean(pause));
   if (!result) {
     slot.replaceChildren();
     return;
@@ -317,12 +331,36 @@ function renderSummary(view) {
   const names = view.obs.seats.map((_, s) => seatName(view, s));
   const totals = view.obs.results.slice(0, result.deal + 1).reduce(
     (acc, r) => acc.map((t, s) => t + r.scores[s]), names.map(() => 0));
-  slot.replaceChildren(dealSummary(result, names, totals, () => { app.ui.summary = null; render(); }));
+  slot.replaceChildren(dealSummary(result, names, totals, {
+    pause,
+    me: app.ui.nextPressed ? null : view.me,
+    onNext: (event) => {
+      if (!app.socket?.send({ type: "next_deal" })) {
+        showError("Not connected: reconnecting…");
+        return;
+      }
+      app.ui.nextPressed = true;
+      render();
+    },
+    onClose: pause ? null : () => { app.ui.summary = null; render(); },
+  }));
 }
 
-/** Whether the viewer must act now (their turn, or an open May I? offer), not merely may (a call). */
+/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away). */
+function showTargets() {
+  const target = document.querySelector("[data-testid=meld].target, [data-testid=meld].swap-target");
+  if (!target) return;
+  const box = target.getBoundingClientRect();
+  const me = $("me").getBoundingClientRect();
+  const bottom = $("me").hidden ? window.innerHeight : me.top;
+  if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "nearest" });
+}
+
+/** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
+ * summary), not merely may (a call). */
 function mustAct(view) {
   const { obs, legal, me } = view;
+  if (view.nextDeal) return me !== null && view.nextDeal.waiting.includes(me) && !app.ui.nextPressed;
   if (me === null || !legal.length) return false;
   if (obs.phase === "buy") return obs.window.includes(me) && !obs.window_answers.some(([s]) => s === me);
   return obs.current === me && (obs.phase === "draw" || obs.phase === "play");
@@ -337,6 +375,11 @@ function renderDeadline() {
   const left = Math.max(0, Math.round((app.deadlineAt - Date.now()) / 1000));
   node.hidden = false;
   node.textContent = `${left} s left to answer`;
+}
+
+function renderNextDealLeft() {
+  const node = document.querySelector("[data-testid=next-deal-left]");
+  if (node && app.nextDealAt !== null) node.textContent = String(Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000)));
 }
 
 function render() {
@@ -365,6 +408,7 @@ function render() {
       }
     },
   });
+  showTargets();
   const scores = $("scores");
   const names = obs.seats.map((_, s) => seatName(view, s));
   scores.replaceChildren(scoreTable(obs.results, obs.totals, names), scoreChart(obs.results, names));
@@ -404,7 +448,7 @@ function start() {
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
-  setInterval(renderDeadline, 1000);
+  setInterval(() => { renderDeadline(); renderNextDealLeft(); }, 1000);
 }
 
 start();

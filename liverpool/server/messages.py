@@ -1,0 +1,123 @@
+"""What a table's actor handles: its clients (websockets) and the messages on its queue."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from liverpool.engine.actions import Action
+
+from .clock import TurnKey
+
+OUTBOX_LIMIT = 1000
+SLOW_CLIENT = 1013
+
+
+def action_keys(action: Action) -> set[str]:
+    """The keys an action's JSON form may have: ``type`` and its fields."""
+    return {"type", *(f.name for f in fields(action))}
+
+
+def error(reason: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "reason": reason, "message": message}
+
+
+def ack(action_id: str, seq: int) -> dict[str, Any]:
+    """The answer to an applied action that carried an ``id``: ``seq`` is the table's seq just after it."""
+    return {"type": "ack", "id": action_id, "seq": seq}
+
+
+@dataclass(eq=False)
+class Client:
+    """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
+    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
+
+    seat: int | None
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    close_code: int = 1000
+    close_reason: str | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(SLOW_CLIENT)
+
+    def close(self, code: int, reason: str | None = None) -> None:
+        self.close_code = code
+        self.close_reason = reason
+        while True:
+            try:
+                self.outbox.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Attach:
+    client: Client
+    since: int | None = None
+
+
+@dataclass
+class Detach:
+    client: Client
+
+
+@dataclass
+class Submit:
+    client: Client
+    action: dict[str, Any]
+    seq: int | None = None
+    id: str | None = None
+
+
+@dataclass
+class Call:
+    """A request from the lobby, run inside the actor; its answer goes to ``future``."""
+
+    run: Callable[[], Awaitable[Any]]
+    future: asyncio.Future[Any]
+
+
+@dataclass
+class BotTurn:
+    seq: int
+
+
+@dataclass
+class BuyDeadline:
+    window: int
+
+
+@dataclass
+class AwayTimeout:
+    seat: int
+
+
+@dataclass
+class Ready:
+    """A seat pressed Next deal under the summary of the deal that just ended."""
+
+    client: Client
+
+
+@dataclass
+class NextDealDeadline:
+    seq: int
+
+
+@dataclass
+class TurnDeadline:
+    key: TurnKey
+
+
+Message = (
+    Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout | Ready | NextDealDeadline | TurnDeadline
+)
