@@ -28,7 +28,7 @@ from liverpool.engine.play import Agent, chance_action, choose_first_dealer, liv
 from liverpool.engine.record import GameRecord, replay
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState, Phase
-from liverpool.narrate import deal_end_reason, describe
+from liverpool.narrate import deal_end_reason, describe_step
 
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .errors import Refused
@@ -99,7 +99,7 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
     for seq, action in enumerate(actions[start:], start):
         before = state.clone()
         apply(state, action)
-        backlog.append({"type": "event", "seq": seq, "text": describe(before, action, names)})
+        backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
     return Loaded(info, state, backlog)
 
 
@@ -355,7 +355,7 @@ class TableActor:
         self._track_window(state)
         self._track_turn(state)
         self._open_pause(state)
-        event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
+        event = {"type": "event", "seq": seq, "text": describe_step(before, action, state, self.display_names())}
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         for each in self.clients:
             each.send(event)

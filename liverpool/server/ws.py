@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from .actor import Client, TableActor, error
 from .api import Server
-from .errors import Refused
+from .errors import Refused, validation_sentence
 from .schemas import MAX_DEPTH, ActionMessage, NextDeal, Ping, json_depth_over, read_client_message
 from .settings import Settings
 
@@ -157,4 +157,6 @@ async def _write(websocket: WebSocket, client: Client) -> None:
 
 def _summary(exc: ValidationError) -> str:
     problems: list[Any] = exc.errors(include_url=False, include_input=False)
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in problems)
+    return " ".join(
+        validation_sentence(".".join(str(p) for p in e["loc"]), e["type"], e["msg"], e.get("ctx")) for e in problems
+    )

@@ -52,11 +52,14 @@ class Walker(Player):
     def move(self, seq: str) -> str:
         tab = self.tab
         if visible(tab, "deal-summary"):
+            if "deal-end" not in self.seen:
+                self.seen["log at the deal's end"] = [tab.by("log").inner_text()]
             check_layout(tab, "deal-end", self.seen)
         elif visible(tab, "buy"):
             check_layout(tab, "buy-window", self.seen)
         elif visible(tab, "draw-stock"):
             check_layout(tab, "draw", self.seen, ACTING)
+            assert tab.by("clock").inner_text().startswith("Your turn ·"), "the turn clock shows whose turn"
         elif visible(tab, "godown-option-0") and "builder" not in self.seen:
             return self.build_with_taps()
         else:
@@ -109,9 +112,12 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
     def spectator_checked() -> bool:
         if body(spectator, "phase") in ("draw", "play") and spectator.page.locator("[data-testid=meld]").count():
             check_layout(spectator, "spectator", seen)
+            assert spectator.by("watching").is_visible() and "'s turn" in spectator.by("clock").inner_text()
         return body(host, "phase") == "game_over" and body(guest, "phase") == "game_over"
 
     play_until([ada, bea], spectator_checked, limit_s=240)
+    log = seen.pop("log at the deal's end")[0]
+    assert "gets the bought" in log and "Deal 1 is over: " in log, "the log says who got a bought card, and why"
     host.by("results").wait_for()
     check_layout(host, "results", seen)
     host.by("results-replay").click()

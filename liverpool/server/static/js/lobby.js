@@ -126,6 +126,8 @@ async function createTable(event) {
     away_timeout_s: Number($("away-timeout").value),
     bot_pace_ms: Number($("bot-pace").value),
     buy_timeout_s: Number($("buy-timeout").value),
+    next_deal_timeout_s: Number($("next-deal-timeout").value),
+    turn_limit_s: Number($("turn-limit").value),
   };
   try {
     const table = await postJSON("/api/tables", body);

@@ -1,7 +1,7 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
+import { el, links, postJSON, rememberSeat, seatEntry, sentence, socketUrl, tokenFromLocation } from "./api.js";
 import { pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
@@ -175,7 +175,7 @@ function onMessage(message) {
       delete document.body.dataset.pending;
       showError(message.reason === "stale"
         ? "The table changed before your move arrived: look again and choose."
-        : message.message ?? message.reason ?? "That is not possible now.");
+        : sentence(message.message ?? "That is not possible now."));
       break;
     case "ack":
       break;
@@ -377,6 +377,24 @@ function renderDeadline() {
   node.textContent = `${left} s left to answer`;
 }
 
+/** Whose turn it is and for how long, from the server's clock (and the time left under a turn limit). */
+function renderClock() {
+  const node = $("clock");
+  const clock = app.clock;
+  if (!clock || !app.view) {
+    node.hidden = true;
+    return;
+  }
+  const passed = (Date.now() - clock.at) / 1000;
+  const elapsed = Math.floor(clock.elapsed + passed);
+  const who = clock.seat === app.view.me ? "Your turn" : `${seatName(app.view, clock.seat)}'s turn`;
+  const left = clock.left === null ? "" : ` · ${Math.max(0, Math.ceil(clock.left - passed))} s left`;
+  node.hidden = false;
+  node.textContent = clock.expired
+    ? `${who}: out of time, a bot plays it`
+    : `${who} · ${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}${left}`;
+}
+
 function renderNextDealLeft() {
   const node = document.querySelector("[data-testid=next-deal-left]");
   if (node && app.nextDealAt !== null) node.textContent = String(Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000)));
@@ -390,6 +408,7 @@ function render() {
   renderHeader(view);
   $("status").textContent = statusText(view);
   renderDeadline();
+  renderClock();
   renderSummary(view);
   renderResults(view);
   renderSeats($("seats"), view);
@@ -443,12 +462,14 @@ function start() {
     return;
   }
   document.body.classList.toggle("spectator", !seatToken);
+  $("watching").hidden = Boolean(seatToken);
+  if (!seatToken) $("watching").title = "you are watching this table: the players' hands are hidden";
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
-  setInterval(() => { renderDeadline(); renderNextDealLeft(); }, 1000);
+  setInterval(() => { renderDeadline(); renderNextDealLeft(); renderClock(); }, 1000);
 }
 
 start();
