@@ -4,6 +4,9 @@ import { el, getJSON, links, tokenFromLocation } from "./api.js";
 import { bySuit, cardBack, cardElement, meldStands, parseCard, rankText, SUIT_SYMBOLS } from "./cards.js";
 import { replaySteps } from "./replay-engine.js";
 import { scoreChart, scoreTable } from "./scores.js";
+import { setUpCardColours } from "./prefs.js";
+
+setUpCardColours(null);
 
 const $ = (id) => document.getElementById(id);
 const PLAY_MS = 350;

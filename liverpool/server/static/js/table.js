@@ -9,6 +9,7 @@ import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from
 import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
+import { setUpCardColours } from "./prefs.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -461,6 +462,7 @@ function start() {
     showError("This link has no seat or spectator token.");
     return;
   }
+  setUpCardColours($("card-colours"));
   document.body.classList.toggle("spectator", !seatToken);
   $("watching").hidden = Boolean(seatToken);
   if (!seatToken) $("watching").title = "you are watching this table: the players' hands are hidden";
