@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -25,13 +24,13 @@ from liverpool.engine.game import apply, new_game
 from liverpool.engine.legal import is_chance, legal_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.play import Agent, chance_action, choose_first_dealer, live_rng
-from liverpool.engine.record import GameRecord, replay
 from liverpool.engine.rules import Ruleset
 from liverpool.engine.state import GameState, Phase
 from liverpool.narrate import deal_end_reason, describe_step
 
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .errors import Refused
+from .loading import RESUME_EVENTS, Loaded, display_name, load
 from .messages import (
     Attach,
     AwayTimeout,
@@ -50,57 +49,15 @@ from .messages import (
     error,
 )
 from .schemas import TableOptions
-from .storage import OVER, PLAYING, WAITING, Conflict, NewSeat, Storage, TableInfo
+from .storage import OVER, PLAYING, Conflict, NewSeat, Storage
 
 log = logging.getLogger(__name__)
 
 AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
-RESUME_EVENTS = 500
 ACKS_KEPT = 256
 T = TypeVar("T")
 __all__ = ["BACKLOG", "RESUME_EVENTS", "Client", "Loaded", "TableActor", "display_name", "error", "load"]
-
-
-def bot_name(seat: int, difficulty: str) -> str:
-    return f"bot {seat} ({difficulty})"
-
-
-# -- the actor ------------------------------------------------------------------------------------
-
-
-def display_name(seat: int, name: str | None, bot: str | None) -> str:
-    if name is not None:
-        return name
-    return bot_name(seat, bot) if bot is not None else f"seat {seat}"
-
-
-@dataclass
-class Loaded:
-    """A table as stored: its row, its game rebuilt by replaying the log, and the last events narrated."""
-
-    info: TableInfo
-    state: GameState | None
-    backlog: list[dict[str, Any]]  # the last RESUME_EVENTS events (the last BACKLOG are sent on connect)
-
-
-def load(storage: Storage, table_id: str) -> Loaded | None:
-    """Read a table and replay its game (blocking: run it in a worker thread)."""
-    info = storage.table(table_id)
-    if info is None:
-        return None
-    if info.status == WAITING:
-        return Loaded(info, None, [])
-    names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
-    actions = [action_from_dict(a) for a in storage.actions(table_id)]
-    start = max(0, len(actions) - RESUME_EVENTS)
-    state = replay(GameRecord(Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions[:start]))
-    backlog = []
-    for seq, action in enumerate(actions[start:], start):
-        before = state.clone()
-        apply(state, action)
-        backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
-    return Loaded(info, state, backlog)
 
 
 class TableActor:
