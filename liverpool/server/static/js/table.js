@@ -2,7 +2,7 @@
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
 import { el, links, postJSON, rememberSeat, seatEntry, sentence, socketUrl, tokenFromLocation } from "./api.js";
-import { pretty } from "./cards.js";
+import { cardName, pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
 import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from "./board.js";
@@ -450,8 +450,50 @@ function render() {
   body.phase = obs.phase;
   body.myTurn = view.legal.length ? "1" : "0";
   body.mustAct = mustAct(view) ? "1" : "0";
+  announce(view);
   body.seat = view.me === null ? "" : String(view.me);
   body.deal = String(obs.deal);
+}
+
+// -- keyboard and screen readers ------------------------------------------------------------------
+
+// A key presses the control of the same action, when it is there and enabled (see the help dialog).
+const KEYS = {
+  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], g: ["godown-option-0"],
+  d: ["discard-button"], e: ["end-turn"], c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
+};
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, select, textarea")) return;
+  if (event.key === "?") {
+    const help = $("keys-help");
+    if (help.open) help.close();
+    else help.showModal();
+    event.preventDefault();
+    return;
+  }
+  for (const testid of KEYS[event.key.toLowerCase()] ?? []) {
+    const control = document.querySelector(`[data-testid=${testid}]`);
+    if (control && !control.disabled && control.offsetParent !== null) {
+      event.preventDefault();
+      control.click();
+      return;
+    }
+  }
+}
+
+/** Say through the live region when this seat must act: its turn, a May I? offer, a deal's end. */
+function announce(view) {
+  const must = mustAct(view);
+  const key = must ? `${view.obs.phase}:${view.obs.turn}:${view.obs.deal}:${view.nextDeal ? "end" : ""}` : null;
+  if (key === app.announcedTurn) return;
+  app.announcedTurn = key;
+  if (!must) return;
+  const top = view.obs.discard_pile.at(-1);
+  $("announce").textContent = view.nextDeal ? `Deal ${view.obs.results.at(-1).deal + 1} is over. Press n for the next deal.`
+    : view.obs.phase === "buy" ? `May I? You may buy the ${top ? cardName(top) : "discard"}: b to buy, p to pass.`
+      : statusText(view);
 }
 
 // -- start ----------------------------------------------------------------------------------------
@@ -463,6 +505,8 @@ function start() {
     return;
   }
   setUpCardColours($("card-colours"));
+  document.addEventListener("keydown", onKey);
+  $("keys-button").addEventListener("click", () => $("keys-help").showModal());
   document.body.classList.toggle("spectator", !seatToken);
   $("watching").hidden = Boolean(seatToken);
   if (!seatToken) $("watching").title = "you are watching this table: the players' hands are hidden";
