@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["browser"]
 
 CARD_NAME = re.compile(
-    r"^(joker|(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades))$"
+    r"^\S+: (joker|(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades))$"
 )
 
 

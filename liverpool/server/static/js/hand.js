@@ -86,6 +86,8 @@ export class Hand {
         node.append(tag);
       }
       node.setAttribute("role", "button");
+      // a button's name starts with its visible text: "7♥: seven of hearts"
+      node.setAttribute("aria-label", `${node.textContent}: ${node.getAttribute("aria-label")}`);
       node.tabIndex = 0;
       node.addEventListener("click", () => {
         if (mark.onClick) return mark.onClick();

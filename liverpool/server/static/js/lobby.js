@@ -70,7 +70,7 @@ function drawSeatKinds(count) {
     const value = before[seat] ?? "human";
     return el("li", {},
       el("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
-      el("select", { dataset: { testid: `seat-kind-${seat}` } },
+      el("select", { "aria-label": `who plays seat ${seat + 1}`, dataset: { testid: `seat-kind-${seat}` } },
         el("option", { value: "human", text: "a player (invite)", selected: value === "human" }),
         lobby.bots.map((bot) => el("option", { value: bot, text: `bot: ${bot}`, selected: value === bot }))));
   }));
