@@ -36,19 +36,21 @@ serve: run
 play: $(COMPILED_STAMP)
 	$(FAST) $(BIN)/liverpool watch --preset liverpool --bots medium,easy,easy,medium --seed 1
 
-# Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback.
+# Installs Chromium and PostgreSQL with apt-get when missing and starts PostgreSQL on loopback; axe-core
+# (the browser tests' accessibility checker) comes from npm into tests/ui/node_modules.
 test: $(COMPILED_STAMP)
 	bash scripts/ensure_chromium.sh
-	$(BIN)/ruff check liverpool tests benchmarks scripts
-	$(BIN)/ruff format --check liverpool tests benchmarks scripts
+	bash scripts/ensure_axe.sh
+	$(BIN)/ruff check liverpool tests benchmarks scripts examples
+	$(BIN)/ruff format --check liverpool tests benchmarks scripts examples
 	$(BIN)/mypy liverpool
 	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" \
 		LIVERPOOL_COMPILED_BUILD=$(CURDIR)/$(COMPILED_DIR) $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
 
 # The developer's loop: lint, types and every test not marked slow, in parallel (a few minutes).
 test-quick: $(STAMP)
-	$(BIN)/ruff check liverpool tests benchmarks scripts
-	$(BIN)/ruff format --check liverpool tests benchmarks scripts
+	$(BIN)/ruff check liverpool tests benchmarks scripts examples
+	$(BIN)/ruff format --check liverpool tests benchmarks scripts examples
 	$(BIN)/mypy liverpool
 	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" $(BIN)/pytest -n $(TEST_WORKERS) -m "not slow" liverpool tests
 

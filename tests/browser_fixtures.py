@@ -71,9 +71,10 @@ class Tab:
         return path
 
 
-def open_tab(browser: Browser) -> Tab:
-    """A new browser context and page; JavaScript errors and CSP violations are kept in ``Tab.errors``."""
-    context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+def open_tab(browser: Browser, viewport: dict[str, int] | None = None, touch: bool = False) -> Tab:
+    """A new browser context and page (``touch``: a phone's touch screen); JavaScript errors and CSP
+    violations are kept in ``Tab.errors``."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch)  # type: ignore[arg-type]
     context.set_default_timeout(WAIT_MS)
     tab = Tab(context.new_page())
     tab.page.on("pageerror", lambda error: tab.errors.append(str(error)))
@@ -209,6 +210,8 @@ class Player:
         """One move in the table as of ``seq``; "stale" when the table moved on before a control
         could be pressed."""
         tab = self.tab
+        if visible(tab, "next-deal"):
+            return self.done("next_deal", press(tab.by("next-deal")))
         if visible(tab, "buy") and self.buys > 0:
             self.buys -= 1
             return self.done("buy", press(tab.by("buy")))

@@ -301,9 +301,18 @@ class Client:
 PREFERENCE = ("go_down", "lay_off", "draw_stock", "pass", "discard", "end_turn")
 
 
+def next_deal_waits_for_me(state: dict[str, Any]) -> bool:
+    """Whether the summary of the deal that just ended is up and the next deal waits for this seat."""
+    pause = state.get("next_deal")
+    return pause is not None and state["seat"] in pause["waiting"]
+
+
 def my_move(state: dict[str, Any]) -> bool:
-    """Whether this seat must act now (its turn, or an open buy offer), not merely may (a May I)."""
+    """Whether this seat must act now (its turn, an open buy offer, or Next deal under a deal's summary),
+    not merely may (a May I)."""
     obs, seat = state["observation"], state["seat"]
+    if next_deal_waits_for_me(state):
+        return True
     if obs is None or not state["legal"]:
         return False
     if obs["phase"] == "buy":
@@ -330,7 +339,10 @@ def play_moves(client: Client, moves: int, timeout: float = WAIT_S) -> None:
     for _ in range(moves):
         client.quiet(0.2)
         state = client.current(my_move, timeout)
-        client.act(simple_choice(state))
+        if next_deal_waits_for_me(state):
+            client.send({"type": "next_deal"})
+        else:
+            client.act(simple_choice(state))
         client.state_where(past(state["seq"]), timeout)
         assert not client.errors, client.errors
 

@@ -54,7 +54,8 @@ def describe(before: GameState, action: Action, names: list[str]) -> str:
             target = before.melds[meld]
             return f"{who} lays off {card.pretty()} on {names[target.owner]}'s {target.meld.kind.value}"
         case SwapJoker(card=card, meld=meld):
-            return f"{who} swaps {card.pretty()} for the joker in meld {meld}"
+            target = before.melds[meld]
+            return f"{who} swaps {card.pretty()} for the joker in {names[target.owner]}'s {target.meld.kind.value}"
         case Discard(card=card):
             return f"{who} discards {card.pretty()}"
         case EndTurn():
@@ -64,6 +65,27 @@ def describe(before: GameState, action: Action, names: list[str]) -> str:
                 return f"{who} calls rummy on {names[before.discarder or 0]}'s discard"
             return f"{who} calls Liverpool and sheds {card.pretty()}"
     return repr(action)
+
+
+def outcome(before: GameState, after: GameState, names: list[str]) -> list[str]:
+    """What an action led to besides itself, in sentences: who got a bought card (with its penalty cards
+    from the stock), and why a deal ended. ``before`` and ``after`` are the states around one action."""
+    lines = []
+    if after.deal == before.deal and after.buys and before.discard_pile:
+        penalty = before.rules.buy_penalty_cards
+        extra = f", with {penalty} penalty card{'s' if penalty != 1 else ''} from the stock" if penalty else ""
+        for seat, (was, now) in enumerate(zip(before.buys, after.buys, strict=True)):
+            if now > was:
+                lines.append(f"{names[seat]} gets the bought {before.discard_pile[-1].pretty()}{extra}.")
+    if len(after.results) > len(before.results):
+        result = after.results[-1]
+        lines.append(f"Deal {result.deal + 1} is over: {deal_end_reason(result, names)}.")
+    return lines
+
+
+def describe_step(before: GameState, action: Action, after: GameState, names: list[str]) -> str:
+    """The table log's line for one action: what it did, then what it led to (see :func:`outcome`)."""
+    return " ".join([describe(before, action, names), *outcome(before, after, names)])
 
 
 def deal_end_reason(result: DealResult, names: list[str]) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -20,12 +19,11 @@ from typing import Any, TypeVar
 from anyio import to_thread
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.cli.narrate import describe
+from liverpool.cli.narrate import deal_end_reason, describe_step
 from liverpool.engine import (
     Action,
     Agent,
     Buy,
-    GameRecord,
     GameState,
     IllegalAction,
     Pass,
@@ -44,10 +42,11 @@ from liverpool.engine import (
     live_rng,
     new_game,
     observe,
-    replay,
 )
 
+from .clock import Pause, TurnClock, between_deals, turn_key
 from .errors import Refused
+from .loading import RESUME_EVENTS, Loaded, display_name, load
 from .messages import (
     Attach,
     AwayTimeout,
@@ -57,67 +56,25 @@ from .messages import (
     Client,
     Detach,
     Message,
+    NextDealDeadline,
+    Ready,
     Submit,
+    TurnDeadline,
     ack,
+    action_keys,
     error,
 )
 from .schemas import TableOptions
-from .storage import OVER, PLAYING, WAITING, Conflict, NewSeat, Storage, TableInfo
+from .storage import OVER, PLAYING, Conflict, NewSeat, Storage
 
 log = logging.getLogger(__name__)
 
 AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
-RESUME_EVENTS = 500
 ACKS_KEPT = 256
 MAY_I_WINDOW_S = 3.0  # how long bots wait, whatever their pace, when a human may call "May I?"
 T = TypeVar("T")
-
-
-def bot_name(seat: int, difficulty: str) -> str:
-    return f"bot {seat} ({difficulty})"
-
-
-def action_keys(action: Action) -> set[str]:
-    """The keys an action's JSON form may have: ``type`` and its fields."""
-    return {"type", *(f.name for f in fields(action))}
-
-
-# -- the actor ------------------------------------------------------------------------------------
-
-
-def display_name(seat: int, name: str | None, bot: str | None) -> str:
-    if name is not None:
-        return name
-    return bot_name(seat, bot) if bot is not None else f"seat {seat}"
-
-
-@dataclass
-class Loaded:
-    """A table as stored: its row, its game rebuilt by replaying the log, and the last events narrated."""
-
-    info: TableInfo
-    state: GameState | None
-    backlog: list[dict[str, Any]]  # the last RESUME_EVENTS events (the last BACKLOG are sent on connect)
-
-
-def load(storage: Storage, table_id: str) -> Loaded | None:
-    """Read a table and replay its game (blocking: run it in a worker thread)."""
-    info = storage.table(table_id)
-    if info is None:
-        return None
-    if info.status == WAITING:
-        return Loaded(info, None, [])
-    names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
-    actions = [action_from_dict(a) for a in storage.actions(table_id)]
-    start = max(0, len(actions) - RESUME_EVENTS)
-    state = replay(GameRecord(Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions[:start]))
-    backlog = []
-    for seq, action in enumerate(actions[start:], start):
-        before = state.clone()
-        apply(state, action)
-        backlog.append({"type": "event", "seq": seq, "text": describe(before, action, names)})
-    return Loaded(info, state, backlog)
+__all__ = ["BACKLOG", "RESUME_EVENTS", "Client", "Loaded", "TableActor", "display_name", "error", "load"]
 
 
 class TableActor:
@@ -150,6 +107,8 @@ class TableActor:
         self._bot_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._window: tuple[int, float, asyncio.TimerHandle] | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
+        self._pause: Pause | None = None
+        self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
         self._on_idle = on_idle
         # When a bot starts playing for each away human (stored, so that it survives a restart), and
@@ -201,6 +160,10 @@ class TableActor:
             handles.append(self._bot_timer[1])
         if self._window is not None:
             handles.append(self._window[2])
+        if self._pause is not None:
+            handles.append(self._pause.handle)
+        if self._clock is not None and self._clock.handle is not None:
+            handles.append(self._clock.handle)
         return handles
 
     def _post(self, message: Message) -> None:
@@ -222,6 +185,10 @@ class TableActor:
         self, client: Client, action: dict[str, Any], seq: int | None = None, action_id: str | None = None
     ) -> None:
         self._post(Submit(client, action, seq, action_id))
+
+    def ready(self, client: Client) -> None:
+        """``client``'s seat has read the deal's summary (Next deal)."""
+        self._post(Ready(client))
 
     async def call(self, run: Callable[[], Awaitable[T]]) -> T:
         """Run ``run`` inside the actor (in turn with everything else) and return its result."""
@@ -272,6 +239,16 @@ class TableActor:
                 self._away_timers.pop(seat, None)
                 if self.status == PLAYING and not self._connected(seat) and self.bots[seat] is None:
                     self.away.add(seat)
+                    self._broadcast_state()
+            case Ready(client=client):
+                self._ready(client)
+            case NextDealDeadline(seq=seq):
+                if self._pause is not None and self._pause.seq == seq:
+                    self._pause.over = True
+            case TurnDeadline(key=key):
+                clock = self._clock
+                if clock is not None and clock.key == key and not self._bot_plays(key[2]):
+                    clock.expired = True
                     self._broadcast_state()
 
     async def _answer(self, run: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
@@ -371,7 +348,9 @@ class TableActor:
         if status is not None:
             self.status = status
         self._track_window(state)
-        event = {"type": "event", "seq": seq, "text": describe(before, action, self.display_names())}
+        self._track_turn(state)
+        self._open_pause(state)
+        event = {"type": "event", "seq": seq, "text": describe_step(before, action, state, self.display_names())}
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         for each in self.clients:
             each.send(event)
@@ -388,12 +367,12 @@ class TableActor:
         state = self.state
         if state is None:
             return
-        while is_chance(state):
+        while is_chance(state) and not self._holding(state):
             await self._commit(chance_action(state, self.rng))
         if state.is_over:
             for handle in self._timer_handles():
                 handle.cancel()
-            self._bot_timer = self._window = None
+            self._bot_timer = self._window = self._pause = self._clock = None
             self._away_timers.clear()
             return
         self._schedule(state)
@@ -417,6 +396,7 @@ class TableActor:
                 delay = max(delay, min(MAY_I_WINDOW_S, self.options.buy_timeout_s))
             self._bot_timer = (seq, self._loop.call_later(delay, self.queue.put_nowait, BotTurn(seq)))
         self._track_window(state)
+        self._track_turn(state)
         if self.options.away_timeout_s > 0:
             for seat, bot in enumerate(self.bots):
                 if (
@@ -451,6 +431,62 @@ class TableActor:
             self._window[2].cancel()
             self._window = None
 
+    def _track_turn(self, state: GameState) -> None:
+        """Start the turn clock when a turn begins (with its limit's timer for a human seat)."""
+        key = turn_key(state)
+        clock = self._clock
+        if clock is not None and clock.key == key:
+            return
+        if clock is not None and clock.handle is not None:
+            clock.handle.cancel()
+        self._clock = None
+        if key is None:
+            return
+        handle = None
+        limit = self.options.turn_limit_s
+        if limit > 0 and not self._bot_plays(key[2]):
+            handle = self._loop.call_later(limit, self.queue.put_nowait, TurnDeadline(key))
+        self._clock = TurnClock(key, self._loop.time(), handle)
+
+    def _open_pause(self, state: GameState) -> None:
+        """Hold the next deal when a deal has just ended (unless the table pauses for no time)."""
+        if not between_deals(state) or self.options.next_deal_timeout_s <= 0:
+            return
+        seq = len(state.history)
+        if self._pause is not None and self._pause.seq == seq:
+            return
+        delay = self.options.next_deal_timeout_s
+        handle = self._loop.call_later(delay, self.queue.put_nowait, NextDealDeadline(seq))
+        self._pause = Pause(seq, self._loop.time() + delay, handle)
+
+    def _holding(self, state: GameState) -> bool:
+        """Whether the next deal waits: its pause has time left and a connected player has not pressed Next deal."""
+        self._open_pause(state)
+        pause = self._pause
+        if pause is None:
+            return False
+        if pause.seq == len(state.history) and not pause.over and self._readers(pause):
+            return True
+        pause.handle.cancel()
+        self._pause = None
+        return False
+
+    def _readers(self, pause: Pause) -> list[int]:
+        """The seats still reading the summary: connected players who have not pressed Next deal."""
+        return sorted(
+            {c.seat for c in self.clients if c.seat is not None and not self._bot_plays(c.seat)} - pause.ready
+        )
+
+    def _ready(self, client: Client) -> None:
+        if client.seat is None:
+            client.send(error("spectator", "spectators watch; the next deal waits for the players only"))
+            return
+        if self._pause is None:
+            client.send(error("no_pause", "there is no deal summary up: the next deal has started"))
+            return
+        self._pause.ready.add(client.seat)
+        self._broadcast_state()
+
     def _cancel_away(self, seat: int) -> None:
         handle = self._away_timers.pop(seat, None)
         if handle is not None:
@@ -471,7 +507,10 @@ class TableActor:
         return any(c.seat == seat for c in self.clients)
 
     def _bot_plays(self, seat: int) -> bool:
-        return self.bots[seat] is not None or seat in self.away
+        """Whether a bot plays ``seat`` now: a bot's seat, an away player's, or a turn past its time limit."""
+        clock = self._clock
+        timed_out = clock is not None and clock.expired and clock.key[2] == seat
+        return self.bots[seat] is not None or seat in self.away or timed_out
 
     def _agent(self, seat: int) -> Agent:
         if seat not in self.agents:
@@ -587,6 +626,7 @@ class TableActor:
         observation = None if state is None else observe(state, seat).to_client_dict()
         legal: list[dict[str, Any]] = []
         deadline = None
+        now = self._loop.time()
         if state is not None and seat is not None:
             legal = [action_to_dict(a) for a in self._legal_now(state) if a.seat == seat]
             window = self._window
@@ -596,7 +636,7 @@ class TableActor:
                 and seat not in state.window_answers
                 and not self._bot_plays(seat)
             ):
-                deadline = round(max(0.0, window[1] - self._loop.time()), 1)
+                deadline = round(max(0.0, window[1] - now), 1)
         return {
             "type": "state",
             "table_id": self.id,
@@ -610,8 +650,17 @@ class TableActor:
             "observation": observation,
             "legal": legal,
             "deadline": deadline,
+            "next_deal": self._pause_view(now),
+            "clock": None if self._clock is None else self._clock.view(now, self.options.turn_limit_s),
             "rematch": self.rematch_id is not None,
         }
+
+    def _pause_view(self, now: float) -> dict[str, Any] | None:
+        """The pause under the summary of the deal that just ended, with why it ended in words."""
+        if self._pause is None or self.state is None or not self.state.results:
+            return None
+        reason = deal_end_reason(self.state.results[-1], self.display_names())
+        return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
     def _broadcast_state(self, skip: Client | None = None) -> None:
         views: dict[int | None, dict[str, Any]] = {}

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, pages, redact, ws
-from .errors import Refused
+from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, json_depth_over
@@ -81,8 +81,11 @@ async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
 
 
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-    problems = [{"field": ".".join(str(p) for p in e["loc"][1:]), "message": e["msg"]} for e in exc.errors()]
-    message = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
+    problems = []
+    for e in exc.errors():
+        field = ".".join(str(p) for p in e["loc"][1:])
+        problems.append({"field": field, "message": validation_sentence(field, e["type"], e["msg"], e.get("ctx"))})
+    message = " ".join(p["message"] for p in problems)
     return JSONResponse({"reason": "invalid", "message": message, "errors": problems}, status_code=422)
 
 

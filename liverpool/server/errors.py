@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Refused(Exception):
     """A request the server will not carry out; nothing was changed."""
@@ -19,3 +21,36 @@ class Refused(Exception):
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+def validation_sentence(field: str, kind: str, message: str, context: dict[str, Any] | None = None) -> str:
+    """One of pydantic's validation errors as a sentence for people: ``field`` (dotted, "" for the whole
+    body), its error ``kind`` (pydantic's ``type``) and ``message``, with the limits in ``context``.
+
+    >>> validation_sentence("name", "string_too_long", "String should have at most 32 characters", {"max_length": 32})
+    'The name may be at most 32 characters long.'
+    >>> validation_sentence("bot_pace_ms", "greater_than_equal", "Input should be >= 0", {"ge": 0})
+    'The bot pace ms must be at least 0.'
+    """
+    what = f"the {field.replace('_', ' ').replace('.', ' ')}" if field else "the request"
+    limits = context or {}
+    match kind:
+        case "string_too_long":
+            text = f"{what} may be at most {limits.get('max_length')} characters long"
+        case "string_too_short":
+            text = f"{what} may not be empty" if limits.get("min_length") == 1 else f"{what} is too short"
+        case "missing":
+            text = f"{what} is missing"
+        case "greater_than_equal":
+            text = f"{what} must be at least {limits.get('ge')}"
+        case "less_than_equal":
+            text = f"{what} must be at most {limits.get('le')}"
+        case "less_than":
+            text = f"{what} must be less than {limits.get('lt')}"
+        case "extra_forbidden":
+            text = f"{what} is not something this request takes"
+        case "json_invalid":
+            text = "the request is not valid JSON"
+        case _:
+            text = f"{what} is not valid ({message[:1].lower()}{message[1:]})"
+    return text[:1].upper() + text[1:] + "."

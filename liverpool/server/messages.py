@@ -1,15 +1,23 @@
-"""What a table's actor is sent (client connections, actions, lobby requests, timers) and the
-connection it answers through: :class:`Client`, whose outbox the websocket writer empties."""
+"""What a table's actor handles: its clients (websockets) and the messages on its queue."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from liverpool.engine import Action
+
+from .clock import TurnKey
 
 OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
+
+
+def action_keys(action: Action) -> set[str]:
+    """The keys an action's JSON form may have: ``type`` and its fields."""
+    return {"type", *(f.name for f in fields(action))}
 
 
 def error(reason: str, message: str) -> dict[str, Any]:
@@ -93,4 +101,23 @@ class AwayTimeout:
     seat: int
 
 
-Message = Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout
+@dataclass
+class Ready:
+    """A seat pressed Next deal under the summary of the deal that just ended."""
+
+    client: Client
+
+
+@dataclass
+class NextDealDeadline:
+    seq: int
+
+
+@dataclass
+class TurnDeadline:
+    key: TurnKey
+
+
+Message = (
+    Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout | Ready | NextDealDeadline | TurnDeadline
+)

@@ -39,6 +39,15 @@ class TableOptions(Strict):
     buy_timeout_s: int = Field(
         20, ge=1, le=600, description="A player in a buy window who has not answered by then passes."
     )
+    next_deal_timeout_s: int = Field(
+        30,
+        ge=0,
+        le=600,
+        description="A deal's summary stays up until everyone connected presses Next deal or this long; 0 = no pause.",
+    )
+    turn_limit_s: int = Field(
+        0, ge=0, le=3_600, description="A turn not finished within this is played by the away bot; 0 = no limit."
+    )
 
 
 class CreateTable(TableOptions):
@@ -50,9 +59,7 @@ class CreateTable(TableOptions):
     )
 
     def options(self) -> TableOptions:
-        return TableOptions(
-            away_timeout_s=self.away_timeout_s, bot_pace_ms=self.bot_pace_ms, buy_timeout_s=self.buy_timeout_s
-        )
+        return TableOptions.model_validate({name: getattr(self, name) for name in TableOptions.model_fields})
 
 
 class Join(Strict):
@@ -93,11 +100,17 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | Ping, Field(discriminator="type")]
-_client_message: TypeAdapter[ActionMessage | Ping] = TypeAdapter(ClientMessage)
+class NextDeal(Strict):
+    """A seat has read the summary of the deal that just ended and is ready for the next one."""
+
+    type: Literal["next_deal"]
 
 
-def read_client_message(text: str | bytes) -> ActionMessage | Ping:
+ClientMessage = Annotated[ActionMessage | Ping | NextDeal, Field(discriminator="type")]
+_client_message: TypeAdapter[ActionMessage | Ping | NextDeal] = TypeAdapter(ClientMessage)
+
+
+def read_client_message(text: str | bytes) -> ActionMessage | Ping | NextDeal:
     """Parse one websocket message; :class:`pydantic.ValidationError` says what is wrong."""
     return _client_message.validate_json(text)
 

@@ -20,9 +20,9 @@ from pydantic import ValidationError
 
 from .actor import TableActor
 from .api import Server
-from .errors import Refused
+from .errors import Refused, validation_sentence
 from .messages import Client, error
-from .schemas import MAX_DEPTH, ActionMessage, Ping, json_depth_over, read_client_message
+from .schemas import MAX_DEPTH, ActionMessage, NextDeal, Ping, json_depth_over, read_client_message
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -123,6 +123,11 @@ async def _read(websocket: WebSocket, actor: TableActor, client: Client, setting
                     actor.submit(client, action, seq, action_id)
                 except Refused as exc:
                     client.send(error(exc.reason, exc.message))
+            case NextDeal():
+                try:
+                    actor.ready(client)
+                except Refused as exc:
+                    client.send(error(exc.reason, exc.message))
 
 
 def _since(raw: str | None) -> tuple[int | None, str | None]:
@@ -153,4 +158,6 @@ async def _write(websocket: WebSocket, client: Client) -> None:
 
 def _summary(exc: ValidationError) -> str:
     problems: list[Any] = exc.errors(include_url=False, include_input=False)
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in problems)
+    return " ".join(
+        validation_sentence(".".join(str(p) for p in e["loc"]), e["type"], e["msg"], e.get("ctx")) for e in problems
+    )

@@ -3,6 +3,8 @@ saved rulesets, refusals, and the pages."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from server_fixtures import ServerProcess
@@ -130,3 +132,18 @@ def test_pages_are_the_static_ui(lobby_server: ServerProcess) -> None:
         assert answer.status_code == 200, path
         assert answer.headers["content-type"].startswith("text/html")
         assert answer.text == lobby_server.get(f"/static/{name}").text
+
+
+def test_the_name_fields_limit_is_the_servers_and_refusals_are_sentences(lobby_server: ServerProcess) -> None:
+    from liverpool.server.schemas import Join
+
+    limit = next(m.max_length for m in Join.model_fields["name"].metadata if hasattr(m, "max_length"))
+    page = (Path(__file__).resolve().parents[2] / "liverpool/server/static/join.html").read_text()
+    field = re.search(r'<input[^>]*data-testid="name-input"[^>]*>', page)
+    assert field is not None and f'maxlength="{limit}"' in field.group(0), field
+    created = lobby_server.create(seats=3)
+    too_long = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "x" * (limit + 8)})
+    assert too_long.status_code == 422
+    assert too_long.json()["message"] == f"The name may be at most {limit} characters long."
+    blank = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "  "})
+    assert blank.json()["message"] == "The name may not be empty."

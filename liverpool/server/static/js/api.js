@@ -8,9 +8,17 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal's message as a sentence: a capital first letter and a full stop. */
+export function sentence(text) {
+  const trimmed = String(text).trim();
+  if (!trimmed) return trimmed;
+  const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** The server's refusals are {reason, message} (docs/protocol.md). */
 function errorText(status, body) {
-  return body?.message ?? body?.reason ?? `request failed (${status})`;
+  return sentence(body?.message ?? `the server refused the request (${body?.reason ?? `status ${status}`})`);
 }
 
 async function request(method, path, body) {

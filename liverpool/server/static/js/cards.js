@@ -18,6 +18,14 @@ export function parseCard(id) {
   return { id, rank, suit, joker: false, copy };
 }
 
+const RANK_WORDS = ["", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
+
+/** A card's name in words, for screen readers: "seven of hearts", "joker". */
+export function cardName(id) {
+  const card = parseCard(id);
+  return card.joker ? "joker" : `${RANK_WORDS[card.rank]} of ${SUIT_NAMES[card.suit]}`;
+}
+
 export function rankText(rank) {
   return RANK_NAMES[rank] ?? String(rank);
 }
@@ -63,6 +71,8 @@ export function cardElement(id, options = {}) {
   el.dataset.card = id;
   if (options.testid) el.dataset.testid = options.testid;
   el.title = options.title ?? (card.joker ? "Joker" : `${rankText(card.rank)} of ${SUIT_NAMES[card.suit]}`);
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", options.stands ? `${cardName(id)} standing for ${options.stands}` : cardName(id));
   const corner = document.createElement("span");
   corner.className = "corner";
   corner.textContent = card.joker ? "JK" : rankText(card.rank);
@@ -84,6 +94,8 @@ export function cardElement(id, options = {}) {
 export function cardBack(options = {}) {
   const el = document.createElement("div");
   el.className = "card back" + (options.small ? " small" : "");
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", "a card face down");
   if (options.testid) el.dataset.testid = options.testid;
   return el;
 }

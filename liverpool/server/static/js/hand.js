@@ -86,13 +86,17 @@ export class Hand {
         node.append(tag);
       }
       node.setAttribute("role", "button");
+      // a button's name starts with its visible text: "7♥: seven of hearts"
+      node.setAttribute("aria-label", `${node.textContent}: ${node.getAttribute("aria-label")}`);
       node.tabIndex = 0;
       node.addEventListener("click", () => {
         if (mark.onClick) return mark.onClick();
         this.toggle(id);
         onSelect(id);
       });
-      node.addEventListener("dblclick", () => onDouble(id));
+      // A double click discards; two taps on a touch screen (take back, then select) must not.
+      node.addEventListener("pointerdown", (event) => { node.dataset.pointer = event.pointerType; });
+      node.addEventListener("dblclick", () => node.dataset.pointer !== "touch" && onDouble(id));
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();

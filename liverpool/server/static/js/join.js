@@ -67,7 +67,7 @@ async function join(event, table) {
     rememberSeat({ token: answer.seat_token, table_id: table.info.table_id, seat, name, invite });
     window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
   } catch (error) {
-    $("join-error").textContent = error.status === 409 ? "Someone just took that seat; pick another." : error.message;
+    $("join-error").textContent = error.body?.reason === "seat_taken" ? "Someone just took that seat; pick another." : error.message;
     if (error.status === 409) await load();
   }
 }

@@ -71,7 +71,7 @@ function drawSeatKinds(count) {
     const value = before[seat] ?? "human";
     return el("li", {},
       el("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
-      el("select", { dataset: { testid: `seat-kind-${seat}` } },
+      el("select", { "aria-label": `who plays seat ${seat + 1}`, dataset: { testid: `seat-kind-${seat}` } },
         el("option", { value: "human", text: "a player (invite)", selected: value === "human" }),
         lobby.bots.map((bot) => el("option", { value: bot, text: `bot: ${bot}`, selected: value === bot }))));
   }));
@@ -127,6 +127,8 @@ async function createTable(event) {
     away_timeout_s: Number($("away-timeout").value),
     bot_pace_ms: Number($("bot-pace").value),
     buy_timeout_s: Number($("buy-timeout").value),
+    next_deal_timeout_s: Number($("next-deal-timeout").value),
+    turn_limit_s: Number($("turn-limit").value),
   };
   try {
     const table = await postJSON("/api/tables", body);

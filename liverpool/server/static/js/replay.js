@@ -5,6 +5,9 @@
 import { el, getJSON, links, tokenFromLocation } from "./api.js";
 import { bySuit, cardBack, cardElement } from "./cards.js";
 import { scoreChart, scoreTable } from "./scores.js";
+import { setUpCardColours } from "./prefs.js";
+
+setUpCardColours(null);
 
 const $ = (id) => document.getElementById(id);
 const PLAY_MS = 350;

@@ -2,6 +2,7 @@
 // end-of-deal summary.
 
 import { el } from "./api.js";
+import { cardElement } from "./cards.js";
 
 export const SEAT_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -66,18 +67,51 @@ export function scoreChart(results, names, { width = 280, height = 150 } = {}) {
   return chart;
 }
 
-/** The summary of the deal that just ended. */
-export function dealSummary(result, names, totals, onClose) {
-  const out = result.went_out === null || result.went_out === undefined
-    ? "Nobody went out."
-    : `${names[result.went_out]} went out.`;
+/**
+ * The end of a deal as everyone sees it once the hands are laid open (the engine's deal result):
+ * why it ended, what each seat was caught with and its points, and the melds left on the table.
+ * pause (the server's `next_deal`, or null): {deadline, waiting, reason}; onNext() presses Next deal.
+ */
+export function dealSummary(result, names, totals, { pause = null, me = null, onNext = null, onClose = null } = {}) {
+  const reason = pause?.reason ?? (result.went_out === null || result.went_out === undefined
+    ? "nobody went out" : `${names[result.went_out]} went out`);
   const order = result.scores.map((score, s) => ({ s, score })).sort((a, b) => a.score - b.score);
-  return el("section", { class: "deal-summary", dataset: { testid: "deal-summary", deal: String(result.deal + 1) } },
-    el("div", { class: "row spread" },
-      el("h3", { text: `Deal ${result.deal + 1} is over` }),
-      el("button", { type: "button", class: "small", text: "✕", title: "close", dataset: { testid: "deal-summary-close" }, onclick: onClose })),
-    el("p", { text: out }),
-    el("ol", {}, order.map(({ s, score }) => el("li", {},
+  const waiting = pause?.waiting ?? [];
+  const mine = pause && me !== null && waiting.includes(me);
+  const others = waiting.filter((s) => s !== me).map((s) => names[s]);
+  const footer = pause
+    ? el("div", { class: "row summary-next" },
+      mine && el("button", { type: "button", class: "primary", dataset: { testid: "next-deal" }, text: "Next deal", onclick: onNext }),
+      el("span", { class: "muted", dataset: { testid: "next-deal-wait" } },
+        `${others.length ? `Waiting for ${others.join(", ")}. ` : ""}The next deal starts in `,
+        el("span", { class: "next-deal-left", dataset: { testid: "next-deal-left" } }, `${Math.ceil(pause.deadline)}`), " s."))
+    : null;
+  const byOwner = new Map();
+  for (const meld of result.melds ?? []) {
+    if (!byOwner.has(meld.owner)) byOwner.set(meld.owner, []);
+    byOwner.get(meld.owner).push(meld);
+  }
+  return el("section", {
+    class: "deal-summary" + (pause ? " paused" : ""), role: "dialog", "aria-label": `Deal ${result.deal + 1} is over`,
+    dataset: { testid: "deal-summary", deal: String(result.deal + 1) },
+  },
+  el("div", { class: "row spread" },
+    el("h3", { text: `Deal ${result.deal + 1} is over: ${reason}` }),
+    onClose && el("button", { type: "button", class: "small", text: "✕", title: "close", "aria-label": "close the summary", dataset: { testid: "deal-summary-close" }, onclick: onClose })),
+  el("ol", { class: "summary-hands", dataset: { testid: "summary-hands" } }, order.map(({ s, score }) => el("li", { dataset: { testid: `summary-seat-${s}` } },
+    el("div", { class: "summary-who" },
       el("span", { class: `swatch seat-${s % 8}` }),
-      `${names[s]}: ${score} (total ${totals[s]})`))));
+      el("strong", { class: "name", text: names[s] }),
+      el("span", { text: ` ${score} point${score === 1 ? "" : "s"} · total ${totals[s]}` }),
+      result.went_out === s && el("span", { class: "badge down", text: "went out" })),
+    el("div", { class: "summary-cards" }, (result.hands?.[s] ?? []).length
+      ? result.hands[s].map((c) => cardElement(c, { small: true, testid: "summary-card" }))
+      : el("span", { class: "muted", text: "no cards left" }))))),
+  byOwner.size > 0 && el("details", { class: "summary-melds", dataset: { testid: "summary-melds" } },
+    el("summary", { text: `The table: ${result.melds.length} meld${result.melds.length === 1 ? "" : "s"}` }),
+    [...byOwner.entries()].map(([owner, melds]) => el("div", { class: "summary-meld-group" },
+      el("span", { class: `swatch seat-${owner % 8}` }), el("strong", { class: "name", text: names[owner] }),
+      melds.map((meld) => el("div", { class: "meld small", title: meld.label ?? "" },
+        meld.cards.map((c) => cardElement(c, { small: true }))))))),
+  footer);
 }

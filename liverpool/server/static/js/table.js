@@ -1,14 +1,15 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, getJSON, links, postJSON, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
-import { pretty } from "./cards.js";
+import { el, getJSON, links, postJSON, rememberSeat, seatEntry, sentence, socketUrl, tokenFromLocation } from "./api.js";
+import { cardName, pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
 import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from "./board.js";
 import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
+import { setUpCardColours } from "./prefs.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -28,6 +29,8 @@ const app = {
   resultsSeen: null,
   announced: null,
   deadlineAt: null,
+  nextDealAt: null,
+  clock: null,
   socket: null,
   session: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   sent: 0,
@@ -109,10 +112,13 @@ function onState(message) {
     rules: app.rules,
     hand: app.hand,
     rematch: Boolean(message.rematch),
+    nextDeal: message.next_deal ?? null,
   };
   app.hand.update(obs.hand ?? [], first);
   app.builder.sync(obs.contract ?? [], obs.hand ?? [], app.seq);
   app.deadlineAt = typeof message.deadline === "number" ? Date.now() + message.deadline * 1000 : null;
+  app.nextDealAt = message.next_deal ? Date.now() + message.next_deal.deadline * 1000 : null;
+  app.clock = message.clock ? { ...message.clock, at: Date.now() } : null;
   noticeResults(obs, first);
   noticeAnnouncements(obs);
   const pending = app.ui.pendingEnds;
@@ -187,7 +193,7 @@ function onMessage(message) {
       delete document.body.dataset.pending;
       showError(message.reason === "stale"
         ? "The table changed before your move arrived: look again and choose."
-        : message.message ?? message.reason ?? "That is not possible now.");
+        : sentence(message.message ?? "That is not possible now."));
       break;
     case "ack":
       break;
@@ -272,9 +278,13 @@ function renderGoDown(view) {
 function renderHeader(view) {
   const { obs } = view;
   const total = app.rules?.deals?.length;
-  const dealText = obs.phase === "game_over" ? "Game over" : `Deal ${obs.deal + 1}${total ? ` of ${total}` : ""}`;
+  const of = total ? ` of ${total}` : "";
+  const ended = view.nextDeal ? obs.results.at(-1) : null;
+  const dealText = obs.phase === "game_over" ? "Game over"
+    : ended ? `Deal ${ended.deal + 1}${of} is over` : `Deal ${obs.deal + 1}${of}`;
   const contract = $("contract");
-  contract.textContent = `${dealText}${obs.contract.length ? ` · ${obs.contract.join(", ")}` : ""} · ${app.rules?.title ?? obs.ruleset}`;
+  const next = obs.contract.length ? ` · ${ended ? "next: " : ""}${obs.contract.join(", ")}` : "";
+  contract.textContent = `${dealText}${next} · ${app.rules?.title ?? obs.ruleset}`;
   contract.dataset.deal = String(obs.deal + 1);
   const mine = view.legal.length > 0;
   document.title = `${mine ? "● " : ""}${dealText} — Liverpool Rummy`;
@@ -326,9 +336,14 @@ function renderResults(view) {
       el("a", { class: "button quiet", href: links.lobby(), text: "Lobby" })));
 }
 
+/** The summary of the deal that just ended: held up by the server until everyone pressed Next deal
+ * (`next_deal`), or, at a table that does not pause, shown until closed. */
 function renderSummary(view) {
   const slot = $("summary-slot");
-  const result = app.ui.summary;
+  const pause = view.nextDeal;
+  if (!pause) app.ui.nextPressed = false;
+  const result = pause ? view.obs.results.at(-1) : app.ui.summary;
+  document.body.classList.toggle("summary-up", Boolean(pause));
   if (!result) {
     slot.replaceChildren();
     return;
@@ -336,12 +351,36 @@ function renderSummary(view) {
   const names = view.obs.seats.map((_, s) => seatName(view, s));
   const totals = view.obs.results.slice(0, result.deal + 1).reduce(
     (acc, r) => acc.map((t, s) => t + r.scores[s]), names.map(() => 0));
-  slot.replaceChildren(dealSummary(result, names, totals, () => { app.ui.summary = null; render(); }));
+  slot.replaceChildren(dealSummary(result, names, totals, {
+    pause,
+    me: app.ui.nextPressed ? null : view.me,
+    onNext: (event) => {
+      if (!app.socket?.send({ type: "next_deal" })) {
+        showError("Not connected: reconnecting…");
+        return;
+      }
+      app.ui.nextPressed = true;
+      render();
+    },
+    onClose: pause ? null : () => { app.ui.summary = null; render(); },
+  }));
 }
 
-/** Whether the viewer must act now (their turn, or an open May I? offer), not merely may (a call). */
+/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away). */
+function showTargets() {
+  const target = document.querySelector("[data-testid=meld].target, [data-testid=meld].swap-target");
+  if (!target) return;
+  const box = target.getBoundingClientRect();
+  const me = $("me").getBoundingClientRect();
+  const bottom = $("me").hidden ? window.innerHeight : me.top;
+  if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "nearest" });
+}
+
+/** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
+ * summary), not merely may (a call). */
 function mustAct(view) {
   const { obs, legal, me } = view;
+  if (view.nextDeal) return me !== null && view.nextDeal.waiting.includes(me) && !app.ui.nextPressed;
   if (me === null || !legal.length) return false;
   if (obs.phase === "buy") return obs.window.includes(me) && !obs.window_answers.some(([s]) => s === me);
   return obs.current === me && (obs.phase === "draw" || obs.phase === "play");
@@ -358,6 +397,29 @@ function renderDeadline() {
   node.textContent = `${left} s left to answer`;
 }
 
+/** Whose turn it is and for how long, from the server's clock (and the time left under a turn limit). */
+function renderClock() {
+  const node = $("clock");
+  const clock = app.clock;
+  if (!clock || !app.view) {
+    node.hidden = true;
+    return;
+  }
+  const passed = (Date.now() - clock.at) / 1000;
+  const elapsed = Math.floor(clock.elapsed + passed);
+  const who = clock.seat === app.view.me ? "Your turn" : `${seatName(app.view, clock.seat)}'s turn`;
+  const left = clock.left === null ? "" : ` · ${Math.max(0, Math.ceil(clock.left - passed))} s left`;
+  node.hidden = false;
+  node.textContent = clock.expired
+    ? `${who}: out of time, a bot plays it`
+    : `${who} · ${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}${left}`;
+}
+
+function renderNextDealLeft() {
+  const node = document.querySelector("[data-testid=next-deal-left]");
+  if (node && app.nextDealAt !== null) node.textContent = String(Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000)));
+}
+
 function render() {
   const view = app.view;
   if (!view) return;
@@ -366,6 +428,7 @@ function render() {
   renderHeader(view);
   $("status").textContent = statusText(view);
   renderDeadline();
+  renderClock();
   renderSummary(view);
   renderResults(view);
   renderSeats($("seats"), view);
@@ -384,6 +447,7 @@ function render() {
       }
     },
   });
+  showTargets();
   const scores = $("scores");
   const names = obs.seats.map((_, s) => seatName(view, s));
   scores.replaceChildren(scoreTable(obs.results, obs.totals, names), scoreChart(obs.results, names));
@@ -405,8 +469,50 @@ function render() {
   body.phase = obs.phase;
   body.myTurn = view.legal.length ? "1" : "0";
   body.mustAct = mustAct(view) ? "1" : "0";
+  announce(view);
   body.seat = view.me === null ? "" : String(view.me);
   body.deal = String(obs.deal);
+}
+
+// -- keyboard and screen readers ------------------------------------------------------------------
+
+// A key presses the control of the same action, when it is there and enabled (see the help dialog).
+const KEYS = {
+  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], g: ["godown-option-0"],
+  d: ["discard-button"], e: ["end-turn"], c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
+};
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, select, textarea")) return;
+  if (event.key === "?") {
+    const help = $("keys-help");
+    if (help.open) help.close();
+    else help.showModal();
+    event.preventDefault();
+    return;
+  }
+  for (const testid of KEYS[event.key.toLowerCase()] ?? []) {
+    const control = document.querySelector(`[data-testid=${testid}]`);
+    if (control && !control.disabled && control.offsetParent !== null) {
+      event.preventDefault();
+      control.click();
+      return;
+    }
+  }
+}
+
+/** Say through the live region when this seat must act: its turn, a May I? offer, a deal's end. */
+function announce(view) {
+  const must = mustAct(view);
+  const key = must ? `${view.obs.phase}:${view.obs.turn}:${view.obs.deal}:${view.nextDeal ? "end" : ""}` : null;
+  if (key === app.announcedTurn) return;
+  app.announcedTurn = key;
+  if (!must) return;
+  const top = view.obs.discard_pile.at(-1);
+  $("announce").textContent = view.nextDeal ? `Deal ${view.obs.results.at(-1).deal + 1} is over. Press n for the next deal.`
+    : view.obs.phase === "buy" ? `May I? You may buy the ${top ? cardName(top) : "discard"}: b to buy, p to pass.`
+      : statusText(view);
 }
 
 // -- start ----------------------------------------------------------------------------------------
@@ -417,14 +523,19 @@ function start() {
     showError("This link has no seat or spectator token.");
     return;
   }
+  setUpCardColours($("card-colours"));
+  document.addEventListener("keydown", onKey);
+  $("keys-button").addEventListener("click", () => $("keys-help").showModal());
   document.body.classList.toggle("spectator", !seatToken);
+  $("watching").hidden = Boolean(seatToken);
+  if (!seatToken) $("watching").title = "you are watching this table: the players' hands are hidden";
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
   $("rules-panel").addEventListener("toggle", showRules);
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
-  setInterval(renderDeadline, 1000);
+  setInterval(() => { renderDeadline(); renderNextDealLeft(); renderClock(); }, 1000);
 }
 
 start();

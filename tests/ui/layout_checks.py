@@ -1,0 +1,93 @@
+"""Layout checks run inside a page: horizontal overflow, elements drawn outside their box, controls over the
+discard pile, and what must be on screen together while acting (issue 28 item 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_fixtures import Tab
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+# Returns the problems it finds, each a sentence naming the element (tag, test id or class).
+LAYOUT_JS = """(mustSee) => {
+  const problems = [];
+  const doc = document.documentElement;
+  const vw = doc.clientWidth, vh = window.innerHeight;
+  const name = (e) => e.dataset?.testid ? `[${e.dataset.testid}]` : e.id ? `#${e.id}`
+    : `${e.tagName.toLowerCase()}${typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : ''}`;
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    return e.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
+  };
+  const clips = (cs) => cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+  if (doc.scrollWidth > vw + 1) {
+    const wide = [...document.querySelectorAll('body *')].filter((e) => shown(e) && e.getBoundingClientRect().right > vw + 1);
+    problems.push(`the page is ${doc.scrollWidth}px wide in a ${vw}px screen: ${wide.slice(0, 4).map(name).join(', ')}`);
+  }
+  for (const e of document.querySelectorAll('body *')) {
+    if (e instanceof SVGElement && !(e instanceof SVGSVGElement)) continue;
+    if (!shown(e)) continue;
+    const cs = getComputedStyle(e);
+    if (!clips(cs) && !e.classList.contains('card') && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0
+        && cs.display !== 'inline') {
+      problems.push(`${name(e)}'s content is ${e.scrollWidth - e.clientWidth}px wider than its box`);
+    }
+    const p = e.parentElement;
+    if (!p || p === document.body || cs.position === 'absolute' || cs.position === 'fixed') continue;
+    if (clips(getComputedStyle(p))) continue;
+    const r = e.getBoundingClientRect(), q = p.getBoundingClientRect();
+    const out = Math.max(q.left - r.left, r.right - q.right, q.top - r.top, r.bottom - q.bottom);
+    if (out > 2) problems.push(`${name(e)} is drawn ${Math.round(out)}px outside ${name(p)}`);
+  }
+  // the player's panel holds (and clips) the controls, the builder and the hand
+  const pile = document.querySelector('[data-testid=discard-pile]');
+  if (pile && shown(pile) && !document.body.classList.contains('summary-up')) {
+    const r = pile.getBoundingClientRect();
+    for (const c of document.querySelectorAll('#me, [data-testid=buy-window]')) {
+      if (!shown(c)) continue;
+      const q = c.getBoundingClientRect();
+      if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) {
+        problems.push(`${name(c)} overlaps the discard pile`);
+      }
+    }
+  }
+  for (const selector of mustSee) {
+    const nodes = [...document.querySelectorAll(selector)];
+    if (!nodes.length) problems.push(`nothing matches ${selector}`);
+    for (const e of nodes) {
+      const r = e.getBoundingClientRect();
+      const x = Math.min(vw - 1, Math.max(0, r.left + r.width / 2)), y = Math.min(vh - 1, Math.max(0, r.top + r.height / 2));
+      const top = document.elementFromPoint(x, y);
+      if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw || !(top === e || e.contains(top))) {
+        problems.push(`${selector} (${name(e)}) is not on screen without scrolling`);
+        break;
+      }
+    }
+  }
+  return problems;
+}"""
+
+# While acting: the discard pile's top card and the whole hand, each at least a 44 px touch target.
+ACTING = ["[data-testid=discard-top]", "[data-testid=hand-card]"]
+TARGETS_JS = """() => [...document.querySelectorAll('[data-testid=hand-card], [data-testid=discard-top]')]
+  .map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length"""
+
+
+def layout_problems(tab: Tab, must_see: list[str] | None = None) -> list[str]:
+    problems: list[Any] = tab.page.evaluate(LAYOUT_JS, must_see or [])
+    return [str(p) for p in problems]
+
+
+def check_layout(tab: Tab, where: str, seen: dict[str, list[str]], must_see: list[str] | None = None) -> None:
+    """Record the layout problems of ``tab`` in state ``where`` (once per state), with a screenshot."""
+    if where in seen:
+        return
+    width = tab.page.viewport_size["width"] if tab.page.viewport_size else 0
+    tab.screenshot(f"layout-{width}-{where}")
+    problems = layout_problems(tab, must_see)
+    if must_see and width <= PHONE["width"] and tab.page.evaluate(TARGETS_JS):
+        problems.append("a card is smaller than a 44 px touch target")
+    seen[where] = problems
