@@ -34,7 +34,7 @@ def violations(tab: Tab) -> list[str]:
 
 def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_server: ServerProcess) -> None:
     if not AXE.exists():
-        pytest.skip(f"{AXE} is missing: run scripts/ensure_axe.sh (needs npm)")
+        pytest.fail(f"{AXE} is missing: run scripts/ensure_axe.sh (make test does)")
     found: dict[str, list[str]] = {}
     tab = open_tab(browser)
     links = create_table(tab, lobby_server.http, ["human", "random", "random"])
