@@ -42,13 +42,15 @@ CHECKED = (
     "engine/test_go_down_all.py",
     "engine/test_position.py",
     "engine/test_fuzz.py",
+    "engine/test_caches.py",
+    "search/test_reference.py",
 )
 
 RUN = """
 import sys
 import pytest
-import liverpool.engine.search, liverpool.engine.game, liverpool.bots.plan
-for module in (liverpool.engine.search, liverpool.engine.game, liverpool.bots.plan):
+import liverpool.engine.search, liverpool.engine.game.core, liverpool.bots.plan
+for module in (liverpool.engine.search, liverpool.engine.game.core, liverpool.bots.plan):
     if not module.__file__.endswith(".so"):
         sys.exit(f"not the compiled build: {module.__file__}")
 sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[1:]]))
