@@ -130,7 +130,7 @@ def test_a_server_killed_at_random_points_loses_nothing(db_url: str, start_serve
             with server.spectator(table["spectator"]) as spectator:
                 after = state_of(spectator)
                 state = rebuilt(db_url, table["table_id"], after["seq"])[0]
-                assert after["observation"] == observe(state, None).to_dict()
+                assert after["observation"] == observe(state, None).to_client_dict()
                 assert after["seq"] >= stored
                 for event in spectator.events:
                     if event["seq"] in watcher.events:
@@ -139,7 +139,7 @@ def test_a_server_killed_at_random_points_loses_nothing(db_url: str, start_serve
         with server.player(token) as me:
             now = state_of(me)
             state = rebuilt(db_url, mixed["table_id"], now["seq"])[0]
-            assert now["observation"] == observe(state, 0).to_dict()
+            assert now["observation"] == observe(state, 0).to_client_dict()
             assert now["legal"] == [action_to_dict(a) for a in legal_actions(state) if a.seat == 0]
     # play goes on after the last restart: the bots by themselves, the human with them
     for table in tables[:-1]:

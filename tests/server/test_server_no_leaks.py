@@ -275,7 +275,7 @@ class NoLeaks(RuleBasedStateMachine):
                 state = self.game.at(message["seq"])
                 leaked = cards_in(message) & hidden_from(state, seat)
                 assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
-                assert message["observation"] == observe(state, seat).to_dict()
+                assert message["observation"] == observe(state, seat).to_client_dict()
                 mine = [action_to_dict(a) for a in legal_actions(state) if seat is not None and a.seat == seat]
                 assert message["legal"] == mine
             case "event":

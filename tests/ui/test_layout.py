@@ -7,11 +7,13 @@ builder (worked with taps), lay-off, the deal's end, the results, the replay and
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import pytest
 from browser_fixtures import Player, body, browser, create_table, join, open_tab, play_until, unselect_all, visible
 from layout_checks import ACTING, DESKTOP, PHONE, check_layout
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -34,6 +36,15 @@ TWO_SHORT_DEALS = {
     "final_deal": "normal",
 }
 LONG_NAME = "W" * 32  # the server's limit, unbroken
+
+
+# The element is drawn and inside the window (what check_layout asks of the controls one acts with).
+IN_SIGHT = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return false;
+  const box = node.getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
 
 
 class Walker(Player):
@@ -67,6 +78,8 @@ class Walker(Player):
             if fits.count() and "lay-off" not in self.seen:
                 unselect_all(tab)
                 fits.first.click()
+                with contextlib.suppress(PlaywrightTimeout):  # a state that just arrived re-renders the table
+                    tab.page.wait_for_function(IN_SIGHT, arg="[data-testid=meld].target", timeout=3000)
                 check_layout(tab, "lay-off", self.seen, [*ACTING, "[data-testid=meld].target"])
                 unselect_all(tab)
         return super().move(seq)
