@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_fixtures import Client, ServerProcess, action_seqs, my_move, simple_choice
+from server_fixtures import Client, ServerProcess, action_seqs, my_move, next_deal_waits_for_me, simple_choice
 from websockets.exceptions import ConnectionClosed
 
 from liverpool.engine.actions import action_from_dict, action_to_dict
@@ -70,7 +70,9 @@ class Human(threading.Thread):
                 message = self.client.receive(timeout=30)
                 if message["type"] == "state":
                     self.seen = max(self.seen, message["seq"])
-                    if my_move(message):
+                    if next_deal_waits_for_me(message):
+                        self.client.send({"type": "next_deal"})
+                    elif my_move(message):
                         self.client.send({"type": "action", "action": simple_choice(message), "seq": message["seq"]})
         except (ConnectionClosed, TimeoutError, OSError):
             return
