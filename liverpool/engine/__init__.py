@@ -1,5 +1,13 @@
 """The pure Liverpool Rummy rules engine: no imports from the rest of the package or third parties.
 
+This module is the engine's one public API: bots, server, terminal client, coach, RL environment,
+tournaments, benchmarks and scripts import from ``liverpool.engine`` and nothing deeper. Inside, the value
+modules (``cards``, ``melds``, ``actions``, ``errors``, ``state``, ``observe``, ``play``, ``record``,
+``position``) sit beside three packages, each of whose ``__init__`` maps its parts: ``rules`` (rulesets,
+the field registry, presets, rules in words), ``game`` (verify, perform, scoring, the shared rule checks,
+legal actions, drafts) and ``search`` (the contract search and its reference specification); ``_speed``
+holds the private caches and tables. ``docs/architecture.md`` draws the whole.
+
 >>> import random
 >>> from liverpool.engine import find_preset, new_game, apply, legal_actions, chance_action, observe
 >>> state = new_game(find_preset('liverpool'), seats=4)
