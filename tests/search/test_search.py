@@ -67,7 +67,7 @@ def ilp_leftover(
     keep: int = 0,
     must_include: Card | None = None,
 ) -> int | None:
-    """The least penalty left in hand, or ``None``, by an integer program over :func:`oracle_melds`.
+    """The least penalty left in hand, or ``None``, by an integer program over :func:`~liverpool.engine.search.reference.reference_melds`.
 
     ``y[m]`` counts how many times meld ``m`` is laid (a meld of faces may be laid twice from two decks).
     Melds with the same faces are one variable, unless runs that could be joined are forbidden, which
