@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = (
     "liverpool/engine/_speed/bits.py",
+    "liverpool/engine/_speed/cache.py",
     "liverpool/engine/game/checks.py",
     "liverpool/engine/game/core.py",
     "liverpool/engine/game/perform.py",

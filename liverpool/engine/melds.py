@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from liverpool.engine._speed.bits import spaced
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, face_text, parse_cards, rank_text
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
@@ -199,7 +199,7 @@ def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
 
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
     """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
-    return _meld_problem(meld, _meld_rules_of(rules))
+    return _meld_problem(meld, _MELD_RULES.of(rules))
 
 
 def _meld_problem(meld: Meld, rules: _MeldRules) -> str | None:
@@ -227,23 +227,8 @@ class _MeldRules:
         self.run_joker_spacing: int = rules.run_joker_spacing
 
 
-# The meld rules of each ruleset asked about, by identity (held in the value, so that an identity is never
-# reused while its entry lives).
-_meld_rules: Final[dict[int, _MeldRules]] = kept({})
-_last_meld_rules: Final[list[_MeldRules]] = kept([])  # the one asked about last
-
-
-def _meld_rules_of(rules: Ruleset) -> _MeldRules:
-    last = _last_meld_rules
-    if last and last[0].rules is rules:  # (mostly the very ruleset asked about last: no hashing)
-        return last[0]
-    held = _meld_rules.get(id(rules))
-    if held is None or held.rules is not rules:
-        if len(_meld_rules) >= 64:
-            _meld_rules.clear()
-        held = _meld_rules[id(rules)] = _MeldRules(rules)
-    last[:] = [held]
-    return held
+# The meld rules of each ruleset asked about.
+_MELD_RULES: Final[ByIdentity[_MeldRules]] = by_identity(_MeldRules)
 
 
 # (``cards`` below is the meld's cards read as ints: compiled, an operation on a Card, an int subclass from
@@ -470,12 +455,17 @@ _TRIALS: Final[tuple[Card, ...]] = tuple(Card.make(face) for face in range(JOKER
 
 Accepted = tuple[tuple[int, End | None], ...]
 
-# What melds accept, by ruleset (held in the value, so that its id is never reused while the entry lives) and by
-# the meld's kind, low rank and faces packed in one int: validity depends on faces, never on copies, and a
-# key made of ints is hashed without a Python call (a Meld's hash would hash its kind, an enum, in Python).
-_accepted: Final[dict[int, tuple[Ruleset, dict[int, Accepted]]]] = kept({})
+
+def _no_accepted(rules: Ruleset) -> dict[int, Accepted]:
+    """A ruleset's empty table of what melds accept (for :data:`_ACCEPTED`)."""
+    return {}
+
+
+# What melds accept, by ruleset and by the meld's kind, low rank and faces packed in one int: validity
+# depends on faces, never on copies, and a key made of ints is hashed without a Python call (a Meld's hash
+# would hash its kind, an enum, in Python).
+_ACCEPTED: Final[ByIdentity[dict[int, Accepted]]] = by_identity(_no_accepted, at_most=16)
 _ACCEPTED_AT_MOST: Final = 1 << 16
-_last_accepted: Final[list[tuple[Ruleset, dict[int, Accepted]]]] = kept([])  # the ruleset's entry asked about last
 
 
 def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
@@ -483,18 +473,7 @@ def accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
     low = meld.low
     if not 0 <= low < 16:  # no valid meld; the key below holds a low rank in 4 bits
         return _accepted_faces(meld, rules)
-    last = _last_accepted
-    if last and last[0][0] is rules:  # (mostly the very ruleset asked about last: no hashing)
-        held = last[0]
-    else:
-        entry = _accepted.get(id(rules))
-        if entry is None or entry[0] is not rules:
-            if len(_accepted) >= 16:
-                _accepted.clear()
-            entry = _accepted[id(rules)] = (rules, {})
-        held = entry
-        last[:] = [held]
-    known = held[1]
+    known = _ACCEPTED.of(rules)
     key = 32 | low << 1 | (meld.kind is _SET)  # the leading bit keeps melds of different lengths apart
     for card in meld.cards:
         key = key << 6 | (card & FACE_MASK)
@@ -519,7 +498,7 @@ def _accepted_faces(meld: Meld, rules: Ruleset) -> Accepted:
             tries.append((_TRIALS[suit * 13 + (meld.low - 2) % 13], "low"))
         if meld.high < 14:
             tries.append((_TRIALS[suit * 13 + meld.high % 13], "high"))
-    held = _meld_rules_of(rules)
+    held = _MELD_RULES.of(rules)
     out: list[tuple[int, End | None]] = []
     for card, end in tries:
         # lay_off(meld, card, end, rules) without the ValueError: ``end`` is given for runs.

@@ -1,6 +1,6 @@
 """One cache helper (issue 25 item 5): every value the engine keeps between calls is in a container made
-by ``kept`` or a function wrapped by ``memo``, and ``clear_caches()`` empties them all without changing a
-single answer."""
+by ``kept``, a function wrapped by ``memo`` or a store made by ``by_identity`` (values kept by a ruleset's
+or a contract's identity), and ``clear_caches()`` empties them all without changing a single answer."""
 
 from __future__ import annotations
 
@@ -58,6 +58,8 @@ def test_clear_caches_empties_every_cache() -> None:
     for kept in cache._KEPT:
         if isinstance(kept, dict | list):
             assert not kept
+        elif isinstance(kept, cache.ByIdentity):
+            assert not kept._held and kept._last is None and kept._last_key is cache._NOTHING
         else:
             assert kept.cache_info().currsize == 0
 
@@ -76,6 +78,9 @@ def _unkept(path: Path) -> list[str]:
             continue
         if isinstance(value, ast.Dict | ast.List) and not (value.keys if isinstance(value, ast.Dict) else value.elts):
             found.append(f"{path.name}:{node.lineno}: an empty container not made by kept()")
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "id":
+                found.append(f"{path.name}:{inner.lineno}: a value kept by id() (use by_identity)")
         if isinstance(node, ast.FunctionDef):
             for decorator in node.decorator_list:
                 name = ast.unparse(decorator)
@@ -93,5 +98,45 @@ def test_the_check_finds_a_hand_written_cache(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(
         "from functools import lru_cache\n_seen: dict[int, int] = {}\n@lru_cache(maxsize=4)\ndef f() -> int:\n    return 1\n"
+        "def g(rules: object) -> int:\n    return _seen.get(id(rules), 0)\n"
     )
-    assert len(_unkept(module)) == 2
+    assert len(_unkept(module)) == 3
+
+
+class _Rules:
+    """Stands for a ruleset: equal to every other, so that only identity tells two apart."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Rules)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def test_by_identity_keeps_a_value_for_each_object_not_each_equal_one() -> None:
+    made: list[object] = []
+
+    def make(rules: object) -> int:
+        made.append(rules)
+        return len(made)
+
+    store = cache.ByIdentity(make, at_most=2)
+    first, second = _Rules(), _Rules()
+    assert store.of(first) == 1
+    assert store.of(second) == 2  # equal, but another object: its own value
+    assert store.of(first) == 1  # found in the store, not made again
+    assert store.of(first) == 1  # the last asked about
+    assert made == [first, second]
+    third = _Rules()
+    assert store.of(third) == 3  # a third object empties the store (at most 2) before it is kept
+    assert store.of(second) == 4
+    store.clear()
+    assert store.of(third) == 5
+
+
+def test_by_identity_answers_each_new_object_with_its_own_value() -> None:
+    store: cache.ByIdentity[object] = cache.ByIdentity(lambda rules: rules, at_most=8)
+    for _ in range(200):  # objects come and go (their identities are reused once the store lets go of them)
+        rules = _Rules()
+        assert store.of(rules) is rules
+        assert store.of(rules) is rules

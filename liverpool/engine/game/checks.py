@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
 from liverpool.engine.melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
 from liverpool.engine.rules.parts import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget
@@ -410,28 +410,13 @@ class _BuyRules:
         return self.final_limit if deal >= self.last_deal else self.limit
 
 
-# The buy rules of each ruleset asked about, by identity (held in the value, so that an identity is never
-# reused while its entry lives).
-_buy_rules: Final[dict[int, _BuyRules]] = kept({})
-_last_buy_rules: Final[list[_BuyRules]] = kept([])  # the one asked about last
-
-
-def _buy_rules_of(rules: Ruleset) -> _BuyRules:
-    last = _last_buy_rules
-    if last and last[0].rules is rules:  # (mostly the very ruleset asked about last: no hashing)
-        return last[0]
-    held = _buy_rules.get(id(rules))
-    if held is None or held.rules is not rules:
-        if len(_buy_rules) >= 64:
-            _buy_rules.clear()
-        held = _buy_rules[id(rules)] = _BuyRules(rules)
-    last[:] = [held]
-    return held
+# The buy rules of each ruleset asked about.
+_BUY_RULES: Final[ByIdentity[_BuyRules]] = by_identity(_BuyRules)
 
 
 def buy_problem(state: GameState, seat: int) -> str | None:
     """Why ``seat`` may not buy the top discard now (the window and phase are checked by the caller)."""
-    rules = _buy_rules_of(state.rules)
+    rules = _BUY_RULES.of(state.rules)
     if rules.off:
         return "buying is off in this ruleset"
     if not state.fresh or not state.discard_pile:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, assert_never
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity
 from liverpool.engine.actions import (
     Action,
     Buy,
@@ -101,23 +101,22 @@ def shoe(state: GameState) -> tuple[Card, ...]:
 def _shoe_of(state: GameState) -> tuple[Ruleset, tuple[Card, ...], frozenset[Card]]:
     """The ruleset, the shoe and its cards as a set (which each deal's shuffle is checked against)."""
     rules, seats = state.rules, state.seats
-    key = id(rules) * 64 + seats if 0 <= seats < 64 else -1
-    held = _shoes.get(key)
-    if held is not None and held[0] is rules:
-        return held
-    deck = rules.deck_for(seats)
-    cards = make_shoe(deck.decks, deck.jokers)
-    made = (rules, cards, frozenset(cards))
-    if key >= 0:
-        if len(_shoes) >= 64:
-            _shoes.clear()
-        _shoes[key] = made
-    return made
+    by_seats = _SHOES.of(rules)
+    held = by_seats.get(seats)
+    if held is None:
+        deck = rules.deck_for(seats)
+        cards = make_shoe(deck.decks, deck.jokers)
+        held = by_seats[seats] = (rules, cards, frozenset(cards))
+    return held
 
 
-# The shoe of each ruleset and table size met, by the ruleset's identity and the seats (the ruleset held in
-# the value, so that its identity is never reused while the entry lives).
-_shoes: Final[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]] = kept({})
+def _no_shoes(rules: Ruleset) -> dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]:
+    """A ruleset's empty table of shoes by table size (for :data:`_SHOES`)."""
+    return {}
+
+
+# The shoe of each ruleset and table size met, by the ruleset and the seats.
+_SHOES: Final[ByIdentity[dict[int, tuple[Ruleset, tuple[Card, ...], frozenset[Card]]]]] = by_identity(_no_shoes)
 
 
 def is_legal(state: GameState, action: Action) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from liverpool.engine._speed.bits import BITS, bit_count
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.parts import MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
@@ -123,45 +123,36 @@ class _Shape:
         return cost
 
 
-# The shapes of the contracts asked about, by the identities of the contract and the ruleset mixed in one int
-# (no tuple to build and hash at each question): both are held in the value and checked, so an entry
-# answers only for its own pair (another pair whose key collides takes its place), and an identity is never
-# reused while its entry lives.
-_shapes: Final[dict[int, tuple[Sequence[MeldRule], Ruleset, _Shape]]] = kept({})
+def _contract_shapes(rules: Ruleset) -> ByIdentity[_Shape]:
+    """The shapes of the contracts asked about under ``rules``, by contract (for :data:`_SHAPES`)."""
+    return ByIdentity(lambda contract: _Shape(contract, rules), _SHAPES_AT_MOST)
+
+
+# The shapes of the contracts asked about, by ruleset and then by contract (a tuple).
 _SHAPES_AT_MOST: Final = 256
+_SHAPES: Final[ByIdentity[ByIdentity[_Shape]]] = by_identity(_contract_shapes)
 
 
 def _shape_of(contract: Sequence[MeldRule], rules: Ruleset) -> _Shape:
     if type(contract) is not tuple:  # a list could change under the same identity
         return _Shape(contract, rules)
-    key = id(contract) ^ id(rules) >> 4
-    held = _shapes.get(key)
-    if held is not None and held[0] is contract and held[1] is rules:
-        return held[2]
-    if len(_shapes) >= _SHAPES_AT_MOST:
-        _shapes.clear()
-    shape = _Shape(contract, rules)
-    _shapes[key] = (contract, rules, shape)
-    return shape
+    return _SHAPES.of(rules).of(contract)
+
+
+def _cards_needed(contract: tuple[MeldRule, ...]) -> int:
+    total: int = sum(rule.length for rule in contract)
+    return total
+
+
+# The cards each contract asks for, by contract.
+_NEEDED: Final[ByIdentity[int]] = by_identity(_cards_needed, at_most=_SHAPES_AT_MOST)
 
 
 def cards_needed(contract: Sequence[MeldRule]) -> int:
     """The cards ``contract`` asks for at least (the sum of its lengths), kept for contracts given as tuples."""
     if type(contract) is not tuple:
         return sum(rule.length for rule in contract)
-    key = id(contract)
-    held = _needed.get(key)
-    if held is not None and held[0] is contract:
-        return held[1]
-    if len(_needed) >= _SHAPES_AT_MOST:
-        _needed.clear()
-    total: int = sum(rule.length for rule in contract)
-    _needed[key] = (contract, total)
-    return total
-
-
-# The cards each contract asks for, by its identity (the contract held in the value, as in ``_shapes``).
-_needed: Final[dict[int, tuple[tuple[MeldRule, ...], int]]] = kept({})
+    return _NEEDED.of(contract)
 
 
 def _fewest(marginal: list[int], wanted: int) -> int:

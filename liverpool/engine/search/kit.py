@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
@@ -96,20 +96,18 @@ class Kit:
         return book
 
 
-# The shapes of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, both
-# held in the value (so that an identity is never reused while its entry lives).
-_shapes: Final[dict[tuple[int, int], ValueShape]] = kept({})
+def _value_shapes(rules: Ruleset) -> ByIdentity[ValueShape]:
+    """The value shapes of the contracts asked about under ``rules``, by contract (for :data:`_SHAPES`)."""
+    return ByIdentity(lambda contract: ValueShape(contract, rules), _SHAPES_AT_MOST)
+
+
+# The value shapes of the contracts asked about, by ruleset and then by contract (a tuple).
 _SHAPES_AT_MOST: Final = 256
+_SHAPES: Final[ByIdentity[ByIdentity[ValueShape]]] = by_identity(_value_shapes)
 
 
 def value_shape(contract: Sequence[MeldRule], rules: Ruleset) -> ValueShape:
     """The value shape of ``contract`` under ``rules``, kept for contracts given as tuples."""
     if type(contract) is not tuple:  # a list could change under the same identity
         return ValueShape(tuple(contract), rules)
-    key = (id(contract), id(rules))
-    held = _shapes.get(key)
-    if held is None or held.contract is not contract or held.rules is not rules:
-        if len(_shapes) >= _SHAPES_AT_MOST:
-            _shapes.clear()
-        held = _shapes[key] = ValueShape(contract, rules)
-    return held
+    return _SHAPES.of(rules).of(contract)

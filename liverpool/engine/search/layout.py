@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search.candidates import lengths_allowed
@@ -50,23 +50,21 @@ class Layout:
     set_lengths: int
 
 
-# Layouts of the contracts asked about, by the identities of the contract (a tuple) and the ruleset, which
-# each layout holds (so neither identity can pass to another object while it is kept).
-_LAYOUTS: Final[dict[tuple[int, int], Layout]] = kept({})
+def _layouts(rules: Ruleset) -> ByIdentity[Layout]:
+    """The layouts of the contracts asked about under ``rules``, by contract (for :data:`_LAYOUTS`)."""
+    return ByIdentity(lambda contract: _make_layout(contract, rules), _MAX_LAYOUTS)
+
+
+# Layouts of the contracts asked about, by ruleset and then by contract (a tuple).
 _MAX_LAYOUTS: Final = 64
+_LAYOUTS: Final[ByIdentity[ByIdentity[Layout]]] = by_identity(_layouts)
 
 
 def contract_layout(contract: Sequence[MeldRule], rules: Ruleset) -> Layout:
     """The layout of ``contract`` under ``rules``, kept for contracts given as tuples."""
     if not isinstance(contract, tuple):
         return _make_layout(tuple(contract), rules)
-    key = (id(contract), id(rules))
-    made = _LAYOUTS.get(key)
-    if made is None or made.contract is not contract or made.rules is not rules:
-        if len(_LAYOUTS) >= _MAX_LAYOUTS:
-            _LAYOUTS.clear()
-        made = _LAYOUTS[key] = _make_layout(contract, rules)
-    return made
+    return _LAYOUTS.of(rules).of(contract)
 
 
 def _make_layout(contract: tuple[MeldRule, ...], rules: Ruleset) -> Layout:
