@@ -7,7 +7,6 @@ with a 4xx status, and nothing is changed. See ``docs/protocol.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Annotated, Any
 
 from anyio import to_thread
@@ -26,6 +25,7 @@ from liverpool.engine import (
     RulesetError,
     UnknownPreset,
     action_from_dict,
+    apply,
     choose_first_dealer,
     draft_go_down,
     field_docs,
@@ -34,12 +34,14 @@ from liverpool.engine import (
     live_rng,
     new_game,
     parse_cards,
+    replay,
     replay_views,
     rules_in_words,
     summary,
 )
 
 from .actor import TableActor, display_name
+from .coaching import Coaching
 from .errors import Refused
 from .hub import Hub
 from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset
@@ -52,6 +54,7 @@ MAX_TOKENS = 50
 class Server:
     storage: Storage
     hub: Hub
+    coaching: Coaching | None = None
 
 
 def _server(request: Request) -> Server:
@@ -256,8 +259,7 @@ async def record(table_id: str, server: Srv) -> Response:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
-    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
-    game = _record_of(info, actions)
+    game = await to_thread.run_sync(_stored_record, server.storage, info)
     return Response(
         game.to_json(),
         media_type="application/json",
@@ -265,21 +267,53 @@ async def record(table_id: str, server: Srv) -> Response:
     )
 
 
-def _record_of(info: TableInfo, actions: list[dict[str, Any]]) -> GameRecord:
+def _record_of(info: TableInfo, actions: list[dict[str, Any]], undone: list[dict[str, Any]]) -> GameRecord:
+    """The table's game record; ``meta.undone`` keeps the actions taken back by undo (each ``at`` the index
+    they were taken back to, as the terminal client's records have them)."""
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
+    meta: dict[str, Any] = {"table_id": info.id, "created": info.created.isoformat()}
+    if undone:
+        meta["undone"] = [{"at": u["at"], "seat": u["seat"], "actions": u["actions"]} for u in undone]
     return GameRecord(
-        Ruleset.from_dict(info.ruleset),
-        names,
-        info.first_dealer,
-        [action_from_dict(a) for a in actions],
-        {"table_id": info.id, "created": info.created.isoformat()},
+        Ruleset.from_dict(info.ruleset), names, info.first_dealer, [action_from_dict(a) for a in actions], meta
     )
 
 
+def _stored_record(storage: Storage, info: TableInfo) -> GameRecord:
+    """The record of a table as stored (blocking)."""
+    undone = [data for _, _, data in storage.notes(info.id, "undo")]
+    return _record_of(info, storage.actions(info.id), undone)
+
+
 def _views(record: GameRecord) -> dict[str, Any]:
-    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated."""
+    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated, and the
+    moves taken back by undo, each narrated where it was played (``undone``: ``at``, ``seat``, ``lines``)."""
     steps = replay_views(record, lambda before, action: describe(before, action, record.seats))
-    return {"ruleset": record.rules.to_dict(), "names": record.seats, "meta": record.meta, "steps": steps}
+    undone = [_undone(record, n, u) for n, u in enumerate(record.meta.get("undone") or [])]
+    return {
+        "ruleset": record.rules.to_dict(),
+        "names": record.seats,
+        "meta": record.meta,
+        "steps": steps,
+        "undone": undone,
+    }
+
+
+def _undone(record: GameRecord, n: int, taken: Any) -> dict[str, Any]:
+    """One take-back of ``meta.undone``, narrated; :class:`RecordError` naming what is wrong with it."""
+    where = f"$.meta.undone[{n}]"
+    try:
+        at, raw = int(taken["at"]), list(taken["actions"])
+        if not 0 <= at <= len(record.actions):
+            raise ValueError(f"at {at} is not an index of the record's actions (0..{len(record.actions)})")
+        state = replay(GameRecord(record.rules, record.seats, record.first_dealer, record.actions[:at]))
+        lines = []
+        for action in map(action_from_dict, raw):
+            lines.append(describe(state, action, record.seats))
+            apply(state, action)
+    except (TypeError, KeyError, IndexError, ValueError) as exc:  # IllegalAction is a ValueError too
+        raise RecordError(where, f"not a take-back: {exc}") from exc
+    return {"at": at, "seat": taken.get("seat"), "lines": lines}
 
 
 @router.get("/tables/{table_id}/replay")
@@ -290,8 +324,8 @@ async def table_replay(table_id: str, server: Srv) -> dict[str, Any]:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the replay is given once the game is over: it shows every hand")
-    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
-    return await to_thread.run_sync(_views, _record_of(info, actions))
+    game = await to_thread.run_sync(_stored_record, server.storage, info)
+    return await to_thread.run_sync(_views, game)
 
 
 @router.post("/replay")

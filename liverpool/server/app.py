@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, pages, redact, ws
+from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
@@ -36,13 +37,17 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
         redact.install()
         storage = Storage(db_url)
         await to_thread.run_sync(storage.migrate)
-        hub = Hub(storage)
-        app.state.server = api.Server(storage, hub)
+        coaching = Coaching(
+            settings.coach_workers, Budget(worlds=settings.hint_worlds), Budget(worlds=settings.review_worlds)
+        )
+        hub = Hub(storage, coaching)
+        app.state.server = api.Server(storage, hub, coaching)
         await hub.resume()
         try:
             yield
         finally:
             await hub.close()
+            coaching.close()
             storage.close()
 
     app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)

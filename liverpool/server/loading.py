@@ -48,4 +48,12 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
         before = state.clone()
         apply(state, action)
         backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
-    return Loaded(info, state, backlog)
+    backlog += [note_event(seq, kind, data) for seq, kind, data in storage.notes(table_id) if seq >= start]
+    backlog.sort(key=lambda e: (e["seq"], e["type"] == "event"))  # a note comes before the action of its seq
+    return Loaded(info, state, backlog[-RESUME_EVENTS:])
+
+
+def note_event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A stored note as the ``note`` message the table's log shows."""
+    event = {"type": "note", "kind": kind, "seq": seq, "seat": data["seat"], "text": data["text"]}
+    return {**event, "at": data["at"]} if kind == "undo" else event
