@@ -714,6 +714,7 @@ class TableActor:
             "next_deal": self._pause_view(now),
             "clock": None if self._clock is None else self._clock.view(now, self.options.turn_limit_s),
             "rematch": self.rematch_id is not None,
+            "assist": {"hints": self.options.hints, "undo": self.bots.count(None) <= 1},
         }
 
     def _pause_view(self, now: float) -> dict[str, Any] | None:
