@@ -259,7 +259,7 @@ async def record(table_id: str, server: Srv) -> Response:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
-    game = await to_thread.run_sync(_stored_record, server.storage, info)
+    game = await to_thread.run_sync(stored_record, server.storage, info)
     return Response(
         game.to_json(),
         media_type="application/json",
@@ -279,7 +279,7 @@ def _record_of(info: TableInfo, actions: list[dict[str, Any]], undone: list[dict
     )
 
 
-def _stored_record(storage: Storage, info: TableInfo) -> GameRecord:
+def stored_record(storage: Storage, info: TableInfo) -> GameRecord:
     """The record of a table as stored (blocking)."""
     undone = [data for _, _, data in storage.notes(info.id, "undo")]
     return _record_of(info, storage.actions(info.id), undone)
@@ -324,7 +324,7 @@ async def table_replay(table_id: str, server: Srv) -> dict[str, Any]:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the replay is given once the game is over: it shows every hand")
-    game = await to_thread.run_sync(_stored_record, server.storage, info)
+    game = await to_thread.run_sync(stored_record, server.storage, info)
     return await to_thread.run_sync(_views, game)
 
 

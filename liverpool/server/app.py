@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, pages, redact, ws
+from . import api, pages, redact, reviews, ws
 from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
@@ -59,6 +59,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _http)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _crashed)
     app.include_router(api.router)
+    app.include_router(reviews.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", pages.static_files(), name="static")

@@ -14,6 +14,7 @@ export const COACH_TEXT = {
   only: "the only option the coach measured",
   expected: (points, se) => `expected ${points} ± ${se} points at the end of the deal (lower is better)`,
   stale: "This hint was for an earlier moment of the game.",
+  review: "Review with the coach",
 };
 
 /** The Hint and Undo buttons for a seat (`view.assist` says whether the table allows each). */

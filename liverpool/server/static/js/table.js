@@ -10,7 +10,7 @@ import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
-import { renderCoachButtons, renderHint } from "./coach.js";
+import { COACH_TEXT, renderCoachButtons, renderHint } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -345,6 +345,7 @@ function renderResults(view) {
       scoreChart(obs.results, seatNames, { width: 420, height: 220 })),
     el("div", { class: "row" },
       app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: "Replay the game" }),
+      app.tableId && el("a", { class: "button", href: links.review(app.tableId, view.me), dataset: { testid: "results-review" }, text: COACH_TEXT.review }),
       app.tableId && el("a", {
         class: "button", href: links.record(app.tableId), download: `liverpool-${app.tableId}.json`,
         dataset: { testid: "results-record" }, text: "Download the record",
