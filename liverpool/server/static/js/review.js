@@ -10,7 +10,7 @@ export const REVIEW_TEXT = {
   measuring: (done, total) => `The coach is measuring every decision: ${done} of ${total} deals done…`,
   summary: (counts, luck) => `${Object.entries(counts).map(([j, n]) => `${n} ${j}`).join(", ")}; luck of the stock draws ${luck > 0 ? "+" : ""}${luck.toFixed(1)} points.`,
   deal: (deal) => `Deal ${deal}`,
-  axis: "expected points at the end of the deal (lower is better)",
+  axis: "expected points at the end of the deal after each decision (lower is better, so higher on the graph)",
   worse: (threshold) => `Decisions where the best option was better by more than ${threshold} points`,
   none: "None: every decision was within the threshold.",
   line: (w) => `Deal ${w.deal}, #${w.index}: ${w.played} lost ${w.lost} ±${w.se} points (${w.judgement}); better: ${w.better}: ${w.reason}`,
