@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from browser_fixtures import Tab, body, browser, open_tab, visible
 from server_fixtures import ServerProcess
+from test_accessibility import AXE, violations
 
 pytestmark = pytest.mark.slow  # a game's review is measured: about a minute or more on a shared machine
 
@@ -56,6 +57,7 @@ def test_hint_undo_and_review_in_the_browser(browser: Browser, start_server: Sta
         or "only option" in tab.by("hint-margin").inner_text()
     )
     page.wait_for_function("() => document.getElementById('log').textContent.includes('Ada took a hint')")
+    found = {"table with a hint": violations(tab)} if AXE.exists() else {}
 
     tab.by("take-discard").click()
     page.wait_for_function(f"() => document.body.dataset.seq === '{int(before) + 1}'")
@@ -75,4 +77,7 @@ def test_hint_undo_and_review_in_the_browser(browser: Browser, start_server: Sta
     assert review.page.locator("[data-testid=review-dot]").count() > 0, "a dot per decision"
     assert "Review of bot 0" in review.by("review-title").inner_text()
     review.screenshot("coach-review")
+    if AXE.exists():
+        found["review"] = violations(review)
+        assert not any(found.values()), found
     assert tab.errors == [] and review.errors == []
