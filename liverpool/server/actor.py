@@ -41,14 +41,15 @@ from liverpool.engine import (
     legal_actions,
     live_rng,
     new_game,
+    new_position,
     observe,
 )
 
-from . import assist
+from . import assist, tutorial
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .coaching import Coaching, hint_seed
 from .errors import Refused
-from .loading import RESUME_EVENTS, Loaded, display_name, load
+from .loading import RESUME_EVENTS, Loaded, display_name, load, table_position
 from .messages import (
     Attach,
     AwayTimeout,
@@ -389,7 +390,12 @@ class TableActor:
     async def _settle(self) -> None:
         """Start the game once every seat is filled, deal chance, then set the timers for what comes next."""
         if self.state is None and all(self.claimed):
-            self.state = new_game(self.rules, len(self.names), self.info.first_dealer)
+            position = table_position(self.info)
+            self.state = (
+                new_game(self.rules, len(self.names), self.info.first_dealer)
+                if position is None
+                else new_position(self.rules, position)
+            )
             await to_thread.run_sync(partial(self.storage.set_status, self.id, PLAYING))
             self.status = PLAYING
             self._broadcast_state()
@@ -715,7 +721,14 @@ class TableActor:
             "clock": None if self._clock is None else self._clock.view(now, self.options.turn_limit_s),
             "rematch": self.rematch_id is not None,
             "assist": {"hints": self.options.hints, "undo": self.bots.count(None) <= 1},
+            "tutorial": self._tutorial(seat),
         }
+
+    def _tutorial(self, seat: int | None) -> dict[str, Any] | None:
+        """The tutorial's explanation of this moment for the newcomer's seat (tutorial tables only)."""
+        if not self.options.tutorial or seat is None or self.state is None or self.state.is_over:
+            return None
+        return tutorial.step(observe(self.state, seat), self.options_of(seat))
 
     def _pause_view(self, now: float) -> dict[str, Any] | None:
         """The pause under the summary of the deal that just ended, with why it ended in words."""

@@ -7,6 +7,7 @@ with a 4xx status, and nothing is changed. See ``docs/protocol.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any
 
 from anyio import to_thread
@@ -40,11 +41,13 @@ from liverpool.engine import (
     summary,
 )
 
+from . import tutorial
 from .actor import TableActor, display_name
 from .coaching import Coaching
 from .errors import Refused
 from .hub import Hub
-from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset
+from .loading import table_position
+from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset, TableOptions
 from .storage import OVER, Conflict, NewSeat, Storage, TableInfo, rematch_token
 
 MAX_TOKENS = 50
@@ -190,6 +193,27 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
     }
 
 
+@router.post("/tutorial", status_code=201)
+async def create_tutorial(server: Srv) -> dict[str, Any]:
+    """A guided first game (:mod:`.tutorial`): a table set up from the tutorial's position, the newcomer at
+    seat 0 against two bots; answers with the seat's link."""
+    rules = tutorial.rules()
+    options = TableOptions.model_validate({"tutorial": True, "bot_pace_ms": tutorial.PACE_MS, "away_timeout_s": 0})
+    seats = [NewSeat(), NewSeat(bot=tutorial.BOT), NewSeat(bot=tutorial.BOT)]
+    info = await to_thread.run_sync(
+        partial(
+            server.storage.create_table,
+            rules.to_dict(),
+            0,
+            options.model_dump(),
+            seats,
+            position=tutorial.position(rules).to_dict(),
+        )
+    )
+    token = await (await _actor(server, info.id)).join(0, tutorial.NAME)
+    return {"seat_token": token, "seat_url": seat_url(token), "table_id": info.id, "seat": 0}
+
+
 @router.get("/invite/{invite}")
 async def invite(invite: str, server: Srv) -> dict[str, Any]:
     info = await to_thread.run_sync(server.storage.table_by_invite, invite)
@@ -274,8 +298,9 @@ def _record_of(info: TableInfo, actions: list[dict[str, Any]], undone: list[dict
     meta: dict[str, Any] = {"table_id": info.id, "created": info.created.isoformat()}
     if undone:
         meta["undone"] = [{"at": u["at"], "seat": u["seat"], "actions": u["actions"]} for u in undone]
+    actions_ = [action_from_dict(a) for a in actions]
     return GameRecord(
-        Ruleset.from_dict(info.ruleset), names, info.first_dealer, [action_from_dict(a) for a in actions], meta
+        Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions_, meta, position=table_position(info)
     )
 
 
@@ -306,7 +331,9 @@ def _undone(record: GameRecord, n: int, taken: Any) -> dict[str, Any]:
         at, raw = int(taken["at"]), list(taken["actions"])
         if not 0 <= at <= len(record.actions):
             raise ValueError(f"at {at} is not an index of the record's actions (0..{len(record.actions)})")
-        state = replay(GameRecord(record.rules, record.seats, record.first_dealer, record.actions[:at]))
+        state = replay(
+            GameRecord(record.rules, record.seats, record.first_dealer, record.actions[:at], position=record.position)
+        )
         lines = []
         for action in map(action_from_dict, raw):
             lines.append(describe(state, action, record.seats))

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from anyio import to_thread
 
 from liverpool.cli.narrate import describe
-from liverpool.engine import GameRecord, GameState, UndoRefused, action_to_dict, apply, observe, replay, undo_point
+from liverpool.engine import GameRecord, UndoRefused, action_to_dict, apply, observe, replay, undo_point
 
+from .loading import table_position
 from .messages import Client, HintReady, error
 
 if TYPE_CHECKING:
@@ -107,9 +108,9 @@ async def undo(actor: TableActor, client: Client) -> None:
         client.send(error("game_over", "the game is over: nothing can be taken back"))
         return
     try:
-        back = undo_point(state, seat)
+        back = undo_point(state, seat, table_position(actor.info))
     except UndoRefused as exc:
-        client.send(error(exc.reason, _refusal(exc, state, names)))
+        client.send(error(exc.reason, _refusal(exc, GameRecord.of(state, position=table_position(actor.info)), names)))
         return
     walk = back.state.clone()
     lines = []
@@ -124,9 +125,9 @@ async def undo(actor: TableActor, client: Client) -> None:
     actor.broadcast()
 
 
-def _refusal(exc: UndoRefused, state: GameState, names: list[str]) -> str:
+def _refusal(exc: UndoRefused, record: GameRecord, names: list[str]) -> str:
     if exc.index is None:
         return "nothing to take back: you have not made a decision yet"
-    before = replay(GameRecord.of(state), exc.index)
+    before = replay(record, exc.index)
     cards = " ".join(c.pretty() for c in exc.cards)
-    return f"cannot take back: {cards} shown to you since ({describe(before, state.history[exc.index], names)})"
+    return f"cannot take back: {cards} shown to you since ({describe(before, record.actions[exc.index], names)})"

@@ -31,6 +31,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rematch_of: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # Position.to_dict(), or None
 
 
 class SeatRow(Base):

@@ -49,6 +49,7 @@ class TableOptions(Strict):
         0, ge=0, le=3_600, description="A turn not finished within this is played by the away bot; 0 = no limit."
     )
     hints: bool = Field(True, description="Players may ask the coach for a hint; false for serious games.")
+    tutorial: bool = Field(False, description="The page explains each step (set by POST /api/tutorial).")
 
 
 class CreateTable(TableOptions):

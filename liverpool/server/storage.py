@@ -147,6 +147,7 @@ class TableInfo:
     rematch_of: str | None
     rematch_id: str | None
     seats: tuple[SeatInfo, ...]
+    position: dict[str, Any] | None = None  # where the game starts, if not at a first deal (the tutorial's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,7 @@ class Storage:
         options: dict[str, Any],
         seats: list[NewSeat],
         rematch_of: str | None = None,
+        position: dict[str, Any] | None = None,
     ) -> TableInfo:
         with self._sessions.begin() as session:
             table = TableRow(
@@ -199,6 +201,7 @@ class Storage:
                 status=WAITING,
                 created=datetime.now(UTC),
                 rematch_of=rematch_of,
+                position=position,
             )
             session.add(table)
             session.flush()
@@ -400,4 +403,5 @@ class Storage:
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
             seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at)) for s in seats),
+            position=table.position,
         )

@@ -81,3 +81,20 @@ def test_hint_undo_and_review_in_the_browser(browser: Browser, start_server: Sta
         found["review"] = violations(review)
         assert not any(found.values()), found
     assert tab.errors == [] and review.errors == []
+
+
+def test_the_guided_first_game_starts_from_the_lobby(browser: Browser, lobby_server: ServerProcess) -> None:
+    tab = open_tab(browser).goto(lobby_server.http + "/")
+    page = tab.page
+    page.wait_for_selector("body[data-ready='1']")
+    tab.by("tutorial").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=draw]")
+    assert "take-discard" in page.locator(".tutorial-next").evaluate("e => e.dataset.testid")
+    tab.by("take-discard").click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=go_down]")
+    assert page.locator(".tutorial-next").evaluate("e => e.dataset.testid") == "godown-option-0"
+    tab.screenshot("tutorial")
+    if AXE.exists():
+        assert violations(tab) == []
+    assert tab.errors == []

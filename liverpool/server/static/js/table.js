@@ -117,6 +117,7 @@ function onState(message) {
     rematch: Boolean(message.rematch),
     nextDeal: message.next_deal ?? null,
     assist: message.assist ?? null,
+    tutorial: message.tutorial ?? null,
   };
   app.hand.update(obs.hand ?? [], first);
   app.builder.sync(obs.contract ?? [], obs.hand ?? [], app.seq);
@@ -491,8 +492,20 @@ function render() {
   body.myTurn = view.legal.length ? "1" : "0";
   body.mustAct = mustAct(view) ? "1" : "0";
   announce(view);
+  renderTutorial(view.tutorial);
   body.seat = view.me === null ? "" : String(view.me);
   body.deal = String(obs.deal);
+}
+
+/** A tutorial table's explanation of this moment (from the server), and its next control highlighted. */
+function renderTutorial(step) {
+  const box = $("tutorial");
+  box.hidden = !step;
+  document.querySelectorAll(".tutorial-next").forEach((node) => node.classList.remove("tutorial-next"));
+  if (!step) return;
+  box.textContent = step.text;
+  box.dataset.step = step.key;
+  if (step.highlight) document.querySelector(`[data-testid="${step.highlight}"]`)?.classList.add("tutorial-next");
 }
 
 /** Ask the coach (the answer comes as a `hint` message). */
