@@ -3,7 +3,7 @@
 This module is the engine's one public API: bots, server, terminal client, coach, RL environment,
 tournaments, benchmarks and scripts import from ``liverpool.engine`` and nothing deeper. Inside, the value
 modules (``cards``, ``melds``, ``actions``, ``errors``, ``state``, ``observe``, ``play``, ``record``,
-``position``) sit beside three packages, each of whose ``__init__`` maps its parts: ``rules`` (rulesets,
+``position``, ``undo``) sit beside three packages, each of whose ``__init__`` maps its parts: ``rules`` (rulesets,
 the field registry, presets, rules in words), ``game`` (verify, perform, scoring, the shared rule checks,
 legal actions, drafts) and ``search`` (the contract search and its reference specification); ``_speed``
 holds the private caches and tables. ``docs/architecture.md`` draws the whole.
@@ -78,6 +78,7 @@ from liverpool.engine.rules.text import rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search.candidates import run_shapes, set_shapes
 from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
+from liverpool.engine.undo import TakeBack, UndoRefused, undo_point
 
 __all__ = [
     "ACTION_TYPES",
@@ -135,6 +136,8 @@ __all__ = [
     "Shuffle",
     "SwapJoker",
     "TableMeld",
+    "TakeBack",
+    "UndoRefused",
     "UnknownPreset",
     "action_from_dict",
     "action_to_dict",
@@ -183,4 +186,5 @@ __all__ = [
     "summary",
     "table_fits",
     "table_lay_off_index",
+    "undo_point",
 ]

@@ -41,12 +41,15 @@ from liverpool.engine import (
     legal_actions,
     live_rng,
     new_game,
+    new_position,
     observe,
 )
 
+from . import assist, tutorial
 from .clock import Pause, TurnClock, between_deals, turn_key
+from .coaching import Coaching, hint_seed
 from .errors import Refused
-from .loading import RESUME_EVENTS, Loaded, display_name, load
+from .loading import RESUME_EVENTS, Loaded, display_name, load, table_position
 from .messages import (
     Attach,
     AwayTimeout,
@@ -55,11 +58,14 @@ from .messages import (
     Call,
     Client,
     Detach,
+    HintReady,
+    HintRequest,
     Message,
     NextDealDeadline,
     Ready,
     Submit,
     TurnDeadline,
+    UndoRequest,
     ack,
     action_keys,
     error,
@@ -81,9 +87,18 @@ class TableActor:
     """A table in memory. ``on_idle`` is called (and the actor's task ends) as soon as nobody is
     connected, no timer is pending and no message waits: the table is then only in the database."""
 
-    def __init__(self, storage: Storage, loaded: Loaded, on_idle: Callable[[TableActor], None] | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        loaded: Loaded,
+        on_idle: Callable[[TableActor], None] | None = None,
+        coaching: Coaching | None = None,
+    ) -> None:
         info = loaded.info
         self.storage = storage
+        self.coaching = coaching
+        self.hinting: set[int] = set()  # seats whose hint is being measured
+        self.background: set[asyncio.Task[None]] = set()
         self.id = info.id
         self.info = info
         self.rules = Ruleset.from_dict(info.ruleset)
@@ -190,6 +205,15 @@ class TableActor:
         """``client``'s seat has read the deal's summary (Next deal)."""
         self._post(Ready(client))
 
+    def ask(self, client: Client, what: str) -> None:
+        """``client`` asks for a ``hint`` or an ``undo`` (:mod:`.assist`)."""
+        self._post(HintRequest(client) if what == "hint" else UndoRequest(client))
+
+    def deliver(self, ready: HintReady) -> None:
+        """A hint measured off the actor comes back to its queue (dropped if the table has been unloaded)."""
+        if self.task is not None and not self.task.done():
+            self.queue.put_nowait(ready)
+
     async def call(self, run: Callable[[], Awaitable[T]]) -> T:
         """Run ``run`` inside the actor (in turn with everything else) and return its result."""
         future: asyncio.Future[T] = self._loop.create_future()
@@ -250,6 +274,12 @@ class TableActor:
                 if clock is not None and clock.key == key and not self._bot_plays(key[2]):
                     clock.expired = True
                     self._broadcast_state()
+            case HintRequest(client=client):
+                assist.hint(self, client)
+            case HintReady():
+                await assist.hint_ready(self, message)
+            case UndoRequest(client=client):
+                await assist.undo(self, client)
 
     async def _answer(self, run: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
         try:
@@ -360,7 +390,12 @@ class TableActor:
     async def _settle(self) -> None:
         """Start the game once every seat is filled, deal chance, then set the timers for what comes next."""
         if self.state is None and all(self.claimed):
-            self.state = new_game(self.rules, len(self.names), self.info.first_dealer)
+            position = table_position(self.info)
+            self.state = (
+                new_game(self.rules, len(self.names), self.info.first_dealer)
+                if position is None
+                else new_position(self.rules, position)
+            )
             await to_thread.run_sync(partial(self.storage.set_status, self.id, PLAYING))
             self.status = PLAYING
             self._broadcast_state()
@@ -618,6 +653,38 @@ class TableActor:
             self._broadcast_state()
         return self.rematch_id
 
+    # -- what assist needs ----------------------------------------------------------------------
+
+    def options_of(self, seat: int) -> list[Action]:
+        """What the engine lists for ``seat`` now."""
+        return [] if self.state is None else [a for a in self._legal_now(self.state) if a.seat == seat]
+
+    def hint_seed(self, seq: int, seat: int) -> int:
+        return hint_seed(self.id, seq, seat)
+
+    def note(self, event: dict[str, Any]) -> None:
+        """Keep a ``note`` in the backlog and show it to everyone at the table."""
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
+        for each in self.clients:
+            each.send(event)
+
+    def broadcast(self) -> None:
+        self._broadcast_state()
+
+    def rewind(self, state: GameState) -> None:
+        """The game goes back to ``state`` (an undo): the events after it leave the backlog, and every
+        timer and remembered answer of the later moves is dropped (the actor sets them again)."""
+        seq = len(state.history)
+        self.state = state
+        self.backlog = [e for e in self.backlog if e["type"] != "event" or e["seq"] < seq]
+        for handle in self._timer_handles():
+            if handle not in self._away_timers.values():
+                handle.cancel()
+        self._bot_timer = self._window = self._pause = self._clock = None
+        self._legal = (-1, [])
+        self._asked = (-1, set())
+        self._acks.clear()
+
     # -- what clients see ------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -653,7 +720,15 @@ class TableActor:
             "next_deal": self._pause_view(now),
             "clock": None if self._clock is None else self._clock.view(now, self.options.turn_limit_s),
             "rematch": self.rematch_id is not None,
+            "assist": {"hints": self.options.hints, "undo": self.bots.count(None) <= 1},
+            "tutorial": self._tutorial(seat),
         }
+
+    def _tutorial(self, seat: int | None) -> dict[str, Any] | None:
+        """The tutorial's explanation of this moment for the newcomer's seat (tutorial tables only)."""
+        if not self.options.tutorial or seat is None or self.state is None or self.state.is_over:
+            return None
+        return tutorial.step(observe(self.state, seat), self.options_of(seat))
 
     def _pause_view(self, now: float) -> dict[str, Any] | None:
         """The pause under the summary of the deal that just ended, with why it ended in words."""

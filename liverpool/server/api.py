@@ -26,6 +26,7 @@ from liverpool.engine import (
     RulesetError,
     UnknownPreset,
     action_from_dict,
+    apply,
     choose_first_dealer,
     draft_go_down,
     field_docs,
@@ -34,15 +35,19 @@ from liverpool.engine import (
     live_rng,
     new_game,
     parse_cards,
+    replay,
     replay_views,
     rules_in_words,
     summary,
 )
 
+from . import tutorial
 from .actor import TableActor, display_name
+from .coaching import Coaching
 from .errors import Refused
 from .hub import Hub
-from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset
+from .loading import table_position
+from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset, TableOptions
 from .storage import OVER, Conflict, NewSeat, Storage, TableInfo, rematch_token
 
 MAX_TOKENS = 50
@@ -52,6 +57,7 @@ MAX_TOKENS = 50
 class Server:
     storage: Storage
     hub: Hub
+    coaching: Coaching | None = None
 
 
 def _server(request: Request) -> Server:
@@ -187,6 +193,27 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
     }
 
 
+@router.post("/tutorial", status_code=201)
+async def create_tutorial(server: Srv) -> dict[str, Any]:
+    """A guided first game (:mod:`.tutorial`): a table set up from the tutorial's position, the newcomer at
+    seat 0 against two bots; answers with the seat's link."""
+    rules = tutorial.rules()
+    options = TableOptions.model_validate({"tutorial": True, "bot_pace_ms": tutorial.PACE_MS, "away_timeout_s": 0})
+    seats = [NewSeat(), NewSeat(bot=tutorial.BOT), NewSeat(bot=tutorial.BOT)]
+    info = await to_thread.run_sync(
+        partial(
+            server.storage.create_table,
+            rules.to_dict(),
+            0,
+            options.model_dump(),
+            seats,
+            position=tutorial.position(rules).to_dict(),
+        )
+    )
+    token = await (await _actor(server, info.id)).join(0, tutorial.NAME)
+    return {"seat_token": token, "seat_url": seat_url(token), "table_id": info.id, "seat": 0}
+
+
 @router.get("/invite/{invite}")
 async def invite(invite: str, server: Srv) -> dict[str, Any]:
     info = await to_thread.run_sync(server.storage.table_by_invite, invite)
@@ -256,8 +283,7 @@ async def record(table_id: str, server: Srv) -> Response:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the record is given once the game is over: it holds the deck order")
-    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
-    game = _record_of(info, actions)
+    game = await to_thread.run_sync(stored_record, server.storage, info)
     return Response(
         game.to_json(),
         media_type="application/json",
@@ -265,21 +291,56 @@ async def record(table_id: str, server: Srv) -> Response:
     )
 
 
-def _record_of(info: TableInfo, actions: list[dict[str, Any]]) -> GameRecord:
+def _record_of(info: TableInfo, actions: list[dict[str, Any]], undone: list[dict[str, Any]]) -> GameRecord:
+    """The table's game record; ``meta.undone`` keeps the actions taken back by undo (each ``at`` the index
+    they were taken back to, as the terminal client's records have them)."""
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
+    meta: dict[str, Any] = {"table_id": info.id, "created": info.created.isoformat()}
+    if undone:
+        meta["undone"] = [{"at": u["at"], "seat": u["seat"], "actions": u["actions"]} for u in undone]
+    actions_ = [action_from_dict(a) for a in actions]
     return GameRecord(
-        Ruleset.from_dict(info.ruleset),
-        names,
-        info.first_dealer,
-        [action_from_dict(a) for a in actions],
-        {"table_id": info.id, "created": info.created.isoformat()},
+        Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions_, meta, position=table_position(info)
     )
 
 
+def stored_record(storage: Storage, info: TableInfo) -> GameRecord:
+    """The record of a table as stored (blocking)."""
+    undone = [data for _, _, data in storage.notes(info.id, "undo")]
+    return _record_of(info, storage.actions(info.id), undone)
+
+
 def _views(record: GameRecord) -> dict[str, Any]:
-    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated."""
+    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated, and the
+    moves taken back by undo, each narrated where it was played (``undone``: ``at``, ``seat``, ``lines``)."""
     steps = replay_views(record, lambda before, action: describe(before, action, record.seats))
-    return {"ruleset": record.rules.to_dict(), "names": record.seats, "meta": record.meta, "steps": steps}
+    undone = [_undone(record, n, u) for n, u in enumerate(record.meta.get("undone") or [])]
+    return {
+        "ruleset": record.rules.to_dict(),
+        "names": record.seats,
+        "meta": record.meta,
+        "steps": steps,
+        "undone": undone,
+    }
+
+
+def _undone(record: GameRecord, n: int, taken: Any) -> dict[str, Any]:
+    """One take-back of ``meta.undone``, narrated; :class:`RecordError` naming what is wrong with it."""
+    where = f"$.meta.undone[{n}]"
+    try:
+        at, raw = int(taken["at"]), list(taken["actions"])
+        if not 0 <= at <= len(record.actions):
+            raise ValueError(f"at {at} is not an index of the record's actions (0..{len(record.actions)})")
+        state = replay(
+            GameRecord(record.rules, record.seats, record.first_dealer, record.actions[:at], position=record.position)
+        )
+        lines = []
+        for action in map(action_from_dict, raw):
+            lines.append(describe(state, action, record.seats))
+            apply(state, action)
+    except (TypeError, KeyError, IndexError, ValueError) as exc:  # IllegalAction is a ValueError too
+        raise RecordError(where, f"not a take-back: {exc}") from exc
+    return {"at": at, "seat": taken.get("seat"), "lines": lines}
 
 
 @router.get("/tables/{table_id}/replay")
@@ -290,8 +351,8 @@ async def table_replay(table_id: str, server: Srv) -> dict[str, Any]:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     if info.status != OVER:
         raise Refused(409, "not_over", "the replay is given once the game is over: it shows every hand")
-    actions = await to_thread.run_sync(partial(server.storage.actions, table_id))
-    return await to_thread.run_sync(_views, _record_of(info, actions))
+    game = await to_thread.run_sync(stored_record, server.storage, info)
+    return await to_thread.run_sync(_views, game)
 
 
 @router.post("/replay")

@@ -17,7 +17,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, pages, redact, ws
+from . import api, pages, redact, reviews, ws
+from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
@@ -36,13 +37,17 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
         redact.install()
         storage = Storage(db_url)
         await to_thread.run_sync(storage.migrate)
-        hub = Hub(storage)
-        app.state.server = api.Server(storage, hub)
+        coaching = Coaching(
+            settings.coach_workers, Budget(worlds=settings.hint_worlds), Budget(worlds=settings.review_worlds)
+        )
+        hub = Hub(storage, coaching)
+        app.state.server = api.Server(storage, hub, coaching)
         await hub.resume()
         try:
             yield
         finally:
             await hub.close()
+            coaching.close()
             storage.close()
 
     app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)
@@ -54,6 +59,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _http)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _crashed)
     app.include_router(api.router)
+    app.include_router(reviews.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", pages.static_files(), name="static")

@@ -17,14 +17,16 @@ from functools import partial
 from anyio import to_thread
 
 from .actor import TableActor, load
+from .coaching import Coaching
 from .storage import Storage
 
 log = logging.getLogger(__name__)
 
 
 class Hub:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, coaching: Coaching | None = None) -> None:
         self.storage = storage
+        self.coaching = coaching
         self.actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -47,7 +49,7 @@ class Hub:
                 loaded = await to_thread.run_sync(load, self.storage, table_id)
                 if loaded is None:
                     return None
-                actor = TableActor(self.storage, loaded, self._unload)
+                actor = TableActor(self.storage, loaded, self._unload, self.coaching)
                 self.actors[table_id] = actor
                 actor.start().add_done_callback(partial(self._ended, actor))
                 return actor

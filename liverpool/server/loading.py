@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liverpool.cli.narrate import describe_step
-from liverpool.engine import GameRecord, GameState, Ruleset, action_from_dict, apply, replay
+from liverpool.engine import GameRecord, GameState, Position, Ruleset, action_from_dict, apply, replay
 
 from .storage import WAITING, Storage, TableInfo
 
@@ -42,10 +42,24 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
     actions = [action_from_dict(a) for a in storage.actions(table_id)]
     start = max(0, len(actions) - RESUME_EVENTS)
-    state = replay(GameRecord(Ruleset.from_dict(info.ruleset), names, info.first_dealer, actions[:start]))
+    rules = Ruleset.from_dict(info.ruleset)
+    state = replay(GameRecord(rules, names, info.first_dealer, actions[:start], position=table_position(info)))
     backlog = []
     for seq, action in enumerate(actions[start:], start):
         before = state.clone()
         apply(state, action)
         backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
-    return Loaded(info, state, backlog)
+    backlog += [note_event(seq, kind, data) for seq, kind, data in storage.notes(table_id) if seq >= start]
+    backlog.sort(key=lambda e: (e["seq"], e["type"] == "event"))  # a note comes before the action of its seq
+    return Loaded(info, state, backlog[-RESUME_EVENTS:])
+
+
+def table_position(info: TableInfo) -> Position | None:
+    """The position a table's game starts from, if it does not start at a first deal."""
+    return None if info.position is None else Position.from_dict(info.position)
+
+
+def note_event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A stored note as the ``note`` message the table's log shows."""
+    event = {"type": "note", "kind": kind, "seq": seq, "seat": data["seat"], "text": data["text"]}
+    return {**event, "at": data["at"]} if kind == "undo" else event

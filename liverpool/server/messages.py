@@ -118,6 +118,42 @@ class TurnDeadline:
     key: TurnKey
 
 
+@dataclass
+class HintRequest:
+    """A seat asks the coach what to do now."""
+
+    client: Client
+
+
+@dataclass
+class HintReady:
+    """The coach's answer to a hint asked at ``seq`` (``hint``), or why there is none (``failed``)."""
+
+    client: Client
+    seq: int
+    hint: dict[str, Any] | None
+    failed: str | None = None
+
+
+@dataclass
+class UndoRequest:
+    """A seat asks to take back its last decision (and the bots' moves after it)."""
+
+    client: Client
+
+
 Message = (
-    Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout | Ready | NextDealDeadline | TurnDeadline
+    Attach
+    | Detach
+    | Submit
+    | Call
+    | BotTurn
+    | BuyDeadline
+    | AwayTimeout
+    | Ready
+    | NextDealDeadline
+    | TurnDeadline
+    | HintRequest
+    | HintReady
+    | UndoRequest
 )

@@ -31,6 +31,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rematch_of: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # Position.to_dict(), or None
 
 
 class SeatRow(Base):
@@ -67,4 +68,32 @@ class SavedRuleset(Base):
 
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class NoteRow(Base):
+    """Something that happened at a table besides an action, in order (``id``): a hint taken (``kind``
+    ``hint``) or decisions taken back (``undo``, whose ``data`` keeps the actions taken back). ``seq`` is the
+    table's seq when it happened."""
+
+    __tablename__ = "notes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewRow(Base):
+    """The coach's review of one seat of a finished table (``Review.to_dict()``), stored under the coach's
+    settings (``coach``: version, worlds, options) so that it never changes under its reader."""
+
+    __tablename__ = "reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    coach: Mapped[str] = mapped_column(String(64), primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

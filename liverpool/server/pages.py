@@ -6,6 +6,7 @@
 | ``/join/{invite}`` | ``join.html`` |
 | ``/play/{seat_token}``, ``/watch/{spectator_token}`` | ``table.html`` |
 | ``/replay/{table_id}`` | ``replay.html`` |
+| ``/review/{table_id}`` | ``review.html`` (``?seat=N``) |
 
 Everything else in ``static/`` is served under ``/static/``.
 """
@@ -58,3 +59,8 @@ async def watch_page(token: str) -> FileResponse:
 @router.get("/replay/{table_id}", include_in_schema=False)
 async def replay_page(table_id: str) -> FileResponse:
     return _page("replay.html")
+
+
+@router.get("/review/{table_id}", include_in_schema=False)
+async def review_page(table_id: str) -> FileResponse:
+    return _page("review.html")

@@ -48,6 +48,8 @@ class TableOptions(Strict):
     turn_limit_s: int = Field(
         0, ge=0, le=3_600, description="A turn not finished within this is played by the away bot; 0 = no limit."
     )
+    hints: bool = Field(True, description="Players may ask the coach for a hint; false for serious games.")
+    tutorial: bool = Field(False, description="The page explains each step (set by POST /api/tutorial).")
 
 
 class CreateTable(TableOptions):
@@ -106,11 +108,23 @@ class NextDeal(Strict):
     type: Literal["next_deal"]
 
 
-ClientMessage = Annotated[ActionMessage | Ping | NextDeal, Field(discriminator="type")]
-_client_message: TypeAdapter[ActionMessage | Ping | NextDeal] = TypeAdapter(ClientMessage)
+class HintAsk(Strict):
+    """A seat asks the coach for its best option now (``docs/coach.md``, At the table)."""
+
+    type: Literal["hint"]
 
 
-def read_client_message(text: str | bytes) -> ActionMessage | Ping | NextDeal:
+class UndoAsk(Strict):
+    """A seat asks to take back its last decision and the bots' moves after it."""
+
+    type: Literal["undo"]
+
+
+ClientMessage = Annotated[ActionMessage | Ping | NextDeal | HintAsk | UndoAsk, Field(discriminator="type")]
+_client_message: TypeAdapter[ActionMessage | Ping | NextDeal | HintAsk | UndoAsk] = TypeAdapter(ClientMessage)
+
+
+def read_client_message(text: str | bytes) -> ActionMessage | Ping | NextDeal | HintAsk | UndoAsk:
     """Parse one websocket message; :class:`pydantic.ValidationError` says what is wrong."""
     return _client_message.validate_json(text)
 

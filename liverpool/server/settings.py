@@ -28,6 +28,10 @@ LIMIT_ENV = {
     "connections_per_client": "LIVERPOOL_CONNECTIONS_PER_CLIENT",
     "tables_per_minute": "LIVERPOOL_TABLES_PER_MINUTE",
     "rulesets_per_minute": "LIVERPOOL_RULESETS_PER_MINUTE",
+    # the coach (docs/coach.md, At the table): worker processes, and worlds per hint and per reviewed decision
+    "coach_workers": "LIVERPOOL_COACH_WORKERS",
+    "hint_worlds": "LIVERPOOL_HINT_WORLDS",
+    "review_worlds": "LIVERPOOL_REVIEW_WORLDS",
 }
 
 
@@ -45,6 +49,9 @@ class Settings:
     connections_per_client: int = 64
     tables_per_minute: int = 30
     rulesets_per_minute: int = 30
+    coach_workers: int = 2
+    hint_worlds: int = 12
+    review_worlds: int = 12
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:

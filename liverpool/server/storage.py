@@ -25,13 +25,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy import Engine, create_engine, delete, event, select, update
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from .models import ActionRow, SavedRuleset, SeatRow, TableRow
+from .models import ActionRow, NoteRow, ReviewRow, SavedRuleset, SeatRow, TableRow
 
 DEFAULT_DB = "sqlite:///liverpool.db"
 DB_ENV = "LIVERPOOL_DB"
@@ -147,6 +147,7 @@ class TableInfo:
     rematch_of: str | None
     rematch_id: str | None
     seats: tuple[SeatInfo, ...]
+    position: dict[str, Any] | None = None  # where the game starts, if not at a first deal (the tutorial's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,7 @@ class Storage:
         options: dict[str, Any],
         seats: list[NewSeat],
         rematch_of: str | None = None,
+        position: dict[str, Any] | None = None,
     ) -> TableInfo:
         with self._sessions.begin() as session:
             table = TableRow(
@@ -199,6 +201,7 @@ class Storage:
                 status=WAITING,
                 created=datetime.now(UTC),
                 rematch_of=rematch_of,
+                position=position,
             )
             session.add(table)
             session.flush()
@@ -323,6 +326,46 @@ class Storage:
             if status is not None:
                 session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
+    def take_back(self, table_id: str, at: int, data: dict[str, Any]) -> None:
+        """Remove actions ``at`` and after from the log and keep them in an ``undo`` note (``data``), in one
+        transaction."""
+        with self._sessions.begin() as session:
+            session.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq >= at))
+            session.add(NoteRow(table_id=table_id, seq=at, kind="undo", data=data, created=datetime.now(UTC)))
+
+    # notes and reviews
+
+    def add_note(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
+        with self._sessions.begin() as session:
+            session.add(NoteRow(table_id=table_id, seq=seq, kind=kind, data=data, created=datetime.now(UTC)))
+
+    def notes(self, table_id: str, kind: str | None = None) -> list[tuple[int, str, dict[str, Any]]]:
+        """A table's notes in order, as ``(seq, kind, data)`` (only those of ``kind`` when given)."""
+        query = select(NoteRow.seq, NoteRow.kind, NoteRow.data).where(NoteRow.table_id == table_id)
+        if kind is not None:
+            query = query.where(NoteRow.kind == kind)
+        with self._sessions() as session:
+            return [(seq, k, data) for seq, k, data in session.execute(query.order_by(NoteRow.id)).all()]
+
+    def review(self, table_id: str, seat: int, coach: str) -> dict[str, Any] | None:
+        with self._sessions() as session:
+            row = session.get(ReviewRow, (table_id, seat, coach))
+            return None if row is None else row.review
+
+    def save_review(self, table_id: str, seat: int, coach: str, review: dict[str, Any]) -> dict[str, Any]:
+        """Store a review unless one is stored already under the same coach; returns the one stored."""
+        try:
+            with self._sessions.begin() as session:
+                session.add(
+                    ReviewRow(table_id=table_id, seat=seat, coach=coach, review=review, created=datetime.now(UTC))
+                )
+        except IntegrityError:
+            stored = self.review(table_id, seat, coach)
+            if stored is None:
+                raise
+            return stored
+        return review
+
     # saved rulesets
 
     def rulesets(self) -> list[tuple[str, dict[str, Any], datetime]]:
@@ -360,4 +403,5 @@ class Storage:
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
             seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at)) for s in seats),
+            position=table.position,
         )

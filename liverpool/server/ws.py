@@ -22,7 +22,7 @@ from .actor import TableActor
 from .api import Server
 from .errors import Refused, validation_sentence
 from .messages import Client, error
-from .schemas import MAX_DEPTH, ActionMessage, NextDeal, Ping, json_depth_over, read_client_message
+from .schemas import MAX_DEPTH, ActionMessage, HintAsk, NextDeal, Ping, UndoAsk, json_depth_over, read_client_message
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,11 @@ async def _read(websocket: WebSocket, actor: TableActor, client: Client, setting
             case NextDeal():
                 try:
                     actor.ready(client)
+                except Refused as exc:
+                    client.send(error(exc.reason, exc.message))
+            case HintAsk() | UndoAsk():
+                try:
+                    actor.ask(client, "hint" if isinstance(parsed, HintAsk) else "undo")
                 except Refused as exc:
                     client.send(error(exc.reason, exc.message))
 

@@ -20,6 +20,7 @@ from liverpool.engine import (
     Phase,
     Ruleset,
     SeededChance,
+    UndoRefused,
     action_from_dict,
     action_to_dict,
     apply,
@@ -30,6 +31,7 @@ from liverpool.engine import (
     new_game,
     observe,
     replay,
+    undo_point,
 )
 
 from .commands import Command, CommandError
@@ -105,25 +107,23 @@ class Session(SeatCommands):
         person had not seen has been shown to them since (a card drawn, bought or dealt, a bot's discard);
         :class:`CommandError` saying which card otherwise. The moves taken back are kept in ``undone``
         (and the saved record's ``meta``). Returns what was taken back, as log lines."""
-        history = self.state.history
-        mine = [i for i, a in enumerate(history) if a.seat == self.human]
-        if not mine:
-            raise CommandError("nothing to undo: you have not moved yet")
-        at = mine[-1]
-        record = GameRecord.of(self.state, self.names)
-        record.actions = record.actions[:at]
-        state = replay(record)
-        seen = observe(state, self.human).visible_cards()
+        try:
+            back = undo_point(self.state, self.human)
+        except UndoRefused as exc:
+            if exc.index is None:
+                raise CommandError("nothing to undo: you have not moved yet") from exc
+            before = replay(GameRecord.of(self.state), exc.index)
+            cards = " ".join(sorted(c.pretty() for c in exc.cards))
+            shown_by = describe(before, self.state.history[exc.index], self.names)
+            raise CommandError(f"cannot undo: {cards} shown to you since ({shown_by})") from exc
+        at, history = back.at, self.state.history
+        state = back.state.clone()
         lines: list[str] = []
         for action in history[at:]:
             lines.append(describe(state, action, self.names))
             apply(state, action)
-            shown = observe(state, self.human).visible_cards() - seen
-            if shown:
-                cards = " ".join(sorted(c.pretty() for c in shown))
-                raise CommandError(f"cannot undo: {cards} shown to you since ({lines[-1]})")
         self.undone.append({"at": at, "actions": [action_to_dict(a) for a in history[at:]]})
-        self.state = replay(record)
+        self.state = back.state
         self.agents = [
             None if a is None else make_bot(self.bot_names[self._bot_index(s)]) for s, a in enumerate(self.agents)
         ]

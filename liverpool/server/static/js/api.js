@@ -80,6 +80,7 @@ export const links = {
   watch: (spectatorToken) => `/watch/${encodeURIComponent(spectatorToken)}`,
   replay: (tableId) => `/replay/${encodeURIComponent(tableId)}`,
   record: (tableId) => `/api/tables/${encodeURIComponent(tableId)}/record`,
+  review: (tableId, seat) => `/review/${encodeURIComponent(tableId)}?seat=${seat ?? 0}`,
 };
 
 /** An absolute URL for a path on this server (for sharing). */

@@ -129,6 +129,7 @@ async function createTable(event) {
     buy_timeout_s: Number($("buy-timeout").value),
     next_deal_timeout_s: Number($("next-deal-timeout").value),
     turn_limit_s: Number($("turn-limit").value),
+    hints: $("hints").checked,
   };
   try {
     const table = await postJSON("/api/tables", body);
@@ -150,6 +151,19 @@ function showCreated(table) {
 }
 
 // -- my tables ------------------------------------------------------------------------------------
+
+/** A guided first game (POST /api/tutorial): the server sets the table up and gives this seat's link. */
+async function startTutorial(event) {
+  event.currentTarget.disabled = true;
+  try {
+    const seat = await postJSON("/api/tutorial");
+    rememberSeat({ token: seat.seat_token, table_id: seat.table_id, seat: seat.seat, name: "newcomer" });
+    window.location.href = links.play(seat.seat_token);
+  } catch (err) {
+    $("tutorial-error").textContent = err.message;
+    event.currentTarget.disabled = false;
+  }
+}
 
 async function rematch(entry, button) {
   button.disabled = true;
@@ -231,6 +245,7 @@ async function start() {
   $("seat-count").addEventListener("change", fitSeats);
   $("save-rules").addEventListener("click", saveRules);
   $("create-form").addEventListener("submit", createTable);
+  $("tutorial").addEventListener("click", startTutorial);
   document.querySelectorAll("button.copy").forEach((button) =>
     button.addEventListener("click", () => {
       const input = $(button.dataset.copy);

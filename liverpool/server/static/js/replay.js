@@ -103,7 +103,7 @@ function togglePlay() {
   }, PLAY_MS);
 }
 
-/** Show a replay as the server gives it: {ruleset, names, meta, steps: [{action, text, table}]}. */
+/** Show a replay as the server gives it: {ruleset, names, meta, steps: [{action, text, table}], undone}. */
 function load(replay, downloadHref) {
   viewer.steps = replay.steps;
   viewer.names = replay.names;
@@ -111,8 +111,14 @@ function load(replay, downloadHref) {
   const names = replay.names;
   $("replay-title").textContent = `${replay.ruleset.title ?? replay.ruleset.name} · ${names.join(", ")}`;
   $("slider").max = String(viewer.steps.length - 1);
-  $("actions").replaceChildren(...viewer.steps.map((step, i) =>
-    el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })));
+  // Moves taken back by undo (the server's `undone`) are listed where they were played, before the step
+  // that was played instead (action `at` is step `at + 1`).
+  const undone = replay.undone ?? [];
+  $("actions").replaceChildren(...viewer.steps.flatMap((step, i) => [
+    ...undone.filter((u) => u.at + 1 === i).map((u) => el("li", {
+      class: "undone", dataset: { testid: "replay-undone" }, text: `taken back: ${u.lines.join("; ")}`,
+    })),
+    el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })]));
   const download = $("download");
   download.href = downloadHref;
   download.download = `liverpool-${replay.meta?.table_id ?? "game"}.json`;

@@ -10,12 +10,14 @@ import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
+import { COACH_TEXT, renderCoachButtons, renderHint } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
 const watchToken = seatToken ? null : tokenFromLocation("watch", "watch");
 const entry = seatToken ? seatEntry(seatToken) : null;
 const LOG_LINES = 150;
+const HINT_REFUSALS = new Set(["hints_off", "not_your_move", "hint_pending", "hint_failed", "no_coach"]);
 
 const app = {
   view: null,
@@ -24,6 +26,7 @@ const app = {
   hand: new Hand(`liverpool.hand.${seatToken ?? "watch"}`),
   builder: new Builder(),
   ui: { pendingEnds: null, summary: null, builderOpen: false },
+  coach: { pending: false, hint: null },
   seq: -1,
   eventSeq: -1,
   resultsSeen: null,
@@ -113,6 +116,8 @@ function onState(message) {
     hand: app.hand,
     rematch: Boolean(message.rematch),
     nextDeal: message.next_deal ?? null,
+    assist: message.assist ?? null,
+    tutorial: message.tutorial ?? null,
   };
   app.hand.update(obs.hand ?? [], first);
   app.builder.sync(obs.contract ?? [], obs.hand ?? [], app.seq);
@@ -189,7 +194,20 @@ function onMessage(message) {
       }
       logLine(message.text ?? "");
       break;
+    case "hint":
+      app.coach = { pending: false, hint: message };
+      render();
+      break;
+    case "note":
+      // An undo takes the game back to `at`: the moves played again carry those seqs anew.
+      if (message.kind === "undo" && typeof message.at === "number") {
+        app.eventSeq = Math.min(app.eventSeq, message.at - 1);
+        app.coach = { pending: false, hint: null };
+      }
+      logLine(message.text ?? "", `note ${message.kind ?? ""}`);
+      break;
     case "error":
+      if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
       delete document.body.dataset.pending;
       showError(message.reason === "stale"
         ? "The table changed before your move arrived: look again and choose."
@@ -328,6 +346,7 @@ function renderResults(view) {
       scoreChart(obs.results, seatNames, { width: 420, height: 220 })),
     el("div", { class: "row" },
       app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: "Replay the game" }),
+      app.tableId && el("a", { class: "button", href: links.review(app.tableId, view.me), dataset: { testid: "results-review" }, text: COACH_TEXT.review }),
       app.tableId && el("a", {
         class: "button", href: links.record(app.tableId), download: `liverpool-${app.tableId}.json`,
         dataset: { testid: "results-record" }, text: "Download the record",
@@ -453,6 +472,9 @@ function render() {
   scores.replaceChildren(scoreTable(obs.results, obs.totals, names), scoreChart(obs.results, names));
   if (view.me !== null) {
     renderControls($("controls"), view, act);
+    if (app.coach.hint && app.coach.hint.seq !== app.seq && !app.coach.pending) app.coach.hint = null;
+    renderCoachButtons($("coach-buttons"), view, app.coach, { onHint: askHint, onUndo: askUndo });
+    renderHint($("hint"), app.coach, app.seq);
     renderGoDown(view);
     $("hand-title").textContent = `Your hand · ${obs.hand.length} card${obs.hand.length === 1 ? "" : "s"}`;
     app.hand.render($("hand"), {
@@ -470,8 +492,35 @@ function render() {
   body.myTurn = view.legal.length ? "1" : "0";
   body.mustAct = mustAct(view) ? "1" : "0";
   announce(view);
+  renderTutorial(view.tutorial);
   body.seat = view.me === null ? "" : String(view.me);
   body.deal = String(obs.deal);
+}
+
+/** A tutorial table's explanation of this moment (from the server), and its next control highlighted. */
+function renderTutorial(step) {
+  const box = $("tutorial");
+  box.hidden = !step;
+  document.querySelectorAll(".tutorial-next").forEach((node) => node.classList.remove("tutorial-next"));
+  if (!step) return;
+  box.textContent = step.text;
+  box.dataset.step = step.key;
+  if (step.highlight) document.querySelector(`[data-testid="${step.highlight}"]`)?.classList.add("tutorial-next");
+}
+
+/** Ask the coach (the answer comes as a `hint` message). */
+function askHint() {
+  if (!app.socket?.send({ type: "hint" })) {
+    showError("Not connected: reconnecting…");
+    return;
+  }
+  app.coach = { pending: true, hint: null };
+  render();
+}
+
+/** Ask to take back the last decision (the server answers with an `undo` note and the state, or why not). */
+function askUndo() {
+  if (!app.socket?.send({ type: "undo" })) showError("Not connected: reconnecting…");
 }
 
 // -- keyboard and screen readers ------------------------------------------------------------------
@@ -480,6 +529,7 @@ function render() {
 const KEYS = {
   s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], g: ["godown-option-0"],
   d: ["discard-button"], e: ["end-turn"], c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
+  h: ["hint"], u: ["undo"],
 };
 
 function onKey(event) {
