@@ -62,6 +62,7 @@ from .messages import (
     TurnDeadline,
     ack,
     action_keys,
+    encode,
     error,
 )
 from .schemas import TableOptions
@@ -352,8 +353,9 @@ class TableActor:
         self._open_pause(state)
         event = {"type": "event", "seq": seq, "text": describe_step(before, action, state, self.display_names())}
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
+        text = encode(event)
         for each in self.clients:
-            each.send(event)
+            each.send_text(text)
         self._broadcast_state()
         return True
 
@@ -663,10 +665,11 @@ class TableActor:
         return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
     def _broadcast_state(self, skip: Client | None = None) -> None:
-        views: dict[int | None, dict[str, Any]] = {}
+        """Send each client the state of its seat (or the spectators' view), each view encoded once."""
+        views: dict[int | None, str] = {}
         for client in self.clients:
             if client is skip:
                 continue
             if client.seat not in views:
-                views[client.seat] = self.view(client.seat)
-            client.send(views[client.seat])
+                views[client.seat] = encode(self.view(client.seat))
+            client.send_text(views[client.seat])

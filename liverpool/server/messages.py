@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -20,6 +21,16 @@ def action_keys(action: Action) -> set[str]:
     return {"type", *(f.name for f in fields(action))}
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text of one websocket frame (compact JSON). A message for many clients is
+    encoded once and the same text handed to each (:meth:`Client.send_text`).
+
+    >>> encode({"type": "pong"})
+    '{"type":"pong"}'
+    """
+    return json.dumps(message, separators=(",", ":"))
+
+
 def error(reason: str, message: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason, "message": message}
 
@@ -32,16 +43,20 @@ def ack(action_id: str, seq: int) -> dict[str, Any]:
 @dataclass(eq=False)
 class Client:
     """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
-    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
+    encoded messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     close_code: int = 1000
     close_reason: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Send a message already encoded (:func:`encode`)."""
         try:
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.close(SLOW_CLIENT)
 
