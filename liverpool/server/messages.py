@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
+from types import ModuleType
 from typing import Any
 
 from liverpool.engine import Action
@@ -16,19 +18,34 @@ OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
 
 
+def _orjson() -> ModuleType | None:
+    """orjson, a dependency of the package; a checkout run without it encodes the same text with json."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover
+        return None
+
+
+ORJSON = _orjson()
+
+
 def action_keys(action: Action) -> set[str]:
     """The keys an action's JSON form may have: ``type`` and its fields."""
     return {"type", *(f.name for f in fields(action))}
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A message as the text of one websocket frame (compact JSON). A message for many clients is
-    encoded once and the same text handed to each (:meth:`Client.send_text`).
+    """A message as the text of one websocket frame: compact JSON in UTF-8, by orjson (about 9 times as
+    fast as json on a state message; see docs/performance.md). A message for many clients is encoded
+    once and the same text handed to each (:meth:`Client.send_text`).
 
-    >>> encode({"type": "pong"})
-    '{"type":"pong"}'
+    >>> encode({"type": "event", "seq": 3, "text": "Ann discards 7♠"})
+    '{"type":"event","seq":3,"text":"Ann discards 7♠"}'
     """
-    return json.dumps(message, separators=(",", ":"))
+    if ORJSON is None:  # pragma: no cover
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    text: str = ORJSON.dumps(message, option=ORJSON.OPT_NON_STR_KEYS).decode()
+    return text
 
 
 def error(reason: str, message: str) -> dict[str, Any]:

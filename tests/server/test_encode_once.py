@@ -1,7 +1,9 @@
 """Encode once (issue 27, item 3): a message for many clients is encoded once, and each gets the same text.
 
 A table of bots plays at full speed in a real :class:`~liverpool.server.hub.Hub` on a SQLite file, with
-two spectators and a client of seat 0 attached; what the actor put in their outboxes is compared.
+two spectators and a client of seat 0 attached; what the actor put in their outboxes is compared. And a
+real ``liverpool serve`` does not compress frames (permessage-deflate would compress each again for
+each client), even for a client that asks.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+
+from server_fixtures import ServerProcess
 
 from liverpool.engine import find_preset
 from liverpool.server.hub import Hub
@@ -58,3 +62,11 @@ def test_every_spectator_gets_the_same_encoded_text(tmp_path: Path) -> None:
     assert events and all(x is y for x, y in events), "an event is the same text for spectators and players"
     states = [(json.loads(x), json.loads(y)) for x, y in zip(a[-tail:], mine[-tail:], strict=True)]
     assert any(x["type"] == "state" and x["observation"] != y["observation"] for x, y in states), "seat 0 sees its hand"
+
+
+def test_the_server_sends_frames_uncompressed(lobby_server: ServerProcess) -> None:
+    created = lobby_server.create(seats=3, bots={"0": "random", "1": "random", "2": "random"})
+    with lobby_server.spectator(created["spectator"]) as spectator:
+        assert spectator.connection.protocol.extensions == [], "permessage-deflate was negotiated"
+        message = json.loads(spectator.connection.recv(timeout=10))
+        assert message["type"] in ("state", "event")
