@@ -45,6 +45,7 @@ from liverpool.engine import (
 )
 
 from .clock import Pause, TurnClock, between_deals, turn_key
+from .commits import GroupCommit
 from .errors import Refused
 from .loading import RESUME_EVENTS, Loaded, display_name, load
 from .messages import (
@@ -82,9 +83,16 @@ class TableActor:
     """A table in memory. ``on_idle`` is called (and the actor's task ends) as soon as nobody is
     connected, no timer is pending and no message waits: the table is then only in the database."""
 
-    def __init__(self, storage: Storage, loaded: Loaded, on_idle: Callable[[TableActor], None] | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        loaded: Loaded,
+        on_idle: Callable[[TableActor], None] | None = None,
+        commits: GroupCommit | None = None,
+    ) -> None:
         info = loaded.info
         self.storage = storage
+        self.commits = commits if commits is not None else GroupCommit(storage)
         self.id = info.id
         self.info = info
         self.rules = Ruleset.from_dict(info.ruleset)
@@ -345,7 +353,7 @@ class TableActor:
             return False
         seq = len(state.history) - 1
         status = OVER if state.is_over else None
-        await to_thread.run_sync(partial(self.storage.append, self.id, seq, action_to_dict(action), status))
+        await self.commits.append(self.id, seq, action_to_dict(action), status)
         if status is not None:
             self.status = status
         self._track_window(state)

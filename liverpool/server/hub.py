@@ -17,6 +17,7 @@ from functools import partial
 from anyio import to_thread
 
 from .actor import TableActor, load
+from .commits import GroupCommit
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 class Hub:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.commits = GroupCommit(storage)
         self.actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -47,7 +49,7 @@ class Hub:
                 loaded = await to_thread.run_sync(load, self.storage, table_id)
                 if loaded is None:
                     return None
-                actor = TableActor(self.storage, loaded, self._unload)
+                actor = TableActor(self.storage, loaded, self._unload, self.commits)
                 self.actors[table_id] = actor
                 actor.start().add_done_callback(partial(self._ended, actor))
                 return actor
@@ -79,3 +81,4 @@ class Hub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.actors.clear()
+        await self.commits.close()
