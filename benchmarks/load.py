@@ -14,7 +14,8 @@ over those 2 s. After ``--warmup`` seconds it measures for ``--duration`` second
 - each ping's round trip (sent to pong received), p50 and p99;
 - the server's CPU (user + system time from ``/proc/PID/stat`` over the window, in % of one core) and its
   memory (RSS from ``/proc/PID/status`` at the end), in all and per table (RSS minus the RSS before the
-  tables were made, divided by the tables);
+  tables were made, divided by the tables); and its CPU time per action played, which moves less than
+  the rest when other work shares the machine;
 - errors: ``error`` messages, connections closed or failed, refused requests, tracebacks in the server log;
 - the CPU of this (client) process, which shares the machine: when it nears 100% the figures are the
   client's limit, not the server's.
@@ -358,6 +359,7 @@ async def run_tables(tables: int, warmup: float, duration: float, progress: Prog
         idle_rss_mb=round(idle_rss, 1),
         rss_per_table_kb=round(1024 * (row["server_rss_mb"] - idle_rss) / max(1, tables)),
         cpu_per_table_pct=round(row["server_cpu_pct"] / max(1, tables), 3),
+        cpu_ms_per_action=round(10 * row["server_cpu_pct"] / actions_per_s, 3) if actions_per_s else None,
     )
     return row
 
@@ -423,7 +425,7 @@ def _print_row(row: dict[str, Any]) -> None:
     console.print(
         f"{row['tables']} tables: {row['messages_per_s']} msg/s for {row['actions_per_s']} actions/s "
         f"({row['messages_per_action']} a action), ping p50 {row['ping_p50_ms']} / p99 {row['ping_p99_ms']} ms, "
-        f"server CPU {row['server_cpu_pct']}%, RSS {row['server_rss_mb']} MB, client CPU {row['client_cpu_pct']}%, "
+        f"server CPU {row['server_cpu_pct']}% ({row['cpu_ms_per_action']} ms an action), RSS {row['server_rss_mb']} MB, client CPU {row['client_cpu_pct']}%, "
         f"errors {row['errors'] or 'none'}"
     )
 
@@ -443,6 +445,7 @@ def show(tables: dict[str, Any], echo: dict[str, Any]) -> None:
         ("ping max (ms)", "ping_max_ms"),
         ("server CPU (% of a core)", "server_cpu_pct"),
         ("server CPU per table (%)", "cpu_per_table_pct"),
+        ("server CPU per action (ms)", "cpu_ms_per_action"),
         ("server RSS (MB)", "server_rss_mb"),
         ("server RSS idle (MB)", "idle_rss_mb"),
         ("RSS per table (kB)", "rss_per_table_kb"),
