@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Tests run in parallel processes (pytest-xdist), one per core by default.
 TEST_WORKERS ?= auto
 
-.PHONY: run serve play test test-quick bench compile fuzz clean
+.PHONY: run serve play test test-quick bench bench-load compile fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ test-quick: $(STAMP)
 
 bench: $(STAMP)
 	bash scripts/bench.sh
+
+# Server load (docs/performance.md, "Server load"): 200 live tables of four medium bots with a spectator
+# each beside a bare websocket echo, then a step search for the most tables one process holds with ping
+# p99 <= 50 ms (about 10 minutes); every figure in benchmarks/load.json.
+bench-load: $(STAMP)
+	$(BIN)/python benchmarks/load.py --tables 200 --search --out benchmarks/load.json
 
 # The mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
 compile: $(COMPILED_STAMP)

@@ -54,4 +54,6 @@ def serve(
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(database_url(db), settings)
     logging.getLogger("liverpool.server").info("%s, serving on http://%s:%d", describe_build(), host, port)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES)
+    # No permessage-deflate: compressing each frame again for each client cost more than the frames'
+    # bytes are worth (docs/performance.md, "Server load").
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=False)

@@ -48,6 +48,7 @@ from liverpool.engine import (
 from . import assist, tutorial
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .coaching import Coaching, hint_seed
+from .commits import GroupCommit
 from .errors import Refused
 from .loading import RESUME_EVENTS, Loaded, display_name, load, table_position
 from .messages import (
@@ -68,6 +69,7 @@ from .messages import (
     UndoRequest,
     ack,
     action_keys,
+    encode,
     error,
 )
 from .schemas import TableOptions
@@ -93,12 +95,14 @@ class TableActor:
         loaded: Loaded,
         on_idle: Callable[[TableActor], None] | None = None,
         coaching: Coaching | None = None,
+        commits: GroupCommit | None = None,
     ) -> None:
         info = loaded.info
         self.storage = storage
         self.coaching = coaching
         self.hinting: set[int] = set()  # seats whose hint is being measured
         self.background: set[asyncio.Task[None]] = set()
+        self.commits = commits if commits is not None else GroupCommit(storage)
         self.id = info.id
         self.info = info
         self.rules = Ruleset.from_dict(info.ruleset)
@@ -374,7 +378,7 @@ class TableActor:
             return False
         seq = len(state.history) - 1
         status = OVER if state.is_over else None
-        await to_thread.run_sync(partial(self.storage.append, self.id, seq, action_to_dict(action), status))
+        await self.commits.append(self.id, seq, action_to_dict(action), status)
         if status is not None:
             self.status = status
         self._track_window(state)
@@ -382,8 +386,9 @@ class TableActor:
         self._open_pause(state)
         event = {"type": "event", "seq": seq, "text": describe_step(before, action, state, self.display_names())}
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
+        text = encode(event)
         for each in self.clients:
-            each.send(event)
+            each.send_text(text)
         self._broadcast_state()
         return True
 
@@ -738,10 +743,11 @@ class TableActor:
         return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
     def _broadcast_state(self, skip: Client | None = None) -> None:
-        views: dict[int | None, dict[str, Any]] = {}
+        """Send each client the state of its seat (or the spectators' view), each view encoded once."""
+        views: dict[int | None, str] = {}
         for client in self.clients:
             if client is skip:
                 continue
             if client.seat not in views:
-                views[client.seat] = self.view(client.seat)
-            client.send(views[client.seat])
+                views[client.seat] = encode(self.view(client.seat))
+            client.send_text(views[client.seat])

@@ -18,6 +18,7 @@ from anyio import to_thread
 
 from .actor import TableActor, load
 from .coaching import Coaching
+from .commits import GroupCommit
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,7 @@ class Hub:
     def __init__(self, storage: Storage, coaching: Coaching | None = None) -> None:
         self.storage = storage
         self.coaching = coaching
+        self.commits = GroupCommit(storage)
         self.actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -49,7 +51,7 @@ class Hub:
                 loaded = await to_thread.run_sync(load, self.storage, table_id)
                 if loaded is None:
                     return None
-                actor = TableActor(self.storage, loaded, self._unload, self.coaching)
+                actor = TableActor(self.storage, loaded, self._unload, self.coaching, self.commits)
                 self.actors[table_id] = actor
                 actor.start().add_done_callback(partial(self._ended, actor))
                 return actor
@@ -81,3 +83,4 @@ class Hub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.actors.clear()
+        await self.commits.close()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
+from types import ModuleType
 from typing import Any
 
 from liverpool.engine import Action
@@ -15,9 +18,34 @@ OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
 
 
+def _orjson() -> ModuleType | None:
+    """orjson, a dependency of the package; a checkout run without it encodes the same text with json."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:  # pragma: no cover
+        return None
+
+
+ORJSON = _orjson()
+
+
 def action_keys(action: Action) -> set[str]:
     """The keys an action's JSON form may have: ``type`` and its fields."""
     return {"type", *(f.name for f in fields(action))}
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text of one websocket frame: compact JSON in UTF-8, by orjson (about 9 times as
+    fast as json on a state message; see docs/performance.md). A message for many clients is encoded
+    once and the same text handed to each (:meth:`Client.send_text`).
+
+    >>> encode({"type": "event", "seq": 3, "text": "Ann discards 7♠"})
+    '{"type":"event","seq":3,"text":"Ann discards 7♠"}'
+    """
+    if ORJSON is None:  # pragma: no cover
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    text: str = ORJSON.dumps(message, option=ORJSON.OPT_NON_STR_KEYS).decode()
+    return text
 
 
 def error(reason: str, message: str) -> dict[str, Any]:
@@ -32,16 +60,20 @@ def ack(action_id: str, seq: int) -> dict[str, Any]:
 @dataclass(eq=False)
 class Client:
     """One websocket: a seat's player, or a spectator (``seat`` None). The actor only ever puts
-    messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
+    encoded messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     close_code: int = 1000
     close_reason: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Send a message already encoded (:func:`encode`)."""
         try:
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.close(SLOW_CLIENT)
 

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy import Engine, create_engine, delete, event, insert, select, update
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -148,6 +148,16 @@ class TableInfo:
     rematch_id: str | None
     seats: tuple[SeatInfo, ...]
     position: dict[str, Any] | None = None  # where the game starts, if not at a first deal (the tutorial's)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """Action number ``seq`` of a table, as stored, and the table's new status if it changes with it."""
+
+    table_id: str
+    seq: int
+    action: dict[str, Any]
+    status: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,10 +331,17 @@ class Storage:
 
     def append(self, table_id: str, seq: int, action: dict[str, Any], status: str | None = None) -> None:
         """Store action number ``seq`` (and the table's new status, in the same transaction)."""
+        self.append_many([StoredAction(table_id, seq, action, status)])
+
+    def append_many(self, rows: Sequence[StoredAction]) -> None:
+        """Store actions of any tables, and their tables' new statuses, in one transaction."""
         with self._sessions.begin() as session:
-            session.add(ActionRow(table_id=table_id, seq=seq, action=action))
-            if status is not None:
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+            session.execute(
+                insert(ActionRow), [{"table_id": r.table_id, "seq": r.seq, "action": r.action} for r in rows]
+            )
+            for row in rows:
+                if row.status is not None:
+                    session.execute(update(TableRow).where(TableRow.id == row.table_id).values(status=row.status))
 
     def take_back(self, table_id: str, at: int, data: dict[str, Any]) -> None:
         """Remove actions ``at`` and after from the log and keep them in an ``undo`` note (``data``), in one

@@ -9,7 +9,6 @@ does sending faster than the rate limit (1008), each after an ``error`` message 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -158,7 +157,7 @@ async def _write(websocket: WebSocket, client: Client) -> None:
         if message is None:
             await websocket.close(client.close_code, client.close_reason)
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(message)
 
 
 def _summary(exc: ValidationError) -> str:

@@ -1,0 +1,505 @@
+"""Server load: live tables with bots and spectators on a real ``liverpool serve``, beside a bare echo server.
+
+One run starts, in subprocesses, ``liverpool serve`` on a fresh SQLite file and a bare websocket echo
+server (Starlette on uvicorn, with the same uvicorn options: this file run with ``--echo-server PORT``).
+Against the table server it creates ``--tables`` tables through the HTTP API, each with four ``medium``
+bots at the default pace, and opens one spectator websocket on each; every spectator sends an application
+ping (``{"type": "ping"}``, answered ``pong`` through the table's outbox) every 2 s, the first ones spread
+over those 2 s. After ``--warmup`` seconds it measures for ``--duration`` seconds:
+
+- messages delivered to the spectators per second (pongs included), against actions played per second
+  (rows added to the ``actions`` table over the window, read from the SQLite file), and the messages
+  other than pongs per action (a spectator gets an ``event`` and a ``state`` per action: 2.0 means no
+  backlog);
+- each ping's round trip (sent to pong received), p50 and p99;
+- the server's CPU (user + system time from ``/proc/PID/stat`` over the window, in % of one core) and its
+  memory (RSS from ``/proc/PID/status`` at the end), in all and per table (RSS minus the RSS before the
+  tables were made, divided by the tables); and its CPU time per action played, which moves less than
+  the rest when other work shares the machine;
+- errors: ``error`` messages, connections closed or failed, refused requests, tracebacks in the server log;
+- the CPU of this (client) process, which shares the machine: when it nears 100% the figures are the
+  client's limit, not the server's.
+
+Then the same spectators-and-pings against the echo server, for the same time. With ``--search`` it then
+looks for the most tables one process holds with ping p99 <= ``--p99-ms``: from ``--tables`` it doubles
+until the p99 is over, then halves the gap ``--steps`` times, each step on a fresh server and database.
+
+    python benchmarks/load.py [--tables 200] [--duration 30] [--warmup 10] [--search] [--out FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+ROOT = Path(__file__).resolve().parent.parent
+PING_EVERY_S = 2.0
+SEATS = 4
+BOT = "medium"
+WS_MAX_BYTES = 1024 * 1024  # as liverpool serve
+CREATE_AT_ONCE = 16
+console = Console(stderr=True)
+
+
+# -- the two servers --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Subprocess:
+    """A server in a child process, with its CPU time and memory read from /proc."""
+
+    def __init__(self, args: list[str], workdir: Path, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.log = workdir / f"server-{self.port}.log"
+        full_env = {**os.environ, **env}
+        paths = [str(ROOT), *full_env.get("PYTHONPATH", "").split(os.pathsep)]
+        full_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, *[a.replace("{port}", str(self.port)) for a in args]],
+                cwd=workdir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=full_env,
+            )
+
+    def wait_ready(self, url: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.process.returncode}):\n{self.log.read_text()}")
+            try:
+                httpx.get(url, timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log.read_text()}")
+
+    def cpu_s(self) -> float:
+        """User + system CPU seconds used so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS in /proc status")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def tracebacks(self) -> int:
+        return self.log.read_text(errors="replace").count("Traceback")
+
+
+def table_server(workdir: Path) -> Subprocess:
+    serve = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
+    db = f"sqlite:///{workdir / 'tables.db'}"
+    args = ["-c", serve, "serve", "--port", "{port}", "--db", db, "--log-level", "warning"]
+    # A load client holds every spectator from one address: the per-address limits are off.
+    env = {"LIVERPOOL_TABLES_PER_MINUTE": "0", "LIVERPOOL_CONNECTIONS_PER_CLIENT": "0"}
+    server = Subprocess(args, workdir, env)
+    server.wait_ready(f"http://127.0.0.1:{server.port}/api/presets")
+    return server
+
+
+def echo_server(workdir: Path) -> Subprocess:
+    server = Subprocess([str(Path(__file__).resolve()), "--echo-server", "{port}"], workdir, {})
+    server.wait_ready(f"http://127.0.0.1:{server.port}/")
+    return server
+
+
+def run_echo_server(port: int) -> None:
+    """A bare websocket echo (``ping`` answered ``pong``, anything else sent back), on uvicorn as
+    ``liverpool serve`` runs it."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                text = await websocket.receive_text()
+                await websocket.send_text('{"type":"pong"}' if text == '{"type":"ping"}' else text)
+        except WebSocketDisconnect:
+            return
+
+    async def index(_request: Any) -> PlainTextResponse:
+        return PlainTextResponse("echo")
+
+    app = Starlette(routes=[Route("/", index), WebSocketRoute("/ws", echo)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=WS_MAX_BYTES)
+
+
+# -- the clients ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What the spectators saw; only what happens inside the measured window is counted."""
+
+    measuring: bool = False
+    messages: int = 0
+    by_type: dict[str, int] = field(default_factory=dict)
+    rtts_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+async def spectate(url: str, tally: Tally, offset: float, stop: asyncio.Event) -> None:
+    """One spectator: reads everything, pings every 2 s (one ping in flight at a time)."""
+    try:
+        async with connect(url, max_size=WS_MAX_BYTES, open_timeout=60, ping_interval=None) as websocket:
+            sent: list[float] = []
+            reader = asyncio.create_task(_read(websocket, tally, sent))
+            pinger = asyncio.create_task(_ping(websocket, sent, offset))
+            stopped = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait([reader, pinger, stopped], return_when=asyncio.FIRST_COMPLETED)
+            for task in (reader, pinger, stopped):
+                task.cancel()
+            if reader in done and not stop.is_set():
+                tally.error("closed")
+    except (OSError, ConnectionClosed, TimeoutError):
+        tally.error("connect_failed")
+
+
+async def _ping(websocket: ClientConnection, sent: list[float], offset: float) -> None:
+    await asyncio.sleep(offset)
+    while True:
+        if not sent:
+            sent.append(time.perf_counter())
+            await websocket.send('{"type":"ping"}')
+        await asyncio.sleep(PING_EVERY_S)
+
+
+async def _read(websocket: ClientConnection, tally: Tally, sent: list[float]) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for raw in websocket:
+            kind = json.loads(raw)["type"]
+            if kind == "pong" and sent:
+                rtt = (time.perf_counter() - sent.pop()) * 1000
+                if tally.measuring:
+                    tally.rtts_ms.append(rtt)
+            if not tally.measuring:
+                continue
+            tally.messages += 1
+            tally.by_type[kind] = tally.by_type.get(kind, 0) + 1
+            if kind == "error":
+                tally.error("error_message")
+
+
+async def create_tables(base: str, count: int, progress: Progress) -> tuple[list[str], int]:
+    """``count`` tables of four bots through the lobby API: their spectator tokens, and refusals."""
+    job = progress.add_task("creating tables", total=count)
+    tokens: list[str] = []
+    refused = 0
+    gate = asyncio.Semaphore(CREATE_AT_ONCE)
+    body = {"seats": SEATS, "bots": {str(s): BOT for s in range(SEATS)}}
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def one() -> None:
+            nonlocal refused
+            async with gate:
+                answer = await client.post("/api/tables", json=body)
+            if answer.status_code == 201:
+                tokens.append(answer.json()["spectator"])
+            else:
+                refused += 1
+            progress.advance(job)
+
+        await asyncio.gather(*(one() for _ in range(count)))
+    progress.remove_task(job)
+    return tokens, refused
+
+
+def actions_stored(db: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as connection:
+        count: int = connection.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        return count
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def measure_window(
+    server: Subprocess,
+    urls: list[str],
+    tally: Tally,
+    warmup: float,
+    duration: float,
+    progress: Progress,
+    what: str,
+    played: Callable[[], int] = lambda: 0,
+) -> dict[str, Any]:
+    """Connect a spectator to each url, wait ``warmup``, measure ``duration`` seconds, disconnect;
+    ``played`` counts the actions stored so far."""
+    stop = asyncio.Event()
+    n = max(1, len(urls))
+    clients = [asyncio.create_task(spectate(u, tally, PING_EVERY_S * i / n, stop)) for i, u in enumerate(urls)]
+    job = progress.add_task(f"{what}: warm-up", total=warmup + duration)
+    start = time.monotonic()
+    while time.monotonic() - start < warmup:
+        await asyncio.sleep(0.25)
+        progress.update(job, completed=time.monotonic() - start)
+    before = measures(server)
+    played_before = await asyncio.to_thread(played)
+    tally.measuring = True
+    progress.update(job, description=f"{what}: measuring")
+    while time.monotonic() - start < warmup + duration:
+        await asyncio.sleep(0.25)
+        progress.update(job, completed=time.monotonic() - start)
+    tally.measuring = False
+    after = measures(server)
+    played_after = await asyncio.to_thread(played)
+    stop.set()
+    await asyncio.gather(*clients)
+    progress.remove_task(job)
+    seconds = after["wall"] - before["wall"]
+    return {
+        "seconds": round(seconds, 2),
+        "messages_per_s": round(tally.messages / seconds, 1),
+        "actions_per_s": round((played_after - played_before) / seconds, 1),
+        "by_type": tally.by_type,
+        "pings": len(tally.rtts_ms),
+        "ping_p50_ms": _round(percentile(tally.rtts_ms, 0.5)),
+        "ping_p99_ms": _round(percentile(tally.rtts_ms, 0.99)),
+        "ping_max_ms": _round(max(tally.rtts_ms, default=None)),
+        "server_cpu_pct": round(100 * (after["cpu"] - before["cpu"]) / seconds, 1),
+        "client_cpu_pct": round(100 * (after["client_cpu"] - before["client_cpu"]) / seconds, 1),
+        "server_rss_mb": round(after["rss"], 1),
+        "errors": dict(tally.errors),
+    }
+
+
+def measures(server: Subprocess) -> dict[str, float]:
+    return {
+        "wall": time.monotonic(),
+        "cpu": server.cpu_s(),
+        "rss": server.rss_mb(),
+        "client_cpu": time.process_time(),
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+async def run_tables(tables: int, warmup: float, duration: float, progress: Progress) -> dict[str, Any]:
+    """The table server with ``tables`` live tables: the figures of one measured window."""
+    with tempfile.TemporaryDirectory(prefix="liverpool-load-") as folder:
+        workdir = Path(folder)
+        server = table_server(workdir)
+        try:
+            idle_rss = server.rss_mb()
+            base = f"http://127.0.0.1:{server.port}"
+            tokens, refused = await create_tables(base, tables, progress)
+            urls = [f"ws://127.0.0.1:{server.port}/ws/watch/{t}" for t in tokens]
+            tally = Tally()
+            db = workdir / "tables.db"
+            what = f"{tables} tables"
+            row = await measure_window(
+                server, urls, tally, warmup, duration, progress, what, lambda: actions_stored(db)
+            )
+        finally:
+            server.stop()
+        if refused:
+            tally.error("table_refused")
+        row["errors"] = dict(tally.errors)
+        row["server_tracebacks"] = server.tracebacks()
+    actions_per_s = row["actions_per_s"]
+    table_messages = sum(n for kind, n in row["by_type"].items() if kind != "pong")
+    row.update(
+        tables=tables,
+        spectators=len(urls),
+        messages_per_action=round(table_messages / row["seconds"] / actions_per_s, 2) if actions_per_s else None,
+        idle_rss_mb=round(idle_rss, 1),
+        rss_per_table_kb=round(1024 * (row["server_rss_mb"] - idle_rss) / max(1, tables)),
+        cpu_per_table_pct=round(row["server_cpu_pct"] / max(1, tables), 3),
+        cpu_ms_per_action=round(10 * row["server_cpu_pct"] / actions_per_s, 3) if actions_per_s else None,
+    )
+    return row
+
+
+async def run_echo(clients: int, warmup: float, duration: float, progress: Progress) -> dict[str, Any]:
+    """The bare echo server with ``clients`` websockets pinging as the spectators do."""
+    with tempfile.TemporaryDirectory(prefix="liverpool-echo-") as folder:
+        server = echo_server(Path(folder))
+        try:
+            idle_rss = server.rss_mb()
+            urls = [f"ws://127.0.0.1:{server.port}/ws"] * clients
+            row = await measure_window(server, urls, Tally(), warmup, duration, progress, f"echo x{clients}")
+        finally:
+            server.stop()
+        row["server_tracebacks"] = server.tracebacks()
+    row.update(clients=clients, idle_rss_mb=round(idle_rss, 1), actions_per_s=None)
+    return row
+
+
+# -- the run ----------------------------------------------------------------------------------------
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+async def search_most(
+    start: int, good: dict[str, Any] | None, limit_ms: float, steps: int, args: argparse.Namespace, progress: Progress
+) -> list[dict[str, Any]]:
+    """Double from ``start`` until the p99 is over ``limit_ms``, then halve the gap ``steps`` times."""
+    rows: list[dict[str, Any]] = []
+
+    def ok(row: dict[str, Any]) -> bool:
+        p99 = row["ping_p99_ms"]
+        return p99 is not None and p99 <= limit_ms and not row["errors"]
+
+    low, high = (start, None) if good is not None and ok(good) else (0, start)
+    while high is None and low < args.max_tables:
+        n = min(2 * low, args.max_tables)
+        row = await run_tables(n, args.warmup, args.search_duration, progress)
+        rows.append({**row, "load_average": load_average()})
+        _print_row(row)
+        if ok(row):
+            low = n
+        else:
+            high = n
+    for _ in range(steps):
+        if high is None or high - low <= max(10, low // 20):
+            break
+        n = (low + high) // 2
+        row = await run_tables(n, args.warmup, args.search_duration, progress)
+        rows.append({**row, "load_average": load_average()})
+        _print_row(row)
+        if ok(row):
+            low = n
+        else:
+            high = n
+    rows.append({"most_tables_with_p99_ok": low, "first_over": high, "p99_limit_ms": limit_ms})
+    return rows
+
+
+def _print_row(row: dict[str, Any]) -> None:
+    console.print(
+        f"{row['tables']} tables: {row['messages_per_s']} msg/s for {row['actions_per_s']} actions/s "
+        f"({row['messages_per_action']} a action), ping p50 {row['ping_p50_ms']} / p99 {row['ping_p99_ms']} ms, "
+        f"server CPU {row['server_cpu_pct']}% ({row['cpu_ms_per_action']} ms an action), RSS {row['server_rss_mb']} MB, client CPU {row['client_cpu_pct']}%, "
+        f"errors {row['errors'] or 'none'}"
+    )
+
+
+def show(tables: dict[str, Any], echo: dict[str, Any]) -> None:
+    out = Table(title=f"{tables['tables']} live tables ({SEATS} {BOT} bots, 1 spectator each) and a bare echo")
+    out.add_column("")
+    out.add_column("liverpool serve", justify="right")
+    out.add_column("bare echo", justify="right")
+    rows = [
+        ("messages/s delivered", "messages_per_s"),
+        ("actions/s played", "actions_per_s"),
+        ("messages per action (pongs left out)", "messages_per_action"),
+        ("pings timed", "pings"),
+        ("ping p50 (ms)", "ping_p50_ms"),
+        ("ping p99 (ms)", "ping_p99_ms"),
+        ("ping max (ms)", "ping_max_ms"),
+        ("server CPU (% of a core)", "server_cpu_pct"),
+        ("server CPU per table (%)", "cpu_per_table_pct"),
+        ("server CPU per action (ms)", "cpu_ms_per_action"),
+        ("server RSS (MB)", "server_rss_mb"),
+        ("server RSS idle (MB)", "idle_rss_mb"),
+        ("RSS per table (kB)", "rss_per_table_kb"),
+        ("client CPU (% of a core)", "client_cpu_pct"),
+        ("errors", "errors"),
+        ("server tracebacks", "server_tracebacks"),
+    ]
+    for label, key in rows:
+        out.add_row(label, str(tables.get(key, "")), str(echo.get(key, "")))
+    Console().print(out)
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    result: dict[str, Any] = {"load_average_start": load_average(), "cores": os.cpu_count()}
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:.0f}/{task.total:.0f}"))
+    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as progress:
+        tables = await run_tables(args.tables, args.warmup, args.duration, progress)
+        echo = await run_echo(tables["spectators"], args.warmup, args.duration, progress)
+        result.update(tables=tables, echo=echo, load_average_end=load_average())
+        show(tables, echo)
+        if args.search:
+            result["search"] = await search_most(args.tables, tables, args.p99_ms, args.steps, args, progress)
+            last = result["search"][-1]
+            console.print(
+                f"most tables with ping p99 <= {args.p99_ms} ms: {last['most_tables_with_p99_ok']} "
+                f"(first over: {last['first_over']})"
+            )
+    result["load_average_end"] = load_average()
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200, help="live tables in the main run")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds after connecting, not measured")
+    parser.add_argument("--search", action="store_true", help="then search the most tables with p99 <= --p99-ms")
+    parser.add_argument("--search-duration", type=float, default=20.0, help="seconds measured at each search step")
+    parser.add_argument("--p99-ms", type=float, default=50.0)
+    parser.add_argument("--steps", type=int, default=3, help="halvings of the gap after the doubling")
+    parser.add_argument("--max-tables", type=int, default=3200)
+    parser.add_argument("--out", type=Path, help="write every figure as JSON here")
+    parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.echo_server is not None:
+        run_echo_server(args.echo_server)
+        return 0
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per spectator, here and in the servers
+    result = asyncio.run(main_async(args))
+    if args.out is not None:
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
