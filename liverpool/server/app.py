@@ -18,11 +18,12 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, pages, redact, ws
+from .cluster import Cluster
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, json_depth_over
-from .settings import Settings
+from .settings import CLUSTER_ENV, Settings, SettingsError
 from .storage import Storage
 
 
@@ -36,13 +37,22 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
         redact.install()
         storage = Storage(db_url)
         await to_thread.run_sync(storage.migrate)
-        hub = Hub(storage)
+        cluster = None
+        if settings.cluster_lease_s > 0:
+            if not db_url.startswith("postgresql"):
+                raise SettingsError(f"${CLUSTER_ENV} needs a PostgreSQL database, not {db_url.split(':')[0]}")
+            cluster = Cluster(db_url, settings.cluster_lease_s)
+        hub = Hub(storage, cluster)
         app.state.server = api.Server(storage, hub)
+        if cluster is not None:
+            await cluster.start(hub)
         await hub.resume()
         try:
             yield
         finally:
             await hub.close()
+            if cluster is not None:
+                await cluster.close()
             storage.close()
 
     app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)

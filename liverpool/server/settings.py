@@ -28,7 +28,9 @@ LIMIT_ENV = {
     "connections_per_client": "LIVERPOOL_CONNECTIONS_PER_CLIENT",
     "tables_per_minute": "LIVERPOOL_TABLES_PER_MINUTE",
     "rulesets_per_minute": "LIVERPOOL_RULESETS_PER_MINUTE",
+    "cluster_lease_s": "LIVERPOOL_CLUSTER_LEASE_S",
 }
+CLUSTER_ENV = LIMIT_ENV["cluster_lease_s"]
 
 
 class SettingsError(ValueError):
@@ -45,6 +47,9 @@ class Settings:
     connections_per_client: int = 64
     tables_per_minute: int = 30
     rulesets_per_minute: int = 30
+    # Seconds a process holds a table's lease without renewing it; 0 (the default) runs one process
+    # alone, anything else shares tables with other processes on the same PostgreSQL (cluster.py).
+    cluster_lease_s: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:
