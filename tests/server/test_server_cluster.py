@@ -8,10 +8,14 @@ nothing lost.
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from server_fixtures import Client, ServerProcess, action_seqs, my_move, next_deal_waits_for_me, simple_choice
@@ -169,3 +173,111 @@ def test_cluster_mode_needs_postgresql(sqlite_url: str) -> None:
 def test_cluster_mode_is_off_by_default() -> None:
     assert Settings.from_env({}).cluster_lease_s == 0
     assert Settings.from_env({"LIVERPOOL_CLUSTER_LEASE_S": "5"}).cluster_lease_s == 5
+
+
+class TcpProxy:
+    """The simplest reverse proxy: each connection goes to the next backend in turn that accepts it."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.turn = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                incoming, _ = self.listener.accept()
+            except OSError:
+                return
+            for _ in self.ports:
+                port = self.ports[self.turn % len(self.ports)]
+                self.turn += 1
+                try:
+                    outgoing = socket.create_connection(("127.0.0.1", port), timeout=2)
+                except OSError:
+                    continue
+                outgoing.settimeout(None)
+                for source, sink in ((incoming, outgoing), (outgoing, incoming)):
+                    threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+                break
+            else:
+                incoming.close()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for each in (source, sink):
+                with contextlib.suppress(OSError):
+                    each.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.mark.slow
+def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER, log_level="info")
+    b = start_server(pg_url, env=CLUSTER, log_level="info")
+    proxy = TcpProxy([a.port, b.port])
+    front = f"127.0.0.1:{proxy.port}"
+    try:
+        created = httpx.post(
+            f"http://{front}/api/tables",
+            json={
+                "seats": 3,
+                "bots": {"2": "random"},
+                "bot_pace_ms": 50,
+                "away_timeout_s": 0,
+                "next_deal_timeout_s": 0,
+            },
+            timeout=10,
+        ).json()
+        tokens = []
+        for seat, name in ((0, "Ada"), (1, "Bea")):
+            answer = httpx.post(
+                f"http://{front}/api/invite/{created['invite']}/join", json={"seat": seat, "name": name}, timeout=10
+            )
+            assert answer.status_code == 200, answer.text
+            tokens.append(answer.json()["seat_token"])
+        players = [Client(f"ws://{front}/ws/play/{t}") for t in tokens]
+        watcher = Client(f"ws://{front}/ws/watch/{created['spectator']}")
+        play_until(players, 10)
+        for client in (*players, watcher):
+            client.quiet(0.5)
+        owner = lease_owner(pg_url, created["table_id"])
+        assert owner is not None
+        dead = a if f"cluster node {owner[0]}:" in a.logged() else b
+        dead.kill()
+        # Every client comes back through the proxy with the seq it last saw (the proxy skips the dead one).
+        events = list(watcher.events)
+        reconnected = []
+        for client in (*players, watcher):
+            assert client.state is not None
+            client.close()
+            path = (
+                f"/ws/play/{tokens[players.index(client)]}"
+                if client in players
+                else f"/ws/watch/{created['spectator']}"
+            )
+            again = Client(f"ws://{front}{path}?since={client.state['seq']}")
+            state = again.state_where(lambda s: True, timeout=LEASE_S * 5)
+            assert state["resumed"] is True and state["seq"] >= client.state["seq"]
+            reconnected.append(again)
+        players, watcher = reconnected[:2], reconnected[2]
+        play_until(players, max(p.state["seq"] for p in players if p.state) + 10)
+        watcher.quiet(0.5)
+        seen = [e["seq"] for e in events + watcher.events]
+        assert seen == list(range(len(seen))), "the spectator behind the proxy missed or repeated an event"
+        stored = action_seqs(pg_url, created["table_id"])
+        assert stored == list(range(len(stored))) and len(seen) <= len(stored)
+        for client in reconnected:
+            client.close()
+    finally:
+        proxy.close()
