@@ -227,10 +227,9 @@ class Cluster:
 
     async def start(self, hub: Hub) -> None:
         self._hub = hub
-        self._talk = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-        self._listen = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self._talk = await self._connect()
         await self._talk.execute(LEASES_DDL)
-        await self._listen.execute(f"LISTEN {CHANNEL}{self.node}")
+        self._listen = await self._listening()
         await self.acquire(NODE + self.node)
         self._tasks = [
             asyncio.create_task(self._receive(), name="cluster receive"),
@@ -253,11 +252,31 @@ class Cluster:
 
     # -- leases ----------------------------------------------------------------------------------
 
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(
+            self.conninfo, autocommit=True, application_name=f"liverpool-{self.node}"
+        )
+
+    async def _listening(self) -> psycopg.AsyncConnection[Any]:
+        connection = await self._connect()
+        await connection.execute(f"LISTEN {CHANNEL}{self.node}")
+        return connection
+
     async def _sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        assert self._talk is not None
+        """Run ``query`` on this process's own connection (connected again once if it was lost)."""
         async with self._lock:
-            cursor = await self._talk.execute(query, params)
-            return await cursor.fetchall() if cursor.description is not None else []
+            for attempt in (1, 2):
+                if self._talk is None or self._talk.closed:
+                    self._talk = await self._connect()
+                try:
+                    cursor = await self._talk.execute(query, params)
+                    return await cursor.fetchall() if cursor.description is not None else []
+                except psycopg.OperationalError:
+                    if attempt == 2:
+                        raise
+                    log.warning("cluster: the connection to PostgreSQL was lost; connecting again")
+                    await self._talk.close()
+            raise AssertionError("unreachable")
 
     async def acquire(self, table_id: str) -> str:
         """Take (or renew) ``table_id``'s lease if it is free, expired or ours; its owner afterwards."""
@@ -359,6 +378,30 @@ class Cluster:
                 log.exception("cluster: a notification to %s was lost", channel)
 
     async def _receive(self) -> None:
+        """Handle the notifications to this process; when the LISTEN connection breaks, listen again and
+        attach every relayed connection afresh from the seq it last saw (what was sent meanwhile is lost)."""
+        while True:
+            try:
+                await self._handle_notifications()
+            except psycopg.OperationalError:
+                log.warning("cluster: the LISTEN connection was lost; listening again")
+            while True:
+                await asyncio.sleep(min(1.0, self.lease_s / 3))
+                try:
+                    if self._listen is not None:
+                        await self._listen.close()
+                    self._listen = await self._listening()
+                    break
+                except psycopg.OperationalError:
+                    continue
+            self._parts.clear()
+            for cid, relayed in list(self.relayed.items()):
+                table = relayed.table
+                self.publish(table.owner, {"op": "detach", "table": table.id, "client": cid})
+                message = {"op": "attach", "table": table.id, "client": cid, "seat": relayed.client.seat}
+                self.publish(table.owner, {**message, "since": relayed.since})
+
+    async def _handle_notifications(self) -> None:
         assert self._listen is not None
         async for notify in self._listen.notifies():
             ident, index, count, piece = notify.payload.split(" ", 3)

@@ -163,6 +163,40 @@ def test_the_owner_forgets_the_connections_of_a_relaying_process_that_died(pg_ur
     ada.close()
 
 
+@pytest.mark.slow
+def test_relays_survive_lost_connections_to_postgresql(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER)
+    b = start_server(pg_url, env=CLUSTER)
+    created = a.create(seats=3, bots={"2": "random"}, bot_pace_ms=50, away_timeout_s=0, next_deal_timeout_s=0)
+    ada = a.player(a.join(created["invite"], 0, "Ada"))  # a holds the table while Ada is connected to it
+    bea = b.player(b.join(created["invite"], 1, "Bea"))
+    watcher = b.spectator(created["spectator"])  # relayed by b
+    play_until([ada, bea], 6)
+    # PostgreSQL drops every connection the two processes hold (their LISTEN and their own).
+    engine = create_engine(database_url(pg_url))
+    try:
+        with engine.begin() as connection:
+            ended = connection.execute(
+                text(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name LIKE 'liverpool-%' AND pid <> pg_backend_pid()) AS t"
+                )
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert ended >= 4, "each process had a LISTEN connection and one of its own"
+    assert ada.state is not None
+    play_until([ada, bea], ada.state["seq"] + 10)
+    for client in (ada, bea, watcher):
+        client.quiet(0.5)
+    seen = event_seqs(watcher)
+    assert seen == list(range(len(seen))), "the relayed spectator missed or repeated an event"
+    assert watcher.state is not None and bea.state is not None and ada.state is not None
+    assert watcher.state["seq"] == bea.state["seq"] == ada.state["seq"] == len(action_seqs(pg_url, created["table_id"]))
+    for client in (ada, bea, watcher):
+        client.close()
+
+
 def test_cluster_mode_needs_postgresql(sqlite_url: str) -> None:
     # The lease and the notifications live in PostgreSQL: on SQLite the server refuses to start.
     app = create_app(sqlite_url, Settings(cluster_lease_s=LEASE_S))
