@@ -43,6 +43,7 @@ from liverpool.engine import (
 
 from . import tutorial
 from .actor import TableActor, display_name
+from .cluster import Table
 from .coaching import Coaching
 from .errors import Refused
 from .hub import Hub
@@ -78,7 +79,7 @@ def display_names(info: TableInfo) -> list[str | None]:
     return [None if s.free else display_name(s.seat, s.name, s.bot) for s in info.seats]
 
 
-async def _actor(server: Server, table_id: str) -> TableActor:
+async def _actor(server: Server, table_id: str) -> Table:
     actor = await server.hub.actor(table_id)
     if actor is None:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
@@ -378,7 +379,8 @@ async def draft(token: str, body: DraftGoDown, server: Srv) -> dict[str, Any]:
     if found is None:
         raise Refused(404, "no_such_seat", "this seat link does not exist")
     info, seat = found
-    state = (await _actor(server, info.id)).state
+    table = await _actor(server, info.id)
+    state = table.state if isinstance(table, TableActor) else await table.current_state()
     if state is None or not state.hands:
         raise Refused(409, "no_deal", "there is no deal in play to go down in")
     try:

@@ -18,12 +18,13 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import api, pages, redact, reviews, ws
+from .cluster import Cluster
 from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, json_depth_over
-from .settings import Settings
+from .settings import CLUSTER_ENV, Settings, SettingsError
 from .storage import Storage
 
 
@@ -40,14 +41,23 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
         coaching = Coaching(
             settings.coach_workers, Budget(worlds=settings.hint_worlds), Budget(worlds=settings.review_worlds)
         )
-        hub = Hub(storage, coaching)
+        cluster = None
+        if settings.cluster_lease_s > 0:
+            if not db_url.startswith("postgresql"):
+                raise SettingsError(f"${CLUSTER_ENV} needs a PostgreSQL database, not {db_url.split(':')[0]}")
+            cluster = Cluster(db_url, settings.cluster_lease_s)
+        hub = Hub(storage, coaching, cluster)
         app.state.server = api.Server(storage, hub, coaching)
+        if cluster is not None:
+            await cluster.start(hub)
         await hub.resume()
         try:
             yield
         finally:
             await hub.close()
             coaching.close()
+            if cluster is not None:
+                await cluster.close()
             storage.close()
 
     app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
+from typing import TYPE_CHECKING
 
 from anyio import to_thread
 
@@ -21,14 +22,18 @@ from .coaching import Coaching
 from .commits import GroupCommit
 from .storage import Storage
 
+if TYPE_CHECKING:
+    from .cluster import Cluster, Table
+
 log = logging.getLogger(__name__)
 
 
 class Hub:
-    def __init__(self, storage: Storage, coaching: Coaching | None = None) -> None:
+    def __init__(self, storage: Storage, coaching: Coaching | None = None, cluster: Cluster | None = None) -> None:
         self.storage = storage
         self.coaching = coaching
         self.commits = GroupCommit(storage)
+        self.cluster = cluster
         self.actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -37,8 +42,9 @@ class Hub:
         for table_id in await to_thread.run_sync(self.storage.tables_to_resume):
             await self.actor(table_id)
 
-    async def actor(self, table_id: str) -> TableActor | None:
-        """The actor of ``table_id`` (started if needed), or None when there is no such table."""
+    async def actor(self, table_id: str) -> Table | None:
+        """The actor of ``table_id`` (started if needed), or None when there is no such table. With a
+        cluster (``cluster.py``), a table another process holds the lease of is a ``RemoteTable``."""
         actor = self.actors.get(table_id)
         if actor is not None:
             return actor
@@ -48,8 +54,14 @@ class Hub:
                 actor = self.actors.get(table_id)
                 if actor is not None:
                     return actor
+                if self.cluster is not None:
+                    owner = await self.cluster.acquire(table_id)
+                    if owner != self.cluster.node:
+                        return self.cluster.remote(table_id, owner)
                 loaded = await to_thread.run_sync(load, self.storage, table_id)
                 if loaded is None:
+                    if self.cluster is not None:
+                        await self.cluster.release(table_id)
                     return None
                 actor = TableActor(self.storage, loaded, self._unload, self.coaching, self.commits)
                 self.actors[table_id] = actor
@@ -63,11 +75,21 @@ class Hub:
         """Called by an idle actor as its task ends (in the same step: no request can slip in between)."""
         if self.actors.get(actor.id) is actor:
             del self.actors[actor.id]
+            if self.cluster is not None:
+                self.cluster.released(actor.id)
         log.debug("table %s unloaded", actor.id)
+
+    def drop(self, table_id: str) -> None:
+        """Stop the actor of ``table_id`` (its lease was lost: another process has the table)."""
+        actor = self.actors.get(table_id)
+        if actor is not None and actor.task is not None:
+            actor.task.cancel()
 
     def _ended(self, actor: TableActor, task: asyncio.Task[None]) -> None:
         if self.actors.get(actor.id) is actor:
             del self.actors[actor.id]
+            if self.cluster is not None:
+                self.cluster.released(actor.id)
         if task.cancelled():
             actor.stop()
             return

@@ -32,7 +32,9 @@ LIMIT_ENV = {
     "coach_workers": "LIVERPOOL_COACH_WORKERS",
     "hint_worlds": "LIVERPOOL_HINT_WORLDS",
     "review_worlds": "LIVERPOOL_REVIEW_WORLDS",
+    "cluster_lease_s": "LIVERPOOL_CLUSTER_LEASE_S",
 }
+CLUSTER_ENV = LIMIT_ENV["cluster_lease_s"]
 
 
 class SettingsError(ValueError):
@@ -52,6 +54,9 @@ class Settings:
     coach_workers: int = 2
     hint_worlds: int = 12
     review_worlds: int = 12
+    # Seconds a process holds a table's lease without renewing it; 0 (the default) runs one process
+    # alone, anything else shares tables with other processes on the same PostgreSQL (cluster.py).
+    cluster_lease_s: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:

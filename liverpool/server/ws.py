@@ -17,8 +17,8 @@ from anyio import to_thread
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from .actor import TableActor
 from .api import Server
+from .cluster import Table
 from .errors import Refused, validation_sentence
 from .messages import Client, error
 from .schemas import MAX_DEPTH, ActionMessage, HintAsk, NextDeal, Ping, UndoAsk, json_depth_over, read_client_message
@@ -62,7 +62,7 @@ async def _refuse(websocket: WebSocket, reason: str, message: str, code: int = U
     await websocket.close(code)
 
 
-async def _serve(websocket: WebSocket, actor: TableActor | None, seat: int | None) -> None:
+async def _serve(websocket: WebSocket, actor: Table | None, seat: int | None) -> None:
     if actor is None:
         await _refuse(websocket, "unknown_token", "this table no longer exists")
         return
@@ -85,7 +85,7 @@ async def _serve(websocket: WebSocket, actor: TableActor | None, seat: int | Non
         writer.cancel()
 
 
-async def _read(websocket: WebSocket, actor: TableActor, client: Client, settings: Settings) -> bool:
+async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Settings) -> bool:
     """Read until the client leaves (False) or breaks a limit and is being closed (True)."""
     sent: list[float] = []
     while True:

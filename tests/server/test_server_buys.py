@@ -28,6 +28,9 @@ from liverpool.server.storage import Storage
 
 SEATS = 5
 ROUNDS = int(os.environ.get("LIVERPOOL_BUY_ROUNDS", "25"))
+# Races at one table before the next starts at a fresh one (0: as many as its game has); a game over
+# always starts a fresh one, so any number of races can be run (`make buy-races`).
+PER_TABLE = int(os.environ.get("LIVERPOOL_BUY_RACES_PER_TABLE", "0"))
 MAX_DELAY_S = 0.03
 
 
@@ -62,13 +65,16 @@ def latest(clients: list[Client], seq: int) -> list[dict[str, Any]]:
     return out
 
 
-def drive_to_a_buy_window(clients: list[Client]) -> dict[str, Any]:
-    """Play plain moves (draw from the stock, discard) until a buy window is open; its state."""
+def drive_to_a_buy_window(clients: list[Client]) -> dict[str, Any] | None:
+    """Play plain moves (draw from the stock, discard) until a buy window is open; its state (None when
+    the game ends first)."""
     while True:
         states = latest(clients, max(c.state["seq"] if c.state else 0 for c in clients))
         obs = states[0]["observation"]
         if obs is not None and obs["phase"] == "buy":
             return states[0]
+        if obs is not None and obs["phase"] == "game_over":
+            return None
         if obs is None or obs["phase"] not in ("draw", "play"):
             clients[0].state_where(lambda s: s["observation"] is not None)
             continue
@@ -98,18 +104,34 @@ def race(clients: list[Client], window: list[int], rng: random.Random) -> None:
         thread.join()
 
 
+def a_table(server: ServerProcess) -> tuple[dict[str, Any], list[Client]]:
+    """A fresh ``contract`` table of five humans, each connected."""
+    created = server.create(preset="contract", seats=SEATS, away_timeout_s=0, buy_timeout_s=600)
+    tokens = [server.join(created["invite"], s, f"P{s}") for s in range(SEATS)]
+    return created, [server.player(t) for t in tokens]
+
+
 @pytest.mark.slow
 def test_simultaneous_buys_have_exactly_one_winner(db_url: str, start_server: Any) -> None:
     rng = random.Random(int(os.environ.get("LIVERPOOL_BUY_SEED", "5")))
     server: ServerProcess = start_server(db_url)
-    created = server.create(preset="contract", seats=SEATS, away_timeout_s=0, buy_timeout_s=600)
-    tokens = [server.join(created["invite"], s, f"P{s}") for s in range(SEATS)]
-    clients = [server.player(t) for t in tokens]
+    created, clients = a_table(server)
     refused: dict[str, int] = {}
     outranked = 0
+    tables = 1
+    at_this_table = 0
     try:
         for _ in range(ROUNDS):
             before = drive_to_a_buy_window(clients)
+            if before is None or (PER_TABLE and at_this_table == PER_TABLE):
+                for client in clients:
+                    client.close()
+                created, clients = a_table(server)
+                tables += 1
+                at_this_table = 0
+                before = drive_to_a_buy_window(clients)
+                assert before is not None, "a fresh game has a buy window"
+            at_this_table += 1
             obs, seq = before["observation"], before["seq"]
             window = list(obs["window"])
             errors_before = [len(c.errors) for c in clients]
@@ -147,5 +169,5 @@ def test_simultaneous_buys_have_exactly_one_winner(db_url: str, start_server: An
     finally:
         for client in clients:
             client.close()
-    print(f"{ROUNDS} races: claims refused {refused}, claims taken then outranked {outranked}")
+    print(f"{ROUNDS} races at {tables} tables: claims refused {refused}, claims taken then outranked {outranked}")
     assert "Traceback" not in server.logged()

@@ -51,13 +51,19 @@ def test_games_dealt_in_the_same_instant_from_the_live_source_get_different_deck
     assert play.chance_action(state, random.Random(5)).deck == play.chance_action(state, random.Random(5)).deck
 
 
-def test_two_tables_created_at_once_on_a_real_server_get_different_decks(
+CONCURRENT_TABLES = 12
+
+
+def test_tables_created_at_once_on_a_real_server_get_different_decks(
     sqlite_url: str, start_server: Callable[[str], ServerProcess]
 ) -> None:
+    # Twelve all-bot tables created by twelve threads at once: each deals as soon as it is created, from
+    # the actor's live source (``TableActor.rng``); a source seeded by the clock or a constant deals
+    # two of them the same deck. The decks are read from the database (they never leave the server).
     server = start_server(sqlite_url)
     body = {"seats": 4, "bots": {str(s): "random" for s in range(4)}, "bot_pace_ms": 60_000}
-    with ThreadPoolExecutor(4) as pool:
-        created = list(pool.map(lambda _: server.create(**body), range(4)))
+    with ThreadPoolExecutor(CONCURRENT_TABLES) as pool:
+        created = list(pool.map(lambda _: server.create(**body), range(CONCURRENT_TABLES)))
     storage = Storage(sqlite_url)
     try:
         deadline = time.monotonic() + 20

@@ -1,0 +1,317 @@
+"""Two ``liverpool serve`` processes on one PostgreSQL (issue 26, item 14; ``liverpool/server/cluster.py``).
+
+Real processes, real websockets, a real PostgreSQL (``LIVERPOOL_TEST_PG``; skipped without it). A table
+is owned by one process at a time (a lease row); players and spectators connected to either process
+see every update; ``kill -9`` of the owner moves the table to the other, and play goes on with
+nothing lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from server_fixtures import Client, ServerProcess, action_seqs, my_move, next_deal_waits_for_me, simple_choice
+from sqlalchemy import create_engine, text
+
+from liverpool.engine.actions import action_from_dict
+from liverpool.engine.game.core import apply, new_game
+from liverpool.engine.observe import observe
+from liverpool.engine.rules.ruleset import Ruleset
+from liverpool.server.app import create_app
+from liverpool.server.settings import Settings, SettingsError
+from liverpool.server.storage import Storage, database_url
+
+Start = Callable[..., ServerProcess]
+LEASE_S = 3
+CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": str(LEASE_S)}
+
+
+def lease_owner(db: str, table_id: str) -> tuple[str, bool] | None:
+    """The owner of ``table_id``'s lease and whether it is still live, straight from the database."""
+    engine = create_engine(database_url(db))
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                text("SELECT owner, expires > now() FROM table_leases WHERE table_id = :t"), {"t": table_id}
+            ).first()
+            return None if row is None else (row[0], bool(row[1]))
+    finally:
+        engine.dispose()
+
+
+def play_until(players: list[Client], seq: int, timeout: float = 60) -> None:
+    """The simple player on every seat in ``players`` (the others are bots) until the table is past ``seq``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for player in players:
+            player.quiet(0.2)
+        if max(p.state["seq"] for p in players if p.state is not None) > seq:
+            return
+        for player in players:
+            state = player.state
+            if state is None or not my_move(state):
+                continue
+            if next_deal_waits_for_me(state):
+                player.send({"type": "next_deal"})
+            else:
+                player.send({"type": "action", "action": simple_choice(state), "seq": state["seq"]})
+    pytest.fail(f"the table did not get past seq {seq} within {timeout}s")
+
+
+def event_seqs(client: Client) -> list[int]:
+    return [e["seq"] for e in client.events]
+
+
+def stored_state(db: str, table_id: str) -> Any:
+    storage = Storage(db)
+    try:
+        info = storage.table(table_id)
+        assert info is not None
+        state = new_game(Ruleset.from_dict(info.ruleset), info.seat_count, info.first_dealer)
+        for raw in storage.actions(table_id):
+            apply(state, action_from_dict(raw))
+        return state
+    finally:
+        storage.close()
+
+
+@pytest.mark.slow
+def test_two_processes_share_a_table_and_the_survivor_takes_it_over(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER, log_level="info")
+    b = start_server(pg_url, env=CLUSTER, log_level="info")
+    created = a.create(seats=3, bots={"2": "random"}, bot_pace_ms=50, away_timeout_s=0, next_deal_timeout_s=0)
+    table_id = created["table_id"]
+    ada_token = a.join(created["invite"], 0, "Ada")
+    ada = a.player(ada_token)  # while Ada is connected to a, a holds the table
+    bea_token = b.join(created["invite"], 1, "Bea")  # so this is asked of a through PostgreSQL
+    bea = b.player(bea_token)
+    watch_a = a.spectator(created["spectator"])
+    watch_b = b.spectator(created["spectator"])
+    owner = lease_owner(pg_url, table_id)
+    assert owner is not None and owner[1], "the table has a live lease"
+
+    # Both processes' clients see every update: the spectators get the same events, gap-free.
+    play_until([ada, bea], 12)
+    for client in (watch_a, watch_b, ada, bea):
+        client.quiet(0.5)
+    assert event_seqs(watch_a) == event_seqs(watch_b) == list(range(len(watch_a.events)))
+    assert watch_a.state is not None and watch_b.state is not None
+    assert watch_a.state["observation"] == watch_b.state["observation"]
+    assert ada.state is not None and bea.state is not None and ada.state["seq"] == bea.state["seq"]
+    assert bea.state["observation"]["hand"], "the relayed seat sees its own hand"
+
+    # Kill the owner (its log names its node).
+    first = ada.state["seq"]
+    dead, survivor = (a, b) if f"cluster node {owner[0]}:" in a.logged() else (b, a)
+    assert dead is a, "the table is held by the process its first player is connected to"
+    players = {a: (ada, ada_token, 0), b: (bea, bea_token, 1)}
+    stayer, _, stayer_seat = players[survivor]
+    leaver, leaver_token, _ = players[dead]
+    watcher = watch_b if survivor is b else watch_a
+    dead.kill()
+    killed = time.monotonic()
+    for client in (leaver, watch_a if survivor is b else watch_b):
+        client.close()
+    moved = stayer.state_where(lambda s: s.get("resumed") is True, timeout=LEASE_S * 5)
+    took = time.monotonic() - killed
+    now = lease_owner(pg_url, table_id)
+    assert now is not None and now[0] != owner[0] and now[1], "the survivor holds the lease"
+    assert moved["seq"] >= first
+    # The other player comes back through the survivor with the seq they last saw: exactly what they missed.
+    back = survivor.connect(f"/ws/play/{leaver_token}?since={first}")
+    resumed = back.state_where(lambda s: True)
+    assert resumed["resumed"] is True and event_seqs(back) == list(range(first, resumed["seq"]))
+
+    # Play goes on at the survivor, the relayed spectator saw every event once, and the log is whole.
+    assert stayer.state is not None
+    play_until([stayer, back], stayer.state["seq"] + 12)
+    for client in (stayer, back, watcher):
+        client.quiet(0.5)
+    seen = event_seqs(watcher)
+    assert seen == list(range(len(seen))), "the spectator of the survivor missed or repeated an event"
+    stored = action_seqs(pg_url, table_id)
+    assert stored == list(range(len(stored))) and len(stored) >= len(seen)
+    state = stored_state(pg_url, table_id)
+    assert stayer.state is not None and stayer.state["seq"] == len(stored) == len(state.history)
+    assert stayer.state["observation"] == observe(state, stayer_seat).to_client_dict(), "the table as stored"
+    assert "Traceback" not in survivor.logged(), survivor.logged()[-3000:]
+    print(f"failover: the surviving seat had its resumed state {took:.1f} s after kill -9 (lease {LEASE_S} s)")
+    for client in (stayer, back, watcher):
+        client.close()
+
+
+@pytest.mark.slow
+def test_the_owner_forgets_the_connections_of_a_relaying_process_that_died(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER)
+    b = start_server(pg_url, env=CLUSTER)
+    created = a.create(seats=3, bot_pace_ms=60_000, away_timeout_s=0)
+    ada = a.player(a.join(created["invite"], 0, "Ada"))  # a holds the table while Ada is connected to it
+    bea = b.player(b.join(created["invite"], 1, "Bea"))
+    ada.state_where(lambda s: s["connected"] == [0, 1])
+    bea.state_where(lambda s: s["connected"] == [0, 1])
+    b.kill()
+    # Bea's connection was relayed by b: once b's own lease expires, the owner drops it, as if she had left.
+    ada.state_where(lambda s: s["connected"] == [0], timeout=LEASE_S * 5)
+    ada.close()
+
+
+@pytest.mark.slow
+def test_relays_survive_lost_connections_to_postgresql(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER)
+    b = start_server(pg_url, env=CLUSTER)
+    created = a.create(seats=3, bots={"2": "random"}, bot_pace_ms=50, away_timeout_s=0, next_deal_timeout_s=0)
+    ada = a.player(a.join(created["invite"], 0, "Ada"))  # a holds the table while Ada is connected to it
+    bea = b.player(b.join(created["invite"], 1, "Bea"))
+    watcher = b.spectator(created["spectator"])  # relayed by b
+    play_until([ada, bea], 6)
+    # PostgreSQL drops every connection the two processes hold (their LISTEN and their own).
+    engine = create_engine(database_url(pg_url))
+    try:
+        with engine.begin() as connection:
+            ended = connection.execute(
+                text(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name LIKE 'liverpool-%' AND pid <> pg_backend_pid()) AS t"
+                )
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert ended >= 4, "each process had a LISTEN connection and one of its own"
+    assert ada.state is not None
+    play_until([ada, bea], ada.state["seq"] + 10)
+    for client in (ada, bea, watcher):
+        client.quiet(0.5)
+    seen = event_seqs(watcher)
+    assert seen == list(range(len(seen))), "the relayed spectator missed or repeated an event"
+    assert watcher.state is not None and bea.state is not None and ada.state is not None
+    assert watcher.state["seq"] == bea.state["seq"] == ada.state["seq"] == len(action_seqs(pg_url, created["table_id"]))
+    for client in (ada, bea, watcher):
+        client.close()
+
+
+def test_cluster_mode_needs_postgresql(sqlite_url: str) -> None:
+    # The lease and the notifications live in PostgreSQL: on SQLite the server refuses to start.
+    app = create_app(sqlite_url, Settings(cluster_lease_s=LEASE_S))
+    with pytest.raises(SettingsError, match="PostgreSQL"), TestClient(app):
+        pass
+
+
+def test_cluster_mode_is_off_by_default() -> None:
+    assert Settings.from_env({}).cluster_lease_s == 0
+    assert Settings.from_env({"LIVERPOOL_CLUSTER_LEASE_S": "5"}).cluster_lease_s == 5
+
+
+class TcpProxy:
+    """The simplest reverse proxy: each connection goes to the next backend in turn that accepts it."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.turn = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                incoming, _ = self.listener.accept()
+            except OSError:
+                return
+            for _ in self.ports:
+                port = self.ports[self.turn % len(self.ports)]
+                self.turn += 1
+                try:
+                    outgoing = socket.create_connection(("127.0.0.1", port), timeout=2)
+                except OSError:
+                    continue
+                outgoing.settimeout(None)
+                for source, sink in ((incoming, outgoing), (outgoing, incoming)):
+                    threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+                break
+            else:
+                incoming.close()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for each in (source, sink):
+                with contextlib.suppress(OSError):
+                    each.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.mark.slow
+def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str, start_server: Start) -> None:
+    a = start_server(pg_url, env=CLUSTER, log_level="info")
+    b = start_server(pg_url, env=CLUSTER, log_level="info")
+    proxy = TcpProxy([a.port, b.port])
+    front = f"127.0.0.1:{proxy.port}"
+    try:
+        created = httpx.post(
+            f"http://{front}/api/tables",
+            json={
+                "seats": 3,
+                "bots": {"2": "random"},
+                "bot_pace_ms": 50,
+                "away_timeout_s": 0,
+                "next_deal_timeout_s": 0,
+            },
+            timeout=10,
+        ).json()
+        tokens = []
+        for seat, name in ((0, "Ada"), (1, "Bea")):
+            answer = httpx.post(
+                f"http://{front}/api/invite/{created['invite']}/join", json={"seat": seat, "name": name}, timeout=10
+            )
+            assert answer.status_code == 200, answer.text
+            tokens.append(answer.json()["seat_token"])
+        players = [Client(f"ws://{front}/ws/play/{t}") for t in tokens]
+        watcher = Client(f"ws://{front}/ws/watch/{created['spectator']}")
+        play_until(players, 10)
+        for client in (*players, watcher):
+            client.quiet(0.5)
+        owner = lease_owner(pg_url, created["table_id"])
+        assert owner is not None
+        dead = a if f"cluster node {owner[0]}:" in a.logged() else b
+        dead.kill()
+        # Every client comes back through the proxy with the seq it last saw (the proxy skips the dead one).
+        events = list(watcher.events)
+        reconnected = []
+        for client in (*players, watcher):
+            assert client.state is not None
+            client.close()
+            path = (
+                f"/ws/play/{tokens[players.index(client)]}"
+                if client in players
+                else f"/ws/watch/{created['spectator']}"
+            )
+            again = Client(f"ws://{front}{path}?since={client.state['seq']}")
+            state = again.state_where(lambda s: True, timeout=LEASE_S * 5)
+            assert state["resumed"] is True and state["seq"] >= client.state["seq"]
+            reconnected.append(again)
+        players, watcher = reconnected[:2], reconnected[2]
+        play_until(players, max(p.state["seq"] for p in players if p.state) + 10)
+        watcher.quiet(0.5)
+        seen = [e["seq"] for e in events + watcher.events]
+        assert seen == list(range(len(seen))), "the spectator behind the proxy missed or repeated an event"
+        stored = action_seqs(pg_url, created["table_id"])
+        assert stored == list(range(len(stored))) and len(seen) <= len(stored)
+        for client in reconnected:
+            client.close()
+    finally:
+        proxy.close()
