@@ -39,13 +39,21 @@ def encode(message: dict[str, Any]) -> str:
     fast as json on a state message; see docs/performance.md). A message for many clients is encoded
     once and the same text handed to each (:meth:`Client.send_text`).
 
+    What orjson cannot encode (an int beyond 64 bits that a client sent and an error quotes back) is
+    encoded by json instead:
+
     >>> encode({"type": "event", "seq": 3, "text": "Ann discards 7♠"})
     '{"type":"event","seq":3,"text":"Ann discards 7♠"}'
+    >>> encode({"type": "error", "seq": 2**70})
+    '{"type":"error","seq":1180591620717411303424}'
     """
-    if ORJSON is None:  # pragma: no cover
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    text: str = ORJSON.dumps(message, option=ORJSON.OPT_NON_STR_KEYS).decode()
-    return text
+    if ORJSON is not None:
+        try:
+            text: str = ORJSON.dumps(message, option=ORJSON.OPT_NON_STR_KEYS).decode()
+            return text
+        except TypeError:  # orjson.JSONEncodeError is one
+            pass
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error(reason: str, message: str) -> dict[str, Any]:
