@@ -71,10 +71,13 @@ class Tab:
         return path
 
 
-def open_tab(browser: Browser, viewport: dict[str, int] | None = None, touch: bool = False) -> Tab:
-    """A new browser context and page (``touch``: a phone's touch screen); JavaScript errors and CSP
-    violations are kept in ``Tab.errors``."""
-    context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch)  # type: ignore[arg-type]
+def open_tab(
+    browser: Browser, viewport: dict[str, int] | None = None, touch: bool = False, locale: str | None = None
+) -> Tab:
+    """A new browser context and page (``touch``: a phone's touch screen; ``locale``: the browser's
+    language, as ``navigator.languages`` and ``Accept-Language`` give it); JavaScript errors, CSP
+    violations and messages missing from the page's catalogue are kept in ``Tab.errors``."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch, locale=locale)  # type: ignore[arg-type]
     context.set_default_timeout(WAIT_MS)
     tab = Tab(context.new_page())
     tab.page.on("pageerror", lambda error: tab.errors.append(str(error)))
@@ -83,8 +86,9 @@ def open_tab(browser: Browser, viewport: dict[str, int] | None = None, touch: bo
 
 
 def _csp_violation(tab: Tab, message: ConsoleMessage) -> None:
-    """A script, style or connection the Content-Security-Policy blocked is an error of the page."""
-    if "Content Security Policy" in message.text:
+    """A script, style or connection the Content-Security-Policy blocked, or a message missing from the
+    page's catalogue (``i18n.js`` logs "no message KEY"), is an error of the page."""
+    if "Content Security Policy" in message.text or message.text.startswith("no message "):
         tab.errors.append(message.text)
 
 

@@ -74,7 +74,7 @@ from liverpool.engine.rules.parts import (
 )
 from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
 from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, grouped_fields
-from liverpool.engine.rules.text import rules_in_words, summary
+from liverpool.engine.rules.text import SUMMARY_FIELDS, rules_in_fields, rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search.candidates import run_shapes, set_shapes
 from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
@@ -89,6 +89,7 @@ __all__ = [
     "JOKER_FACE",
     "MISSING_NUMBER",
     "PRESETS",
+    "SUMMARY_FIELDS",
     "Action",
     "Agent",
     "Buy",
@@ -176,6 +177,7 @@ __all__ = [
     "refusal",
     "replay",
     "replay_views",
+    "rules_in_fields",
     "rules_in_words",
     "run_game",
     "run_shapes",

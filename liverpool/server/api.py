@@ -18,8 +18,10 @@ from liverpool.cli.narrate import describe
 from liverpool.engine import (
     ALIASES,
     PRESETS,
+    SUMMARY_FIELDS,
     CardNotationError,
     GameRecord,
+    Group,
     RecordError,
     ReplayError,
     Ruleset,
@@ -37,6 +39,7 @@ from liverpool.engine import (
     parse_cards,
     replay,
     replay_views,
+    rules_in_fields,
     rules_in_words,
     summary,
 )
@@ -108,6 +111,7 @@ async def presets() -> dict[str, Any]:
             for r in PRESETS.values()
         ],
         "fields": field_docs(),
+        "summary_fields": list(SUMMARY_FIELDS),
         "bots": bot_names(),
     }
 
@@ -398,9 +402,14 @@ async def table_rules(table_id: str, server: Srv) -> dict[str, Any]:
     if info is None:
         raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
     rules = Ruleset.from_dict(info.ruleset)
+    fields = rules_in_fields(rules)
     return {
         "name": rules.name,
         "title": rules.title,
         "summary": summary(rules),
-        "groups": [{"group": group, "sentences": sentences} for group, sentences in rules_in_words(rules)],
+        "rules": rules.to_dict(),
+        "groups": [
+            {"group": group, "key": Group(group).name.lower(), "sentences": sentences, "fields": fields[group]}
+            for group, sentences in rules_in_words(rules)
+        ],
     }

@@ -81,14 +81,19 @@ def test_a_replay_is_every_step_built_by_the_engine(lobby_server: ServerProcess)
 
 def test_presets_and_tables_give_their_rules_in_words(lobby_server: ServerProcess) -> None:
     """Issue 28.3: the summaries and the words are the engine's (engine/rulestext.py)."""
-    from liverpool.engine import PRESETS
-    from liverpool.engine.rules.text import rules_in_words, summary
+    from liverpool.engine import PRESETS, Group
+    from liverpool.engine.rules.text import rules_in_fields, rules_in_words, summary
 
     presets = {p["name"]: p for p in lobby_server.get("/api/presets").json()["presets"]}
     assert {name: p["summary"] for name, p in presets.items()} == {n: summary(r) for n, r in PRESETS.items()}
     created = lobby_server.create(preset="norsk", rules={"discard_optional": False}, seats=3)
     words = lobby_server.get(f"/api/tables/{created['table_id']}/rules").json()
     house = Ruleset.from_dict({"base": "norsk", "discard_optional": False})
-    assert words["groups"] == [{"group": g, "sentences": s} for g, s in rules_in_words(house)]
+    fields = rules_in_fields(house)
+    groups = [
+        {"group": g, "key": Group(g).name.lower(), "sentences": s, "fields": fields[g]}
+        for g, s in rules_in_words(house)
+    ]
+    assert words["groups"] == groups, "each group with its key, which the pages translate (docs/i18n.md)"
     assert "A turn ends with a discard." in str(words["groups"])
     assert lobby_server.get("/api/tables/nope/rules").status_code == 404

@@ -86,6 +86,7 @@ class FieldInfo:
             "name": self.name,
             "kind": self.kind.value,
             "group": self.group.value,
+            "group_key": self.group.name.lower(),
             "doc": self.doc,
             "row": self.row,
             "choices": list(self.choices),

@@ -105,6 +105,20 @@ def summary(r: Ruleset) -> list[str]:
     return [contracts(r), hand_sizes(r), buying(r), calls(r), jokers(r)]
 
 
+SUMMARY_FIELDS = (
+    "deals",
+    "buying",
+    "buy_penalty_cards",
+    "buy_limit",
+    "final_deal_buy_limit",
+    "discard_call",
+    "set_min_naturals",
+    "run_min_naturals",
+    "joker_swap",
+)
+"""The fields :func:`summary` speaks of, in its order (a page in another language shows these by name)."""
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
@@ -261,6 +275,40 @@ SENTENCES: dict[str, Callable[[Ruleset, object], str]] = {
     "partnerships": _yes_no("Four players play as two teams (across the table), adding their totals.", ""),
 }
 """One sentence maker per ruleset field (an empty text: nothing to say, or said with another field)."""
+
+
+SAID_WITH = {
+    "max_players": "min_players",
+    "final_deal": "deals",
+    "buy_penalty_cards": "buying",
+    "buy_limit": "buying",
+    "final_deal_buy_limit": "buying",
+    "max_reshuffles": "stock_out",
+    "announce_after_discard": "announce_at",
+}
+"""Fields whose sentence is said by another field's (theirs is empty)."""
+
+
+def rules_in_fields(r: Ruleset) -> dict[str, list[str]]:
+    """The fields each group of :func:`rules_in_words` speaks of (by the group's value), in order: a
+    page in another language shows these by name and value.
+
+    >>> from liverpool.engine.rules.presets import find_preset
+    >>> rules_in_fields(find_preset('norsk'))['Buying (May I?)'][:4]
+    ['upcard_buyable', 'buying', 'buy_precedence', 'buy_penalty_cards']
+    """
+    said = {
+        info.name
+        for _group, infos in grouped_fields()
+        for info in infos
+        if SENTENCES[info.name](r, getattr(r, info.name)) or (info.name == "notes" and r.notes)
+    }
+    out = {}
+    for group, infos in grouped_fields():
+        names = [info.name for info in infos if info.name in said or SAID_WITH.get(info.name) in said]
+        if names:
+            out[group.value] = names
+    return out
 
 
 def rules_in_words(r: Ruleset) -> list[tuple[str, list[str]]]:

@@ -1,5 +1,7 @@
 // HTTP helpers, the seat tokens this browser keeps, and the page links (docs/protocol.md).
 
+import { has, t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, message, body) {
     super(message);
@@ -16,9 +18,18 @@ export function sentence(text) {
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
-/** The server's refusals are {reason, message} (docs/protocol.md). */
+/**
+ * A refusal ({reason, message}, docs/protocol.md) in the page's language: the server's own words when they
+ * are in it (the catalogue's `server.words`), else the catalogue's sentence for the reason code.
+ */
+export function refusalText(reason, message) {
+  if (message && t("server.words") === "yes") return sentence(message);
+  if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`);
+  return sentence(message ?? t("error.refused", { reason: reason ?? "" }));
+}
+
 function errorText(status, body) {
-  return sentence(body?.message ?? `the server refused the request (${body?.reason ?? `status ${status}`})`);
+  return refusalText(body?.reason ?? `http_${status}`, body?.message);
 }
 
 async function request(method, path, body) {

@@ -4,12 +4,13 @@
 import { el } from "./api.js";
 import { cardBack, cardElement, pretty } from "./cards.js";
 import { drag } from "./hand.js";
+import { t } from "./i18n.js";
 
 /** The name the server narrates with: the player's, "bot 2 (medium)" for a bot, "seat 2" if free. */
 export function seatName(view, s) {
   if (view.names?.[s]) return view.names[s];
-  if (view.bots?.[s]) return `bot ${s} (${view.bots[s]})`;
-  return `seat ${s}`;
+  if (view.bots?.[s]) return t("board.bot_name", { n: s, bot: t(`bot.${view.bots[s]}`) });
+  return t("board.seat_name", { n: s });
 }
 
 function isAway(view, s) {
@@ -20,9 +21,9 @@ function isAway(view, s) {
 function buysText(obs, s) {
   const used = obs.seats[s].buys;
   const left = obs.seats[s].buys_left;
-  if (left === undefined) return `${used} bought`;
-  if (left === null) return `${used} bought, no limit`;
-  return `${left} of ${obs.buys_allowed} buys left`;
+  if (left === undefined) return t("board.bought", { count: used });
+  if (left === null) return t("board.bought_no_limit", { count: used });
+  return t("board.buys_left", { left, count: obs.buys_allowed });
 }
 
 export function renderSeats(container, view) {
@@ -38,25 +39,25 @@ export function renderSeats(container, view) {
       el("div", { class: "seat-head" },
         el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: seatName(view, s) }),
-        s === me && el("span", { class: "badge", text: "you" }),
-        bot && el("span", { class: "badge bot", text: `bot · ${bot}` }),
-        isAway(view, s) && el("span", { class: "badge away", dataset: { testid: `away-${s}` }, text: "away: a bot plays" }),
+        s === me && el("span", { class: "badge", text: t("board.you") }),
+        bot && el("span", { class: "badge bot", text: t("board.bot_badge", { bot: t(`bot.${bot}`) }) }),
+        isAway(view, s) && el("span", { class: "badge away", dataset: { testid: `away-${s}` }, text: t("board.away") }),
         !bot && !view.connected.includes(s) && !isAway(view, s)
-          && el("span", { class: "badge away", dataset: { testid: `offline-${s}` }, text: "offline" }),
-        obs.dealer === s && el("span", { class: "badge", title: "dealer", text: "D" })),
+          && el("span", { class: "badge away", dataset: { testid: `offline-${s}` }, text: t("board.offline") }),
+        obs.dealer === s && el("span", { class: "badge", title: t("board.dealer"), text: t("board.dealer_badge") })),
       el("div", { class: "seat-info" },
-        el("span", { class: "count", dataset: { testid: `count-${s}` }, text: `${seat.hand_count} card${seat.hand_count === 1 ? "" : "s"}` }),
+        el("span", { class: "count", dataset: { testid: `count-${s}` }, text: t("board.cards", { count: seat.hand_count }) }),
         el("span", { class: "mini-backs" }, Array.from({ length: Math.min(seat.hand_count, 12) }, () => el("i"))),
         seat.announced && el("span", {
           class: "badge announce", dataset: { testid: `announce-${s}` },
-          text: `${seat.hand_count} left!`, title: "announced: few cards left",
+          text: t("board.announced", { count: seat.hand_count }), title: t("board.announced_title"),
         })),
       el("div", { class: "seat-info muted" },
-        seat.down ? el("span", { class: "badge down", text: "down" }) : el("span", { text: "not down" }),
+        seat.down ? el("span", { class: "badge down", text: t("board.down") }) : el("span", { text: t("board.not_down") }),
         el("span", { text: buysText(obs, s) })),
-      seat.known.length > 0 && el("div", { class: "known", title: "cards taken face up and still held" },
+      seat.known.length > 0 && el("div", { class: "known", title: t("board.known") },
         seat.known.map((c) => cardElement(c, { small: true }))),
-      turn && el("div", { class: "turn-note", text: obs.phase === "draw" ? "to draw" : "playing" }));
+      turn && el("div", { class: "turn-note", text: obs.phase === "draw" ? t("board.to_draw") : t("board.playing") }));
   });
   container.replaceChildren(...seats);
 }
@@ -70,7 +71,7 @@ export function renderPiles(stockEl, discardEl, view, act) {
   const canDraw = actionsOf(legal, "draw_stock").length > 0;
   stockEl.replaceChildren(
     obs.stock_size ? cardBack() : el("div", { class: "card empty" }),
-    el("span", { class: "pile-label", text: `stock · ${obs.stock_size}` }));
+    el("span", { class: "pile-label", text: t("board.stock", { count: obs.stock_size }) }));
   stockEl.dataset.size = String(obs.stock_size);
   stockEl.classList.toggle("active", canDraw);
   stockEl.onclick = () => canDraw && act({ type: "draw_stock" });
@@ -81,7 +82,7 @@ export function renderPiles(stockEl, discardEl, view, act) {
   const canDiscard = (card) => legal.some((a) => a.type === "discard" && a.card === card);
   discardEl.replaceChildren(
     top ? cardElement(top, { testid: "discard-top" }) : el("div", { class: "card empty", dataset: { testid: "discard-top" } }),
-    el("span", { class: "pile-label", text: `discards · ${obs.discard_pile.length}` }));
+    el("span", { class: "pile-label", text: t("board.discards", { count: obs.discard_pile.length }) }));
   discardEl.dataset.size = String(obs.discard_pile.length);
   discardEl.dataset.top = top ?? "";
   discardEl.classList.toggle("active", Boolean(take) || (selected && canDiscard(selected)));
@@ -115,17 +116,17 @@ export function renderBuyWindow(container, view) {
   }
   container.hidden = false;
   const answers = new Map(obs.window_answers.map(([s, wants]) => [s, wants]));
-  const from = obs.discarder === null || obs.discarder === undefined ? "" : ` discarded by ${seatName(view, obs.discarder)}`;
+  const from = obs.discarder === null || obs.discarder === undefined ? "" : t("board.discarded_by", { name: seatName(view, obs.discarder) });
   const rows = open
     ? obs.window.map((s) => {
-      const answer = answers.has(s) ? (answers.get(s) ? "wants it" : "passes") : "deciding…";
+      const answer = answers.has(s) ? (answers.get(s) ? t("board.wants_it") : t("board.passes")) : t("board.deciding");
       return el("li", { dataset: { testid: `window-seat-${s}`, answer: answers.has(s) ? String(answers.get(s)) : "" } },
-        el("strong", { text: seatName(view, s) }), `: ${answer} · ${buysText(obs, s)}`);
+        el("strong", { text: seatName(view, s) }), t("board.window_answer", { answer, buys: buysText(obs, s) }));
     })
-    : calls.map((s) => el("li", {}, el("strong", { text: seatName(view, s) }), " calls May I?"));
+    : calls.map((s) => el("li", {}, el("strong", { text: seatName(view, s) }), " ", t("board.calls_may_i")));
   container.replaceChildren(
-    el("h4", { text: "May I?" }),
-    el("p", { class: "muted", text: top ? `The ${pretty(top)}${from}, with ${obs.buy_penalty_cards} penalty card${obs.buy_penalty_cards === 1 ? "" : "s"} from the stock.` : "" }),
+    el("h4", { text: t("common.may_i") }),
+    el("p", { class: "muted", text: top ? t("board.window_card", { card: pretty(top), from, count: obs.buy_penalty_cards }) : "" }),
     el("ol", {}, rows));
 }
 
@@ -159,7 +160,7 @@ export function renderMelds(container, view, ui, handlers) {
             const cardNode = cardElement(card, { small: true, stands: meld.stands[k], testid: "meld-card" });
             if (swap) {
               cardNode.classList.add("swappable");
-              cardNode.title = `swap ${pretty(selected)} for this joker`;
+              cardNode.title = t("board.swap_title", { card: pretty(selected) });
               cardNode.dataset.testid = "swap-joker";
               cardNode.addEventListener("click", (event) => {
                 event.stopPropagation();
@@ -170,9 +171,9 @@ export function renderMelds(container, view, ui, handlers) {
           })));
         if (ui.pendingEnds && ui.pendingEnds.meld === index) {
           node.append(el("div", { class: "ends" },
-            el("button", { type: "button", class: "small", dataset: { testid: "layoff-end-low" }, text: "◀ low end",
+            el("button", { type: "button", class: "small", dataset: { testid: "layoff-end-low" }, text: t("board.low_end"),
               onclick: (e) => { e.stopPropagation(); handlers.onLayOff(ui.pendingEnds.card, index, "low"); } }),
-            el("button", { type: "button", class: "small", dataset: { testid: "layoff-end-high" }, text: "high end ▶",
+            el("button", { type: "button", class: "small", dataset: { testid: "layoff-end-high" }, text: t("board.high_end"),
               onclick: (e) => { e.stopPropagation(); handlers.onLayOff(ui.pendingEnds.card, index, "high"); } })));
         }
         node.addEventListener("click", () => handlers.onPick(index));
@@ -200,5 +201,5 @@ export function renderMelds(container, view, ui, handlers) {
         });
         return node;
       }))));
-  container.replaceChildren(...(groups.length ? groups : [el("p", { class: "muted empty-melds", text: "No melds on the table yet." })]));
+  container.replaceChildren(...(groups.length ? groups : [el("p", { class: "muted empty-melds", text: t("board.no_melds") })]));
 }

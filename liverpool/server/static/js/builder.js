@@ -4,6 +4,7 @@
 
 import { el, postJSON } from "./api.js";
 import { cardElement, pretty } from "./cards.js";
+import { t } from "./i18n.js";
 
 /** The builder's memory: which cards go to which meld of the contract, and the engine's last answer. */
 export class Builder {
@@ -95,37 +96,37 @@ export function renderBuilder(builder, ctx) {
     const shown = part?.label ? part.cards : slot;
     const cards = shown.map((id, k) => {
       const node = cardElement(id, { small: true, stands: part?.label ? part.stands[k] : null, testid: "builder-card" });
-      node.title = `${pretty(id)}: click to take it back`;
+      node.title = t("builder.take_back", { card: pretty(id) });
       node.addEventListener("click", () => ctx.onRemove(id));
       return node;
     });
     const problems = part ? part.problems : [];
-    const missing = !part ? "checking…" : problems.length ? problems.join("; ") : "ready";
+    const missing = !part ? t("builder.checking") : problems.length ? problems.join("; ") : t("builder.ready");
     return el("div", { class: "builder-slot" + (part && !problems.length ? " ready" : ""), dataset: { testid: `builder-slot-${i}` } },
       el("div", { class: "builder-head" },
         el("strong", { text: part?.title ?? `${i + 1}` }),
         el("button", {
           type: "button", class: "small", dataset: { testid: `builder-add-${i}` },
           disabled: ctx.selected.size === 0,
-          text: ctx.selected.size ? `add ${ctx.selected.size} selected` : "select cards, then add",
+          text: ctx.selected.size ? t("builder.add", { count: ctx.selected.size }) : t("builder.select_first"),
           onclick: () => ctx.onAdd(i),
         })),
-      el("div", { class: "builder-cards" }, cards.length ? cards : el("span", { class: "muted", text: "no cards yet" })),
-      part && part.placements.length > 1 && el("label", { class: "small" }, "lies as ",
+      el("div", { class: "builder-cards" }, cards.length ? cards : el("span", { class: "muted", text: t("builder.no_cards") })),
+      part && part.placements.length > 1 && el("label", { class: "small" }, t("builder.lies_as"), " ",
         el("select", {
           dataset: { testid: `builder-run-choice-${i}` },
           onchange: (e) => ctx.onChoice(i, Number(e.target.value)),
         }, part.placements.map((c, k) => el("option", { value: String(k), text: c, selected: k === part.choice })))),
       el("p", { class: "builder-missing" + (part && !problems.length ? " ok" : ""), dataset: { testid: `builder-missing-${i}` }, text: missing }));
   });
-  const summary = !draft ? "checking…" : draft.go_down ? "Everything is in place: you can go down." : `Missing: ${draft.problem}`;
+  const summary = !draft ? t("builder.checking") : draft.go_down ? t("builder.all_set") : t("builder.missing", { problem: draft.problem });
   return el("div", { class: "builder", dataset: { testid: "godown-builder" } },
     el("div", { class: "builder-slots" }, slots),
     el("p", { class: "builder-summary", dataset: { testid: "builder-missing" }, text: summary }),
     el("div", { class: "row" },
       el("button", {
         type: "button", class: "primary", dataset: { testid: "builder-go-down" }, disabled: !draft?.go_down,
-        text: "Go down", onclick: () => draft?.go_down && ctx.onGoDown(draft.go_down),
+        text: t("builder.go_down"), onclick: () => draft?.go_down && ctx.onGoDown(draft.go_down),
       }),
-      el("button", { type: "button", class: "quiet", text: "clear", dataset: { testid: "builder-clear" }, onclick: () => ctx.onClear() })));
+      el("button", { type: "button", class: "quiet", text: t("builder.clear"), dataset: { testid: "builder-clear" }, onclick: () => ctx.onClear() })));
 }

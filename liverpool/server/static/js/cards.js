@@ -1,8 +1,9 @@
 // Cards in the record notation ("7H", "10S", "QD#1", "JK#2") and their rendering.
 
+import { t } from "./i18n.js";
+
 export const SUITS = ["C", "D", "H", "S"];
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_BY_TEXT = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
 const RANK_NAMES = { 1: "A", 11: "J", 12: "Q", 13: "K", 14: "A" };
 
@@ -18,12 +19,10 @@ export function parseCard(id) {
   return { id, rank, suit, joker: false, copy };
 }
 
-const RANK_WORDS = ["", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
-
 /** A card's name in words, for screen readers: "seven of hearts", "joker". */
 export function cardName(id) {
   const card = parseCard(id);
-  return card.joker ? "joker" : `${RANK_WORDS[card.rank]} of ${SUIT_NAMES[card.suit]}`;
+  return card.joker ? t("card.joker") : t("card.name", { rank: t(`card.rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
 export function rankText(rank) {
@@ -33,7 +32,7 @@ export function rankText(rank) {
 /** "7♥", "Q♦", "Joker" (copies are not shown). */
 export function pretty(id) {
   const card = parseCard(id);
-  return card.joker ? "Joker" : rankText(card.rank) + SUIT_SYMBOLS[card.suit];
+  return card.joker ? t("card.joker_short") : rankText(card.rank) + SUIT_SYMBOLS[card.suit];
 }
 
 export function prettyList(ids) {
@@ -70,9 +69,9 @@ export function cardElement(id, options = {}) {
   el.className = "card" + (card.joker ? " joker" : ` suit-${card.suit}`) + (options.small ? " small" : "");
   el.dataset.card = id;
   if (options.testid) el.dataset.testid = options.testid;
-  el.title = options.title ?? (card.joker ? "Joker" : `${rankText(card.rank)} of ${SUIT_NAMES[card.suit]}`);
+  el.title = options.title ?? (card.joker ? t("card.joker_short") : t("card.title", { rank: rankText(card.rank), suit: t(`card.suit.${card.suit}`) }));
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", options.stands ? `${cardName(id)} standing for ${options.stands}` : cardName(id));
+  el.setAttribute("aria-label", options.stands ? t("card.stands", { card: cardName(id), stands: options.stands }) : cardName(id));
   const corner = document.createElement("span");
   corner.className = "corner";
   corner.textContent = card.joker ? "JK" : rankText(card.rank);
@@ -95,7 +94,7 @@ export function cardBack(options = {}) {
   const el = document.createElement("div");
   el.className = "card back" + (options.small ? " small" : "");
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", "a card face down");
+  el.setAttribute("aria-label", t("card.face_down"));
   if (options.testid) el.dataset.testid = options.testid;
   return el;
 }

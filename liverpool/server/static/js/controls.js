@@ -3,49 +3,47 @@
 import { el } from "./api.js";
 import { cardElement, pretty } from "./cards.js";
 import { seatName } from "./board.js";
+import { listWords, t } from "./i18n.js";
 
 const of = (legal, type) => legal.filter((a) => a.type === type);
 
-function joinWords(words) {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
-}
 
 /** A sentence for whose turn it is and what the viewer may do. */
 export function statusText(view) {
   const { obs, legal, me } = view;
   const top = obs.discard_pile.at(-1);
-  if (obs.phase === "game_over") return "The game is over.";
-  if (obs.phase === "deal") return "Shuffling and dealing…";
-  if (obs.phase === "reshuffle") return "The stock is empty: the discards are being washed into a new stock…";
+  if (obs.phase === "game_over") return t("status.game_over");
+  if (obs.phase === "deal") return t("status.dealing");
+  if (obs.phase === "reshuffle") return t("status.reshuffle");
   const words = [];
-  if (of(legal, "draw_stock").length) words.push("draw from the stock");
-  if (of(legal, "draw_discard").some((a) => (a.depth ?? 1) === 1) && top) words.push(`take the ${pretty(top)}`);
-  if (of(legal, "draw_discard").some((a) => (a.depth ?? 1) > 1)) words.push("dig into the discard pile");
-  if (of(legal, "buy").length && top) words.push(`buy the ${pretty(top)} (May I?)`);
-  if (of(legal, "pass").length) words.push("pass");
-  if (of(legal, "go_down").length) words.push("go down");
-  if (of(legal, "lay_off").length) words.push("lay off");
-  if (of(legal, "swap_joker").length) words.push("swap a joker");
-  if (of(legal, "discard").length) words.push("discard");
-  if (of(legal, "end_turn").length) words.push("end your turn");
-  if (of(legal, "call").length) words.push(of(legal, "call").some((a) => a.card) ? "call Liverpool" : "call rummy");
+  if (of(legal, "draw_stock").length) words.push(t("status.draw_stock"));
+  if (of(legal, "draw_discard").some((a) => (a.depth ?? 1) === 1) && top) words.push(t("status.take", { card: pretty(top) }));
+  if (of(legal, "draw_discard").some((a) => (a.depth ?? 1) > 1)) words.push(t("status.dig"));
+  if (of(legal, "buy").length && top) words.push(t("status.buy", { card: pretty(top) }));
+  if (of(legal, "pass").length) words.push(t("status.pass"));
+  if (of(legal, "go_down").length) words.push(t("status.go_down"));
+  if (of(legal, "lay_off").length) words.push(t("status.lay_off"));
+  if (of(legal, "swap_joker").length) words.push(t("status.swap"));
+  if (of(legal, "discard").length) words.push(t("status.discard"));
+  if (of(legal, "end_turn").length) words.push(t("status.end_turn"));
+  if (of(legal, "call").length) words.push(of(legal, "call").some((a) => a.card) ? t("status.call_liverpool") : t("status.call_rummy"));
   const mine = me !== null && obs.current === me;
   const waiting = (obs.reclaimed ?? []).filter((c) => c !== obs.must_place);
-  const mustPlace = (mine && obs.must_place ? ` ${pretty(obs.must_place)} must be melded or laid off now.` : "")
-    + (mine && waiting.length ? ` ${waiting.map(pretty).join(", ")} must be placed on the table before your turn ends.` : "");
+  const mustPlace = (mine && obs.must_place ? ` ${t("status.must_place_now", { card: pretty(obs.must_place) })}` : "")
+    + (mine && waiting.length ? ` ${t("status.must_place_later", { cards: waiting.map(pretty).join(", ") })}` : "");
   if (words.length) {
     const yourTurn = obs.current === me && (obs.phase === "draw" || obs.phase === "play");
-    return `${yourTurn ? "Your turn: you" : "You"} may ${joinWords(words)}.${mustPlace}`;
+    const what = listWords(words, "or");
+    return `${yourTurn ? t("status.your_turn_may", { what }) : t("status.you_may", { what })}${mustPlace}`;
   }
   const who = seatName(view, obs.current);
   if (obs.phase === "buy") {
     const answered = new Set(obs.window_answers.map(([s]) => s));
     const waiting = obs.window.filter((s) => !answered.has(s)).map((s) => seatName(view, s));
-    return `May I? Waiting for ${joinWords(waiting)} to answer.`;
+    return t("status.buy_waiting", { names: listWords(waiting, "or") });
   }
-  if (obs.phase === "draw") return `${who} is to draw.`;
-  return `${who} is playing.`;
+  if (obs.phase === "draw") return t("status.to_draw", { name: who });
+  return t("status.playing", { name: who });
 }
 
 /**
@@ -60,22 +58,22 @@ export function renderControls(container, view, act) {
     type: "button", class: opts.primary ? "primary" : "", dataset: { testid }, disabled: opts.disabled ?? false,
     title: opts.title, text, onclick: () => action && act(action),
   }));
-  if (of(legal, "draw_stock").length) button("draw-stock", "Draw from the stock", { type: "draw_stock" }, { primary: true });
+  if (of(legal, "draw_stock").length) button("draw-stock", t("controls.draw_stock"), { type: "draw_stock" }, { primary: true });
   if (of(legal, "draw_discard").some((a) => (a.depth ?? 1) === 1) && top) {
-    button("take-discard", `Take the ${pretty(top)}`, { type: "draw_discard" });
+    button("take-discard", t("controls.take", { card: pretty(top) }), { type: "draw_discard" });
   }
   for (const dig of of(legal, "draw_discard").filter((a) => (a.depth ?? 1) > 1)) {
     const card = obs.discard_pile.at(-dig.depth);
-    button(`dig-${dig.depth}`, `Dig for the ${pretty(card)} (${dig.depth} cards)`, { type: "draw_discard", depth: dig.depth });
+    button(`dig-${dig.depth}`, t("controls.dig", { card: pretty(card), count: dig.depth }), { type: "draw_discard", depth: dig.depth });
   }
-  if (of(legal, "buy").length && top) button("buy", `May I? (buy the ${pretty(top)})`, { type: "buy" }, { primary: true });
-  if (of(legal, "pass").length) button("pass", "Pass", { type: "pass" });
+  if (of(legal, "buy").length && top) button("buy", t("controls.buy", { card: pretty(top) }), { type: "buy" }, { primary: true });
+  if (of(legal, "pass").length) button("pass", t("controls.pass"), { type: "pass" });
   const discards = of(legal, "discard");
   if (discards.length) {
     const ok = selected && discards.some((a) => a.card === selected);
-    button("discard-button", selected ? `Discard the ${pretty(selected)}` : "Discard (select a card)",
+    button("discard-button", selected ? t("controls.discard", { card: pretty(selected) }) : t("controls.discard_select"),
       ok ? { type: "discard", card: selected } : null,
-      { disabled: !ok, title: selected && !ok ? "this card may not be discarded now" : undefined });
+      { disabled: !ok, title: selected && !ok ? t("controls.discard_not_now") : undefined });
   }
   const layOffs = of(legal, "lay_off");
   if (layOffs.length) {
@@ -83,24 +81,24 @@ export function renderControls(container, view, act) {
     buttons.push(el("span", {
       class: "hint", dataset: { testid: "layoff-hint" },
       text: selected
-        ? (fits.length ? `${pretty(selected)} fits the highlighted meld${fits.length > 1 ? "s" : ""}: click or drop it there` : `${pretty(selected)} fits no meld`)
-        : "Select a card marked ⊕ to lay it off",
+        ? (fits.length ? t("controls.fits", { card: pretty(selected), count: fits.length }) : t("controls.fits_none", { card: pretty(selected) }))
+        : t("controls.layoff_hint"),
     }));
   }
   const calls = of(legal, "call");
-  if (calls.some((a) => !a.card)) button("call-rummy", "Call rummy!", { type: "call" }, { primary: true });
+  if (calls.some((a) => !a.card)) button("call-rummy", t("controls.call_rummy"), { type: "call" }, { primary: true });
   if (calls.some((a) => a.card)) {
     const ok = selected && calls.some((a) => a.card === selected);
-    button("call-liverpool", selected ? `Call Liverpool, shedding the ${pretty(selected)}` : "Call Liverpool (select a card to shed)",
+    button("call-liverpool", selected ? t("controls.call_liverpool", { card: pretty(selected) }) : t("controls.call_liverpool_select"),
       ok ? { type: "call", card: selected } : null, { disabled: !ok });
   }
-  if (of(legal, "end_turn").length) button("end-turn", "End turn", { type: "end_turn" });
+  if (of(legal, "end_turn").length) button("end-turn", t("controls.end_turn"), { type: "end_turn" });
   const swaps = of(legal, "swap_joker");
   const swapRow = swaps.length
-    ? el("div", { class: "swaps", dataset: { testid: "swaps" } }, el("span", { class: "muted", text: "Joker swaps:" }),
+    ? el("div", { class: "swaps", dataset: { testid: "swaps" } }, el("span", { class: "muted", text: t("controls.swaps") }),
       swaps.map((a, k) => el("button", {
         type: "button", class: "small", dataset: { testid: `swap-option-${k}` },
-        text: `${pretty(a.card)} for the joker in ${seatName(view, obs.melds[a.meld].owner)}'s ${obs.melds[a.meld].kind}`,
+        text: t(`controls.swap_${obs.melds[a.meld].kind}`, { card: pretty(a.card), name: seatName(view, obs.melds[a.meld].owner) }),
         onclick: () => act({ type: "swap_joker", card: a.card, meld: a.meld, joker: a.joker }),
       })))
     : null;
@@ -115,8 +113,8 @@ export function renderGoDownOptions(options, act, onEdit) {
         el("div", { class: "meld small" }, meld.cards.map((c) => cardElement(c, { small: true }))))),
       el("div", { class: "row" },
         el("button", {
-          type: "button", class: "primary small", dataset: { testid: `godown-option-${k}` }, text: "Go down like this",
+          type: "button", class: "primary small", dataset: { testid: `godown-option-${k}` }, text: t("controls.go_down_like_this"),
           onclick: () => act({ type: "go_down", melds: action.melds }),
         }),
-        el("button", { type: "button", class: "small quiet", text: "edit", dataset: { testid: `godown-edit-${k}` }, onclick: () => onEdit(action.melds) })))));
+        el("button", { type: "button", class: "small quiet", text: t("controls.edit"), dataset: { testid: `godown-edit-${k}` }, onclick: () => onEdit(action.melds) })))));
 }

@@ -2,7 +2,8 @@
 // and list this browser's own tables (from the seat tokens in localStorage) with rematch.
 
 import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
-import { loadFields, overrides, rulesForm } from "./rules-form.js";
+import { fieldLine, loadFields, overrides, rulesForm } from "./rules-form.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,6 +11,7 @@ const lobby = {
   presets: [],
   fields: [],
   bots: [],
+  summaryFields: [],
   saved: [],
   form: null,
 };
@@ -35,7 +37,7 @@ function chosenRules() {
     const changed = overrides(full, preset.rules);
     const house = Object.keys(changed).some((name) => name !== "name" && name !== "title");
     if (house && !("name" in changed)) changed.name = `${preset.name}-house`;
-    if (house && !("title" in changed)) changed.title = `House rules on ${preset.title}`;
+    if (house && !("title" in changed)) changed.title = t("lobby.house_title", { title: preset.title });
     return { preset: preset.name, rules: changed, full: { ...full, ...changed } };
   }
   if (mode === "saved" && savedRules()) {
@@ -48,7 +50,9 @@ function chosenRules() {
 function showPreset() {
   const preset = currentPreset();
   $("preset-title").textContent = preset.title ?? "";
-  $("preset-summary").replaceChildren(...(preset.summary ?? []).map((text) => el("li", { text })));
+  const summary = t("server.words") === "yes" ? preset.summary ?? []
+    : lobby.summaryFields.map((name) => fieldLine(lobby.fields.find((f) => f.name === name), preset.rules));
+  $("preset-summary").replaceChildren(...summary.map((text) => el("li", { text })));
   lobby.form = rulesForm(preset.rules, lobby.fields);
   $("rules-form-slot").replaceChildren(lobby.form.element);
   fitSeats();
@@ -70,10 +74,10 @@ function drawSeatKinds(count) {
   list.replaceChildren(...Array.from({ length: count }, (_, seat) => {
     const value = before[seat] ?? "human";
     return el("li", {},
-      el("span", { class: "seat-label", text: `Seat ${seat + 1}` }),
-      el("select", { "aria-label": `who plays seat ${seat + 1}`, dataset: { testid: `seat-kind-${seat}` } },
-        el("option", { value: "human", text: "a player (invite)", selected: value === "human" }),
-        lobby.bots.map((bot) => el("option", { value: bot, text: `bot: ${bot}`, selected: value === bot }))));
+      el("span", { class: "seat-label", text: t("common.seat_n", { n: seat + 1 }) }),
+      el("select", { "aria-label": t("lobby.who_plays", { n: seat + 1 }), dataset: { testid: `seat-kind-${seat}` } },
+        el("option", { value: "human", text: t("lobby.kind_human"), selected: value === "human" }),
+        lobby.bots.map((bot) => el("option", { value: bot, text: t("lobby.kind_bot", { bot: t(`bot.${bot}`) }), selected: value === bot }))));
   }));
 }
 
@@ -96,14 +100,14 @@ async function saveRules() {
   const name = $("save-name").value.trim();
   const status = $("save-status");
   if (!name) {
-    status.textContent = "give the rules a name first";
+    status.textContent = t("lobby.save_no_name");
     return;
   }
   const preset = currentPreset();
   const rules = { base: preset.name, ...overrides(lobby.form.read(), preset.rules), name };
   try {
     await postJSON("/api/rulesets", { name, rules });
-    status.textContent = `saved as ${name}`;
+    status.textContent = t("lobby.saved_as", { name });
     await loadSaved();
   } catch (error) {
     status.textContent = error.message;
@@ -174,7 +178,7 @@ async function rematch(entry, button) {
   } catch (error) {
     button.disabled = false;
     button.title = error.message;
-    button.textContent = "rematch failed";
+    button.textContent = t("lobby.rematch_failed");
   }
 }
 
@@ -190,33 +194,33 @@ async function loadMyTables() {
   try {
     rows = (await getJSON(`/api/my-tables?tokens=${seats.map((s) => encodeURIComponent(s.token)).join(",")}`)).tables;
   } catch (error) {
-    list.replaceChildren(el("li", { class: "error", text: `cannot load your tables: ${error.message}` }));
+    list.replaceChildren(el("li", { class: "error", text: t("lobby.tables_failed", { error: error.message }) }));
     return;
   }
   list.replaceChildren(...seats.map((entry) => {
     const row = rows.find((r) => r.seat_token === entry.token);
     if (!row) {
       return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status: "gone" } },
-        el("span", { class: "muted", text: `${entry.name ?? "a seat"}: this table is not on this server` }),
-        el("button", { type: "button", class: "small quiet", text: "forget", onclick: () => { forgetSeat(entry.token); loadMyTables(); } }));
+        el("span", { class: "muted", text: t("lobby.table_gone", { name: entry.name ?? t("lobby.a_seat") }) }),
+        el("button", { type: "button", class: "small quiet", text: t("lobby.forget"), onclick: () => { forgetSeat(entry.token); loadMyTables(); } }));
     }
     const over = row.status === "over";
     return el("li", { class: "my-table", dataset: { testid: "my-table", token: entry.token, status: row.status } },
       el("div", { class: "my-table-main" },
         el("a", { href: links.play(entry.token), dataset: { testid: "my-table-open" } },
           `${row.names[row.seat] ?? entry.name} · ${row.title ?? row.ruleset}`),
-        el("span", { class: "badge", text: row.status }),
-        el("span", { class: "muted", text: row.names.map((n, s) => n ?? `seat ${s}`).join(", ") })),
+        el("span", { class: "badge", text: t(`table_status.${row.status}`) }),
+        el("span", { class: "muted", text: row.names.map((n, s) => n ?? t("common.seat_n", { n: s + 1 })).join(", ") })),
       el("div", { class: "my-table-actions" },
-        over && el("a", { class: "button small", href: links.replay(row.table_id), text: "replay" }),
+        over && el("a", { class: "button small", href: links.replay(row.table_id), text: t("lobby.replay") }),
         el("button", {
-          type: "button", class: "small", text: row.rematch ? "join the rematch" : "rematch", dataset: { testid: "rematch" },
+          type: "button", class: "small", text: row.rematch ? t("lobby.join_rematch") : t("lobby.rematch"), dataset: { testid: "rematch" },
           disabled: !over,
-          title: over ? "a new table with the same seats" : "after the game is over",
+          title: over ? t("lobby.rematch_title") : t("lobby.rematch_later"),
           onclick: (e) => rematch({ ...entry, table_id: row.table_id }, e.currentTarget),
         }),
         el("button", {
-          type: "button", class: "small quiet", text: "forget",
+          type: "button", class: "small quiet", text: t("lobby.forget"),
           onclick: () => { forgetSeat(entry.token); loadMyTables(); },
         })));
   }));
@@ -228,8 +232,9 @@ async function start() {
     lobby.presets = data.presets;
     lobby.fields = await loadFields();
     lobby.bots = data.bots;
+    lobby.summaryFields = data.summary_fields;
   } catch (error) {
-    $("create-error").textContent = `cannot load the presets: ${error.message}`;
+    $("create-error").textContent = t("lobby.presets_failed", { error: error.message });
     return;
   }
   const select = $("preset");
@@ -251,7 +256,7 @@ async function start() {
       const input = $(button.dataset.copy);
       input.select();
       navigator.clipboard?.writeText(input.value).catch(() => {});
-      button.textContent = "copied";
+      button.textContent = t("lobby.copied");
     }));
   showPreset();
   await loadSaved();

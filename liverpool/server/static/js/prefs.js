@@ -2,26 +2,28 @@
 // green, diamonds blue) or a colour-blind-safe palette (Okabe and Ito's colours for suits and seats).
 // Suits are always shown by their symbol as well as by colour.
 
+import { t } from "./i18n.js";
+
 const KEY = "liverpool.cardColours";
-export const CARD_COLOURS = { two: "two colours", four: "four colours", safe: "colour-blind safe" };
+const CHOICES = ["two", "four", "safe"];
 
 export function cardColours() {
   const saved = localStorage.getItem(KEY);
-  return saved in CARD_COLOURS ? saved : "two";
+  return CHOICES.includes(saved) ? saved : "two";
 }
 
 function apply(choice) {
-  for (const name of Object.keys(CARD_COLOURS)) document.body.classList.toggle(`cards-${name}`, name === choice);
+  for (const name of CHOICES) document.body.classList.toggle(`cards-${name}`, name === choice);
 }
 
 /** Apply the saved choice, and make `select` (if there is one) change and remember it. */
 export function setUpCardColours(select) {
   apply(cardColours());
   if (!select) return;
-  select.replaceChildren(...Object.entries(CARD_COLOURS).map(([value, text]) => {
+  select.replaceChildren(...CHOICES.map((value) => {
     const option = document.createElement("option");
     option.value = value;
-    option.textContent = text;
+    option.textContent = t(`colours.${value}`);
     return option;
   }));
   select.value = cardColours();

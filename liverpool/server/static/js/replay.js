@@ -6,6 +6,7 @@ import { el, getJSON, links, tokenFromLocation } from "./api.js";
 import { bySuit, cardBack, cardElement } from "./cards.js";
 import { scoreChart, scoreTable } from "./scores.js";
 import { setUpCardColours } from "./prefs.js";
+import { listWords, t } from "./i18n.js";
 
 setUpCardColours(null);
 
@@ -24,23 +25,23 @@ function render() {
   const step = steps[at];
   const state = step.table;
   $("slider").value = String(at);
-  $("step").textContent = `step ${at} of ${steps.length - 1}`;
+  $("step").textContent = t("replay.step", { at, count: steps.length - 1 });
   $("action").textContent = step.text;
   const acting = step.action?.seat;
   const showHands = $("show-hands").checked;
 
   $("stock").replaceChildren(state.stock_size ? cardBack() : el("div", { class: "card empty" }),
-    el("span", { class: "pile-label", text: `stock · ${state.stock_size}` }));
+    el("span", { class: "pile-label", text: t("board.stock", { count: state.stock_size }) }));
   const top = state.discard_pile.at(-1);
   $("discard").replaceChildren(top ? cardElement(top) : el("div", { class: "card empty" }),
-    el("span", { class: "pile-label", text: `discards · ${state.discard_pile.length}` }));
+    el("span", { class: "pile-label", text: t("board.discards", { count: state.discard_pile.length }) }));
   const answers = Object.fromEntries(state.window_answers);
   const windowBox = $("window");
   windowBox.hidden = !state.window.length;
   if (state.window.length) {
-    windowBox.replaceChildren(el("h4", { text: "May I?" }), el("ol", {}, state.window.map((s) =>
+    windowBox.replaceChildren(el("h4", { text: t("common.may_i") }), el("ol", {}, state.window.map((s) =>
       el("li", {}, el("strong", { text: names[s] }),
-        `: ${s in answers ? (answers[s] ? "wants it" : "passes") : "deciding…"}`))));
+        `: ${s in answers ? (answers[s] ? t("board.wants_it") : t("board.passes")) : t("board.deciding")}`))));
   }
 
   const groups = new Map();
@@ -62,16 +63,16 @@ function render() {
       el("span", { class: "who" },
         el("span", { class: `swatch seat-${s % 8}` }),
         el("strong", { text: names[s] }),
-        state.dealer === s ? el("span", { class: "badge", text: "D" }) : "",
-        state.seats[s]?.down ? el("span", { class: "badge down", text: "down" }) : "",
-        el("span", { class: "muted", text: ` ${hand.length} cards` })),
+        state.dealer === s ? el("span", { class: "badge", title: t("board.dealer"), text: t("board.dealer_badge") }) : "",
+        state.seats[s]?.down ? el("span", { class: "badge down", text: t("board.down") }) : "",
+        el("span", { class: "muted", text: ` ${t("board.cards", { count: hand.length })}` })),
       showHands ? bySuit(hand).map((c) => cardElement(c, { small: true })) : hand.map(() => cardBack({ small: true })))));
 
   $("scores").replaceChildren(
     scoreTable(state.results, state.totals, names, { testid: "replay-score-table", winners: state.winners }),
     scoreChart(state.results, names));
   if (state.phase === "game_over") {
-    $("action").textContent = `${step.text}. The game is over: ${state.winners.map((s) => names[s]).join(" and ")} win${state.winners.length === 1 ? "s" : ""}.`;
+    $("action").textContent = t("replay.over", { text: step.text, names: listWords(state.winners.map((s) => names[s])), count: state.winners.length });
   }
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("current", Number(li.dataset.step) === at));
   document.querySelector("#actions li.current")?.scrollIntoView({ block: "nearest" });
@@ -93,10 +94,10 @@ function togglePlay() {
   if (viewer.timer) {
     clearInterval(viewer.timer);
     viewer.timer = null;
-    $("play").textContent = "▶ play";
+    $("play").textContent = t("replay.play");
     return;
   }
-  $("play").textContent = "❚❚ pause";
+  $("play").textContent = t("replay.pause");
   viewer.timer = setInterval(() => {
     if (viewer.at >= viewer.steps.length - 1) togglePlay();
     else go(viewer.at + 1);
@@ -154,18 +155,18 @@ async function start() {
       if (!answer.ok) throw new Error(data.message ?? answer.statusText);
       load(data, viewer.downloadUrl);
     } catch (error) {
-      showError(`Cannot read ${file.name}: ${error.message}`);
+      showError(t("replay.read_failed", { file: file.name, error: error.message }));
     }
   });
   const tableId = tokenFromLocation("replay", "table");
   if (!tableId) {
-    showError("Load a record file to replay it.");
+    showError(t("replay.no_table"));
     return;
   }
   try {
     load(await getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay`), links.record(tableId));
   } catch (error) {
-    showError(error.status === 409 ? "The record is given once the game is over." : `Cannot load the record: ${error.message}`);
+    showError(error.status === 409 ? t("replay.not_over") : t("replay.load_failed", { error: error.message }));
   }
 }
 

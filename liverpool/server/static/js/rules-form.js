@@ -3,6 +3,10 @@
 // which fields there are and what each may hold come from the registry, and the server checks what is sent.
 
 import { el, getJSON } from "./api.js";
+import { listWords, t } from "./i18n.js";
+
+/** An enum value of a field in words ("after next declines"), by the field and the value. */
+const choiceText = (field, value) => t(`choice.${field}.${value}`);
 
 const num = (attrs) => el("input", { type: "number", step: "1", ...attrs });
 
@@ -14,14 +18,14 @@ function rowTable(testid, columns, rows, makeRow, addRow) {
   const redraw = () => {
     body.replaceChildren(...rows.map((row, i) =>
       el("tr", {}, makeRow(row, i), el("td", {}, el("button", {
-        type: "button", class: "small", text: "✕", title: "remove",
+        type: "button", class: "small", text: "✕", title: t("form.remove"),
         dataset: { testid: `${testid}-remove-${i}` },
         onclick: () => { rows.splice(i, 1); redraw(); },
       })))));
   };
   redraw();
   const add = el("button", {
-    type: "button", class: "small", text: "+ add", dataset: { testid: `${testid}-add` },
+    type: "button", class: "small", text: t("form.add"), dataset: { testid: `${testid}-add` },
     onclick: () => { rows.push(addRow(rows)); redraw(); },
   });
   return el("div", {}, table, add);
@@ -51,7 +55,7 @@ export function rulesForm(rules, fields) {
     switch (kind) {
       case "choice":
         input = el("select", { dataset: { testid }, name },
-          choices.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === value })));
+          choices.map((o) => el("option", { value: o, text: choiceText(name, o), selected: o === value })));
         readers[name] = () => input.value;
         break;
       case "bool":
@@ -63,7 +67,7 @@ export function rulesForm(rules, fields) {
         readers[name] = () => Number.parseInt(input.value, 10);
         break;
       case "optional_int":
-        input = num({ dataset: { testid }, name, value: value ?? "", placeholder: "none", ...min });
+        input = num({ dataset: { testid }, name, value: value ?? "", placeholder: t("form.none"), ...min });
         readers[name] = () => (input.value.trim() === "" ? null : Number.parseInt(input.value, 10));
         break;
       case "lines":
@@ -72,7 +76,7 @@ export function rulesForm(rules, fields) {
         break;
       case "deals": {
         const rows = value.map((d) => ({ contract: d.contract.join(", "), hand_size: d.hand_size, out: d.out ?? "normal" }));
-        input = rowTable(testid, ["contract", "hand size", "out"], rows, (row, i) => [
+        input = rowTable(testid, [t("form.contract"), t("form.hand_size"), t("form.out")], rows, (row, i) => [
           el("td", {}, el("input", {
             type: "text", value: row.contract, dataset: { testid: `${testid}-contract-${i}` },
             oninput: (e) => { row.contract = e.target.value; },
@@ -84,7 +88,7 @@ export function rulesForm(rules, fields) {
           el("td", {}, el("select", {
             dataset: { testid: `${testid}-out-${i}` },
             onchange: (e) => { row.out = e.target.value; },
-          }, choices.map((o) => el("option", { value: o, text: o.replaceAll("_", " "), selected: o === row.out })))),
+          }, choices.map((o) => el("option", { value: o, text: choiceText(name, o), selected: o === row.out })))),
         ], (all) => ({ ...(all.at(-1) ?? { contract: "set 3, set 3", hand_size: 10, out: "normal" }) }));
         readers[name] = () => rows.map((r) => ({
           contract: r.contract.split(",").map((s) => s.trim()).filter(Boolean),
@@ -99,7 +103,7 @@ export function rulesForm(rules, fields) {
           value: row[key], min: "0", dataset: { testid: `${testid}-${key}-${i}` },
           oninput: (e) => { row[key] = Number.parseInt(e.target.value, 10); },
         }));
-        input = rowTable(testid, ["up to players", "decks", "jokers"], rows,
+        input = rowTable(testid, [t("form.up_to_players"), t("form.decks"), t("form.jokers")], rows,
           (row, i) => [cell(row, "max_players", i), cell(row, "decks", i), cell(row, "jokers", i)],
           () => ({ max_players: 8, decks: 3, jokers: 6 }));
         readers[name] = () => rows.map((r) => ({ max_players: r.max_players, decks: r.decks, jokers: r.jokers }));
@@ -116,16 +120,56 @@ export function rulesForm(rules, fields) {
         input = el("input", { type: "text", dataset: { testid }, name, value: value ?? "" });
         readers[name] = () => input.value;
     }
-    if (!groups.has(field.group)) groups.set(field.group, []);
-    groups.get(field.group).push(el("div", { class: `rule rule-${kind}` },
-      el("label", { class: "rule-name", text: name.replaceAll("_", " ") }),
+    if (!groups.has(field.group_key)) groups.set(field.group_key, []);
+    groups.get(field.group_key).push(el("div", { class: `rule rule-${kind}` },
+      el("label", { class: "rule-name", text: t(`field.${name}`) }),
       el("div", { class: "rule-input" }, input),
-      el("p", { class: "rule-doc", text: field.doc })));
+      el("p", { class: "rule-doc", text: t("server.words") === "yes" ? field.doc : t(`doc.${name}`) })));
   }
   const element = el("div", { class: "rules-form", dataset: { testid: "rules-form" } },
-    [...groups].map(([group, rows]) => el("fieldset", { class: "rule-group" }, el("legend", { text: group }), rows)));
+    [...groups].map(([group, rows]) => el("fieldset", { class: "rule-group" }, el("legend", { text: t(`group.${group}`) }), rows)));
   const read = () => Object.fromEntries(Object.entries(readers).map(([name, reader]) => [name, reader()]));
   return { element, read };
+}
+
+/** A meld of a contract ("set 3", the ruleset's notation) in words. */
+function meldText(text) {
+  const [kind, length] = text.split(" ");
+  return t(`rules.meld_${kind}`, { length });
+}
+
+/**
+ * A field's value in words, by the registry's kind: what a page whose language is not the engine's shows
+ * for the rules (the lobby's summary, the Rules panel; docs/i18n.md).
+ */
+export function valueText(field, value) {
+  const { name, kind } = field;
+  switch (kind) {
+    case "bool":
+      return value ? t("rules.yes") : t("rules.no");
+    case "choice":
+      return choiceText(name, value);
+    case "optional_int":
+      return value === null ? t("rules.no_limit") : String(value);
+    case "lines":
+      return value.join(" ");
+    case "deals":
+      return value.map((deal, i) => t("rules.deal", {
+        n: i + 1, contract: listWords(deal.contract.map(meldText)), count: deal.hand_size,
+        out: deal.out && deal.out !== "normal" ? ` (${choiceText(name, deal.out)})` : "",
+      })).join("; ");
+    case "decks":
+      return value.map((row) => t("rules.decks_row", { players: row.max_players, count: row.decks, jokers: row.jokers })).join("; ");
+    case "card_values":
+      return Object.entries(value).map(([rank, points]) => `${rank} ${points}`).join(", ");
+    default:
+      return String(value ?? "");
+  }
+}
+
+/** A field of `rules` as a line: its name and its value in words. */
+export function fieldLine(field, rules) {
+  return t("rules.line", { field: t(`field.${field.name}`), value: valueText(field, rules[field.name]) });
 }
 
 /** The fields of `rules` that differ from `base` (what a table's house rules change). */

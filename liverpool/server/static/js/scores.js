@@ -3,6 +3,7 @@
 
 import { el } from "./api.js";
 import { cardElement } from "./cards.js";
+import { t } from "./i18n.js";
 
 export const SEAT_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,17 +17,17 @@ function svg(tag, attrs = {}, ...children) {
 
 /** results: [{deal, went_out, scores}]; names: seat names. */
 export function scoreTable(results, totals, names, { testid = "scores", winners = [] } = {}) {
-  const head = el("tr", {}, el("th", { text: "deal" }),
+  const head = el("tr", {}, el("th", { text: t("scores.deal") }),
     names.map((name, s) => el("th", { class: winners.includes(s) ? "winner" : "", title: name },
       el("span", { class: `swatch seat-${s % 8}` }), name.replace(/ \(.*\)$/, ""))));
   const rows = results.map((r) => el("tr", { dataset: { testid: "score-row" } },
     el("td", { text: String(r.deal + 1) }),
     r.scores.map((score, s) => el("td", {
       class: r.went_out === s ? "went-out" : "",
-      title: r.went_out === s ? "went out" : "",
+      title: r.went_out === s ? t("scores.went_out") : "",
       text: r.went_out === s ? `${score} ★` : String(score),
     }))));
-  const total = el("tr", { class: "total" }, el("th", { text: "total" }),
+  const total = el("tr", { class: "total" }, el("th", { text: t("scores.total") }),
     totals.map((t, s) => el("th", { class: winners.includes(s) ? "winner" : "", dataset: { testid: `total-${s}` }, text: String(t) })));
   return el("table", { class: "scores", dataset: { testid } }, el("thead", {}, head), el("tbody", {}, rows), el("tfoot", {}, total));
 }
@@ -45,7 +46,7 @@ export function scoreChart(results, names, { width = 280, height = 150 } = {}) {
   const y = (v) => pad.top + h - ((v - lo) / (hi - lo)) * h;
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "score-chart",
-    "data-testid": "score-chart", "aria-label": "running totals by deal",
+    "data-testid": "score-chart", "aria-label": t("scores.chart"),
   });
   chart.append(
     svg("line", { x1: pad.left, y1: y(lo), x2: pad.left, y2: y(hi), class: "axis" }),
@@ -67,24 +68,29 @@ export function scoreChart(results, names, { width = 280, height = 150 } = {}) {
   return chart;
 }
 
+/** Why a deal ended, from the engine's reason (`went_out`, `stock_out`, ...) and the times the stock was washed. */
+function endReason(result, names) {
+  if (result.went_out !== null && result.went_out !== undefined) return t("summary.went_out", { name: names[result.went_out] });
+  return t(`dealend.${result.reason}.${result.reshuffles > 0 ? "washed" : "plain"}`, { count: result.reshuffles });
+}
+
 /**
  * The end of a deal as everyone sees it once the hands are laid open (the engine's deal result):
  * why it ended, what each seat was caught with and its points, and the melds left on the table.
  * pause (the server's `next_deal`, or null): {deadline, waiting, reason}; onNext() presses Next deal.
  */
 export function dealSummary(result, names, totals, { pause = null, me = null, onNext = null, onClose = null } = {}) {
-  const reason = pause?.reason ?? (result.went_out === null || result.went_out === undefined
-    ? "nobody went out" : `${names[result.went_out]} went out`);
+  const reason = t("server.words") === "yes" && pause?.reason ? pause.reason : endReason(result, names);
   const order = result.scores.map((score, s) => ({ s, score })).sort((a, b) => a.score - b.score);
   const waiting = pause?.waiting ?? [];
   const mine = pause && me !== null && waiting.includes(me);
   const others = waiting.filter((s) => s !== me).map((s) => names[s]);
   const footer = pause
     ? el("div", { class: "row summary-next" },
-      mine && el("button", { type: "button", class: "primary", dataset: { testid: "next-deal" }, text: "Next deal", onclick: onNext }),
+      mine && el("button", { type: "button", class: "primary", dataset: { testid: "next-deal" }, text: t("summary.next_deal"), onclick: onNext }),
       el("span", { class: "muted", dataset: { testid: "next-deal-wait" } },
-        `${others.length ? `Waiting for ${others.join(", ")}. ` : ""}The next deal starts in `,
-        el("span", { class: "next-deal-left", dataset: { testid: "next-deal-left" } }, `${Math.ceil(pause.deadline)}`), " s."))
+        others.length ? `${t("summary.waiting_for", { names: others.join(", ") })} ` : "", t("summary.starts_in"), " ",
+        el("span", { class: "next-deal-left", dataset: { testid: "next-deal-left" } }, `${Math.ceil(pause.deadline)}`), " ", t("summary.seconds")))
     : null;
   const byOwner = new Map();
   for (const meld of result.melds ?? []) {
@@ -92,23 +98,23 @@ export function dealSummary(result, names, totals, { pause = null, me = null, on
     byOwner.get(meld.owner).push(meld);
   }
   return el("section", {
-    class: "deal-summary" + (pause ? " paused" : ""), role: "dialog", "aria-label": `Deal ${result.deal + 1} is over`,
+    class: "deal-summary" + (pause ? " paused" : ""), role: "dialog", "aria-label": t("summary.title", { n: result.deal + 1 }),
     dataset: { testid: "deal-summary", deal: String(result.deal + 1) },
   },
   el("div", { class: "row spread" },
-    el("h3", { text: `Deal ${result.deal + 1} is over: ${reason}` }),
-    onClose && el("button", { type: "button", class: "small", text: "✕", title: "close", "aria-label": "close the summary", dataset: { testid: "deal-summary-close" }, onclick: onClose })),
+    el("h3", { text: t("summary.heading", { n: result.deal + 1, reason }) }),
+    onClose && el("button", { type: "button", class: "small", text: "✕", title: t("common.close"), "aria-label": t("summary.close"), dataset: { testid: "deal-summary-close" }, onclick: onClose })),
   el("ol", { class: "summary-hands", dataset: { testid: "summary-hands" } }, order.map(({ s, score }) => el("li", { dataset: { testid: `summary-seat-${s}` } },
     el("div", { class: "summary-who" },
       el("span", { class: `swatch seat-${s % 8}` }),
       el("strong", { class: "name", text: names[s] }),
-      el("span", { text: ` ${score} point${score === 1 ? "" : "s"} · total ${totals[s]}` }),
-      result.went_out === s && el("span", { class: "badge down", text: "went out" })),
+      el("span", { text: ` ${t("summary.points", { count: score, total: totals[s] })}` }),
+      result.went_out === s && el("span", { class: "badge down", text: t("scores.went_out") })),
     el("div", { class: "summary-cards" }, (result.hands?.[s] ?? []).length
       ? result.hands[s].map((c) => cardElement(c, { small: true, testid: "summary-card" }))
-      : el("span", { class: "muted", text: "no cards left" }))))),
+      : el("span", { class: "muted", text: t("summary.no_cards") }))))),
   byOwner.size > 0 && el("details", { class: "summary-melds", dataset: { testid: "summary-melds" } },
-    el("summary", { text: `The table: ${result.melds.length} meld${result.melds.length === 1 ? "" : "s"}` }),
+    el("summary", { text: t("summary.melds", { count: result.melds.length }) }),
     [...byOwner.entries()].map(([owner, melds]) => el("div", { class: "summary-meld-group" },
       el("span", { class: `swatch seat-${owner % 8}` }), el("strong", { class: "name", text: names[owner] }),
       melds.map((meld) => el("div", { class: "meld small", title: meld.label ?? "" },

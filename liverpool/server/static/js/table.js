@@ -1,7 +1,7 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
 // It shows the latest `state` message and sends actions built from the `legal` list.
 
-import { el, getJSON, links, postJSON, rememberSeat, seatEntry, sentence, socketUrl, tokenFromLocation } from "./api.js";
+import { el, getJSON, links, postJSON, refusalText, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
 import { cardName, pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
@@ -11,6 +11,8 @@ import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
 import { COACH_TEXT, renderCoachButtons, renderHint } from "./coach.js";
+import { listWords, t } from "./i18n.js";
+import { fieldLine, loadFields } from "./rules-form.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -50,7 +52,7 @@ function actionId() {
 /** Send an action bound to the state it was chosen in (a table that moved on answers `stale`). */
 function act(action) {
   if (!app.socket?.send({ type: "action", action, seq: app.seq, id: actionId() })) {
-    showError("Not connected: reconnecting…");
+    showError(t("table.not_connected"));
     return;
   }
   app.ui.pendingEnds = null;
@@ -63,14 +65,18 @@ async function showRules() {
   if (!panel.open || panel.dataset.loaded === app.tableId || !app.tableId) return;
   try {
     const rules = await getJSON(`/api/tables/${encodeURIComponent(app.tableId)}/rules`);
+    const registry = await loadFields();
+    // The engine's sentences in its own language; in another, each field the group speaks of by its value.
+    const lines = ({ sentences, fields }) => (t("server.words") === "yes" ? sentences
+      : fields.map((name) => fieldLine(registry.find((f) => f.name === name), rules.rules)));
     $("rules-text").replaceChildren(
       el("p", { class: "rules-title", text: rules.title }),
-      ...rules.groups.map(({ group, sentences }) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
-        el("h4", { text: group }),
-        el("ul", {}, sentences.map((text) => el("li", { text }))))));
+      ...rules.groups.map((group) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
+        el("h4", { text: t(`group.${group.key}`) }),
+        el("ul", {}, lines(group).map((text) => el("li", { text }))))));
     panel.dataset.loaded = app.tableId;
   } catch (error) {
-    $("rules-text").replaceChildren(el("p", { class: "error", text: `The rules could not be loaded: ${error.message}` }));
+    $("rules-text").replaceChildren(el("p", { class: "error", text: t("table.rules_failed", { error: error.message }) }));
   }
 }
 
@@ -141,18 +147,18 @@ function onWaiting(message) {
   const view = { names: message.names ?? [], bots: message.bots ?? [] };
   const seats = view.names.length;
   const taken = view.names.filter((n, s) => n || view.bots[s]).length;
-  $("status").textContent = `Waiting for players: ${taken} of ${seats} seats taken. The game starts when every seat is filled.`;
-  $("contract").textContent = "Waiting for players";
+  $("status").textContent = t("table.waiting_status", { taken, count: seats });
+  $("contract").textContent = t("table.waiting_title");
   $("seats").replaceChildren(...view.names.map((_, s) => el("div", {
     class: "seat" + (s === message.seat ? " mine" : ""), dataset: { testid: `seat-${s}`, seat: String(s) },
-  }, el("strong", { text: view.names[s] || view.bots[s] ? seatName(view, s) : "free seat" }),
-  s === message.seat && el("span", { class: "badge", text: "you" }),
-  view.bots[s] && el("span", { class: "badge bot", text: `bot · ${view.bots[s]}` }))));
+  }, el("strong", { text: view.names[s] || view.bots[s] ? seatName(view, s) : t("table.free_seat") }),
+  s === message.seat && el("span", { class: "badge", text: t("board.you") }),
+  view.bots[s] && el("span", { class: "badge bot", text: t("board.bot_badge", { bot: t(`bot.${view.bots[s]}`) }) }))));
   $("me").hidden = true;
   const invite = entry?.invite ? new URL(`/join/${encodeURIComponent(entry.invite)}`, location.origin).href : null;
   $("melds").replaceChildren(el("div", { class: "waiting", dataset: { testid: "waiting" } },
-    el("p", { text: `${seats - taken} seat${seats - taken === 1 ? "" : "s"} still free.` }),
-    invite && el("p", {}, "Send the invite link to the others: ",
+    el("p", { text: t("table.seats_free", { count: seats - taken }) }),
+    invite && el("p", {}, t("table.send_invite"), " ",
       el("input", { type: "text", readonly: true, value: invite, dataset: { testid: "waiting-invite" }, onclick: (e) => e.target.select() }))));
   const body = document.body.dataset;
   body.seq = String(app.seq);
@@ -175,7 +181,7 @@ function noticeAnnouncements(obs) {
     for (const s of now) {
       if (!app.announced.has(s)) {
         const count = obs.seats[s].hand_count;
-        logLine(`${seatName(app.view, s)} announces: ${count} card${count === 1 ? "" : "s"} left!`, "announce");
+        logLine(t("table.announces", { name: seatName(app.view, s), count }), "announce");
       }
     }
   }
@@ -209,9 +215,7 @@ function onMessage(message) {
     case "error":
       if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
       delete document.body.dataset.pending;
-      showError(message.reason === "stale"
-        ? "The table changed before your move arrived: look again and choose."
-        : sentence(message.message ?? "That is not possible now."));
+      showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message));
       break;
     case "ack":
       break;
@@ -223,10 +227,8 @@ function onMessage(message) {
 function onStatus(status, reason) {
   const node = $("connection");
   node.dataset.status = status;
-  node.textContent = {
-    connecting: "connecting…", open: "connected", closed: "reconnecting…",
-    gone: `this link is not valid${reason ? `: ${reason}` : ""}`,
-  }[status] ?? status;
+  node.textContent = status === "gone" && reason ? t("connection.gone_why", { reason: refusalText(reason, null) })
+    : t(`connection.${status}`);
   document.body.dataset.connection = status;
 }
 
@@ -242,14 +244,14 @@ function handMarks(view) {
     let tag = null, title = null, onClick = null;
     if (layOff.has(card)) { classes.push("can-lay-off"); tag = "⊕"; }
     if (swap.has(card)) classes.push("can-swap");
-    if (card === obs.taken) { classes.push("taken"); title = `${pretty(card)}: just taken from the pile`; }
-    if (card === obs.must_place) { classes.push("must-place"); title = `${pretty(card)} must be melded or laid off now`; }
-    else if ((obs.reclaimed ?? []).includes(card)) { classes.push("must-place"); title = `${pretty(card)} must be placed on the table before your turn ends`; }
+    if (card === obs.taken) { classes.push("taken"); title = t("hand.just_taken", { card: pretty(card) }); }
+    if (card === obs.must_place) { classes.push("must-place"); title = t("hand.must_place_now", { card: pretty(card) }); }
+    else if ((obs.reclaimed ?? []).includes(card)) { classes.push("must-place"); title = t("hand.must_place_later", { card: pretty(card) }); }
     if (assigned.has(card)) {
       const slot = assigned.get(card);
       classes.push("assigned");
-      tag = `${obs.contract_melds[slot]?.kind === "run" ? "R" : "S"}${slot + 1}`;
-      title = `${pretty(card)} is in meld ${slot + 1} of the builder: click to take it back`;
+      tag = t(`hand.tag_${obs.contract_melds[slot]?.kind === "run" ? "run" : "set"}`, { n: slot + 1 });
+      title = t("hand.in_builder", { card: pretty(card), n: slot + 1 });
       onClick = () => { app.builder.remove(card); render(); };
     }
     return { classes, tag, title, onClick };
@@ -276,36 +278,37 @@ function renderGoDown(view) {
   if (seatToken && !app.builder.current()) {
     app.builder.check(seatToken)
       .then((changed) => { if (changed) render(); })
-      .catch((error) => showError(`The builder could not ask the table: ${error.message}`));
+      .catch((error) => showError(t("builder.ask_failed", { error: error.message })));
   }
   const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
-    el("summary", { text: "Build your own going-down" }), builder);
+    el("summary", { text: t("builder.toggle") }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
   slot.replaceChildren(el("section", { class: "panel godown" },
-    el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
+    el("h3", { text: t("table.go_down_title", { contract: obs.contract.join(", ") }) }),
     options.length
       ? renderGoDownOptions(options, act, (melds) => {
         app.builder.load(melds, obs.contract_melds.map((m) => m.kind));
         app.ui.builderOpen = true;
         render();
       })
-      : el("p", { class: "muted", dataset: { testid: "no-godown" }, text: "Your hand cannot make the contract yet; build it to see what is missing." }),
+      : el("p", { class: "muted", dataset: { testid: "no-godown" }, text: t("table.no_godown") }),
     details));
 }
 
 function renderHeader(view) {
   const { obs } = view;
   const total = app.rules?.deals?.length;
-  const of = total ? ` of ${total}` : "";
   const ended = view.nextDeal ? obs.results.at(-1) : null;
-  const dealText = obs.phase === "game_over" ? "Game over"
-    : ended ? `Deal ${ended.deal + 1}${of} is over` : `Deal ${obs.deal + 1}${of}`;
+  const dealNo = (n) => (total ? t("header.deal_of", { n, total }) : t("header.deal", { n }));
+  const dealText = obs.phase === "game_over" ? t("header.game_over")
+    : ended ? t("header.deal_over", { deal: dealNo(ended.deal + 1) }) : dealNo(obs.deal + 1);
   const contract = $("contract");
-  const next = obs.contract.length ? ` · ${ended ? "next: " : ""}${obs.contract.join(", ")}` : "";
+  const next = obs.contract.length
+    ? ` · ${ended ? t("header.next_contract", { contract: obs.contract.join(", ") }) : obs.contract.join(", ")}` : "";
   contract.textContent = `${dealText}${next} · ${app.rules?.title ?? obs.ruleset}`;
   contract.dataset.deal = String(obs.deal + 1);
   const mine = view.legal.length > 0;
-  document.title = `${mine ? "● " : ""}${dealText} — Liverpool Rummy`;
+  document.title = `${mine ? "● " : ""}${t("header.page_title", { deal: dealText })}`;
 }
 
 function renderResults(view) {
@@ -321,8 +324,8 @@ function renderResults(view) {
   const order = obs.totals.map((t, s) => ({ s, t })).sort((a, b) => a.t - b.t);
   const rematch = seatToken && el("button", {
     type: "button", class: "primary", dataset: { testid: "results-rematch" },
-    text: view.rematch ? "Join the rematch" : "Rematch",
-    title: view.rematch ? "a rematch table is ready: take your seat in it" : "a new table with the same seats and rules",
+    text: view.rematch ? t("results.join_rematch") : t("results.rematch"),
+    title: view.rematch ? t("results.join_rematch_title") : t("results.rematch_title"),
     onclick: async (event) => {
       event.currentTarget.disabled = true;
       try {
@@ -330,29 +333,29 @@ function renderResults(view) {
         rememberSeat({ token: answer.seat_token, table_id: answer.table_id, seat: view.me, name: names[view.me] });
         window.location.href = answer.seat_url ? new URL(answer.seat_url, location.origin).pathname : links.play(answer.seat_token);
       } catch (error) {
-        showError(`Rematch failed: ${error.message}`);
+        showError(t("results.rematch_failed", { error: error.message }));
       }
     },
   });
   section.replaceChildren(
     el("h2", { dataset: { testid: "results-winners" },
-      text: winners.length ? `${winners.map((s) => seatNames[s]).join(" and ")} win${winners.length === 1 ? "s" : ""}!` : "The game is over" }),
-    el("ol", { class: "standings", dataset: { testid: "standings" } }, order.map(({ s, t }) =>
+      text: winners.length ? t("results.winners", { names: listWords(winners.map((s) => seatNames[s])), count: winners.length }) : t("results.over") }),
+    el("ol", { class: "standings", dataset: { testid: "standings" } }, order.map(({ s, t: total }) =>
       el("li", { class: winners.includes(s) ? "winner" : "" },
         el("span", { class: `swatch seat-${s % 8}` }),
-        el("strong", { text: seatNames[s] }), ` ${t} points`))),
+        el("strong", { text: seatNames[s] }), ` ${t("results.points", { count: total })}`))),
     el("div", { class: "results-body" },
       scoreTable(obs.results, obs.totals, seatNames, { testid: "final-scores", winners }),
       scoreChart(obs.results, seatNames, { width: 420, height: 220 })),
     el("div", { class: "row" },
-      app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: "Replay the game" }),
+      app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: t("results.replay") }),
       app.tableId && el("a", { class: "button", href: links.review(app.tableId, view.me), dataset: { testid: "results-review" }, text: COACH_TEXT.review }),
       app.tableId && el("a", {
         class: "button", href: links.record(app.tableId), download: `liverpool-${app.tableId}.json`,
-        dataset: { testid: "results-record" }, text: "Download the record",
+        dataset: { testid: "results-record" }, text: t("common.download_record"),
       }),
       rematch,
-      el("a", { class: "button quiet", href: links.lobby(), text: "Lobby" })));
+      el("a", { class: "button quiet", href: links.lobby(), text: t("results.lobby") })));
 }
 
 /** The summary of the deal that just ended: held up by the server until everyone pressed Next deal
@@ -375,7 +378,7 @@ function renderSummary(view) {
     me: app.ui.nextPressed ? null : view.me,
     onNext: (event) => {
       if (!app.socket?.send({ type: "next_deal" })) {
-        showError("Not connected: reconnecting…");
+        showError(t("table.not_connected"));
         return;
       }
       app.ui.nextPressed = true;
@@ -413,7 +416,7 @@ function renderDeadline() {
   }
   const left = Math.max(0, Math.round((app.deadlineAt - Date.now()) / 1000));
   node.hidden = false;
-  node.textContent = `${left} s left to answer`;
+  node.textContent = t("table.deadline", { left });
 }
 
 /** Whose turn it is and for how long, from the server's clock (and the time left under a turn limit). */
@@ -426,11 +429,11 @@ function renderClock() {
   }
   const passed = (Date.now() - clock.at) / 1000;
   const elapsed = Math.floor(clock.elapsed + passed);
-  const who = clock.seat === app.view.me ? "Your turn" : `${seatName(app.view, clock.seat)}'s turn`;
-  const left = clock.left === null ? "" : ` · ${Math.max(0, Math.ceil(clock.left - passed))} s left`;
+  const who = clock.seat === app.view.me ? t("clock.yours") : t("clock.theirs", { name: seatName(app.view, clock.seat) });
+  const left = clock.left === null ? "" : ` · ${t("clock.left", { left: Math.max(0, Math.ceil(clock.left - passed)) })}`;
   node.hidden = false;
   node.textContent = clock.expired
-    ? `${who}: out of time, a bot plays it`
+    ? t("clock.expired", { who })
     : `${who} · ${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, "0")}${left}`;
 }
 
@@ -476,7 +479,7 @@ function render() {
     renderCoachButtons($("coach-buttons"), view, app.coach, { onHint: askHint, onUndo: askUndo });
     renderHint($("hint"), app.coach, app.seq);
     renderGoDown(view);
-    $("hand-title").textContent = `Your hand · ${obs.hand.length} card${obs.hand.length === 1 ? "" : "s"}`;
+    $("hand-title").textContent = t("table.hand_title", { count: obs.hand.length });
     app.hand.render($("hand"), {
       marks: handMarks(view),
       onSelect: () => { app.ui.pendingEnds = null; render(); },
@@ -560,8 +563,8 @@ function announce(view) {
   app.announcedTurn = key;
   if (!must) return;
   const top = view.obs.discard_pile.at(-1);
-  $("announce").textContent = view.nextDeal ? `Deal ${view.obs.results.at(-1).deal + 1} is over. Press n for the next deal.`
-    : view.obs.phase === "buy" ? `May I? You may buy the ${top ? cardName(top) : "discard"}: b to buy, p to pass.`
+  $("announce").textContent = view.nextDeal ? t("announce.deal_over", { n: view.obs.results.at(-1).deal + 1 })
+    : view.obs.phase === "buy" ? t("announce.buy", { card: top ? cardName(top) : t("announce.the_discard") })
       : statusText(view);
 }
 
@@ -570,7 +573,7 @@ function announce(view) {
 function start() {
   const path = seatToken ? `/ws/play/${encodeURIComponent(seatToken)}` : watchToken ? `/ws/watch/${encodeURIComponent(watchToken)}` : null;
   if (!path) {
-    showError("This link has no seat or spectator token.");
+    showError(t("table.no_token"));
     return;
   }
   setUpCardColours($("card-colours"));
@@ -578,7 +581,7 @@ function start() {
   $("keys-button").addEventListener("click", () => $("keys-help").showModal());
   document.body.classList.toggle("spectator", !seatToken);
   $("watching").hidden = Boolean(seatToken);
-  if (!seatToken) $("watching").title = "you are watching this table: the players' hands are hidden";
+  if (!seatToken) $("watching").title = t("table.watching_title");
   $("me").hidden = true;
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });

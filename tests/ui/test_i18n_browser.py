@@ -1,0 +1,67 @@
+"""Norwegian and English (issue 28 item 7): a browser whose language is Norwegian gets the lobby and the
+table in bokmål; the header's switch turns the page to English, and the choice outlives a reload."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+from browser_fixtures import browser, open_tab
+from server_fixtures import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+__all__ = ["browser"]
+
+
+def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
+    browser: Browser, lobby_server: ServerProcess
+) -> None:
+    tab = open_tab(browser, locale="nb-NO")
+    page = tab.page
+    tab.goto(lobby_server.http + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("document.documentElement.lang") == "nb"
+    assert page.locator("[data-testid=new-table] h2").inner_text() == "Nytt bord"
+    assert tab.by("create-table").inner_text() == "Opprett bord"
+    assert tab.by("seat-kind-0").locator("option").first.inner_text() == "en spiller (invitasjon)"
+    assert tab.by("language").input_value() == "nb"
+    summary = tab.by("preset-summary").inner_text()
+    assert "kjøp: etter at neste har trukket" in summary, "the summary by field and choice (RULES.md §3 buying)"
+    assert "giv 1: sett på 3 og sett på 3, 10 kort" in summary, summary
+
+    created = lobby_server.create(seats=3, bots={"1": "easy", "2": "easy"}, bot_pace_ms=60_000)
+    token = lobby_server.join(created["invite"], 0, "Kari")
+    tab.goto(f"{lobby_server.http}/play/{token}")
+    page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
+    assert re.match(r"Din hånd · \d+ kort$", page.locator("#hand-title").inner_text())
+    assert tab.by("contract").inner_text().startswith("Giv 1 av ")
+    assert tab.by("sort-suit").inner_text() == "sorter etter farge"
+    assert tab.by("stock").locator(".pile-label").inner_text().startswith("bunken · ")
+    names = page.locator("[data-testid=hand-card]").evaluate_all(
+        "cards => cards.map((c) => c.getAttribute('aria-label'))"
+    )
+    assert names and all(re.search(r": ((kløver|ruter|hjerter|spar) \w+|joker)$", name) for name in names), names
+    assert page.locator("[data-testid=seat-1] .badge.bot").inner_text() == "bot · lett"
+    tab.by("rules-toggle").click()
+    page.wait_for_selector("[data-testid=rules-group]")
+    rules = tab.by("rules-text").inner_text()
+    assert "Kjøp («Kan jeg?»)" in rules and "straffekort ved kjøp: 1" in rules, rules
+
+    tab.by("language").select_option("en")
+    page.wait_for_selector("html[lang='en'] body[data-phase]:not([data-phase='waiting'])")
+    assert re.match(r"Your hand · \d+ cards$", page.locator("#hand-title").inner_text())
+    assert tab.by("contract").inner_text().startswith("Deal 1 of ")
+    page.reload()
+    page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
+    assert page.evaluate("document.documentElement.lang") == "en", "the switch is remembered"
+    assert tab.by("sort-suit").inner_text() == "sort by suit"
+    assert tab.by("language").input_value() == "en"
+    tab.goto(lobby_server.http + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("[data-testid=new-table] h2").inner_text() == "New table", "remembered by the browser"
+    assert tab.errors == []
