@@ -7,6 +7,10 @@ top discard completes their run, seat 1 is down with a set of kings and a run ho
 newcomer holds the 7♠ that joker stands for and a king to lay off. Two ``easy`` bots play the other seats,
 so buy windows ("May I?") come as the bots discard. Which step is explained is read from the seat's legal
 actions (the engine's), never worked out here.
+
+Each step is sent as a code (``key``, one of :data:`STEPS`) with the ``params`` its sentence names, so the
+page says it in its own language (``tutorial.<key>`` in the catalogues, docs/i18n.md); ``text`` is the
+English sentence, the fallback for a client without catalogues.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ PRESET = "liverpool"
 BOT = "easy"
 NAME = "newcomer"
 PACE_MS = 1500
+STEPS = ("buy", "go_down", "swap", "lay_off", "draw", "discard", "wait")
+"""The step codes :func:`step` sends (``key``)."""
 
 
 def position(rules: Ruleset) -> Position:
@@ -43,7 +49,20 @@ def rules() -> Ruleset:
 
 
 def step(observation: Observation, legal: list[Action]) -> dict[str, Any]:
-    """What to explain now and which control to highlight (a ``data-testid`` of the table page, or None)."""
+    """What to explain now (``key``, one of :data:`STEPS`, with its ``params`` and the English ``text``) and
+    which control to highlight (a ``data-testid`` of the table page, or None)."""
+    answer = _explain(observation, legal)
+    client = observation.to_client_dict()
+    top = client["discard_pile"][-1] if client["discard_pile"] else None
+    answer["params"] = {
+        "card": top,
+        "penalty": client["buy_penalty_cards"],
+        "contract": [str(m) for m in observation.contract],
+    }
+    return answer
+
+
+def _explain(observation: Observation, legal: list[Action]) -> dict[str, Any]:
     kinds = {type(a).__name__ for a in legal}
     contract = " and ".join(str(m) for m in observation.contract)
     top = observation.top_discard

@@ -29,6 +29,8 @@ def test_the_tutorial_explains_each_step_and_survives_a_restart(start_server: St
         assert state["observation"]["deal"] == 1 and state["observation"]["current"] == 0, "the position's deal"
         assert state["tutorial"]["key"] == "draw" and state["tutorial"]["highlight"] == "take-discard"
         assert "6♥" in state["tutorial"]["text"]
+        # the page says the step in its language from the code and these words (docs/i18n.md)
+        assert state["tutorial"]["params"] == {"card": "6H", "penalty": 1, "contract": ["set 3", "run 4"]}
         taken = _do(me, state, "draw_discard")
         assert taken["tutorial"]["key"] == "go_down" and "set 3 and run 4" in taken["tutorial"]["text"]
         me.send({"type": "undo"})

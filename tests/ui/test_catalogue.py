@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 from liverpool.bots.registry import bot_names
+from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
 from liverpool.server.storage import OVER, PLAYING, WAITING
+from liverpool.server.tutorial import STEPS
 
 STATIC = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static"
 SERVER = STATIC.parent
@@ -104,6 +106,8 @@ def dynamic_domains() -> dict[str, set[str]]:
             for washed in ("plain", "washed")
         },
         "reason.": reason_codes(),
+        "judgement.": {j.value for j in Judgement},
+        "tutorial.": set(STEPS),
     }
 
 

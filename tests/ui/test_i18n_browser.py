@@ -65,3 +65,21 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("[data-testid=new-table] h2").inner_text() == "New table", "remembered by the browser"
     assert tab.errors == []
+
+
+def test_the_guided_game_speaks_bokmal(browser: Browser, lobby_server: ServerProcess) -> None:
+    """The tutorial's step is said from its code (``tutorial.draw`` with the server's card), not the
+    server's English sentence; the lobby's tutorial panel and Hints box are in bokmål too."""
+    tab = open_tab(browser, locale="nb-NO")
+    page = tab.page
+    tab.goto(lobby_server.http + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert tab.by("tutorial").inner_text() == "Start spillet med veiledning"
+    assert (
+        page.locator("label:has([data-testid=hints])").text_content() or ""
+    ).strip() == "Tips fra treneren (av for seriøse spill)"
+    tab.by("tutorial").click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step='draw']")
+    text = tab.by("tutorial-step").inner_text()
+    assert text.startswith("Turen din starter med et trekk") and "6♥ fra kastebunken" in text, text
+    assert tab.errors == []

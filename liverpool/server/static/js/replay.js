@@ -117,7 +117,7 @@ function load(replay, downloadHref) {
   const undone = replay.undone ?? [];
   $("actions").replaceChildren(...viewer.steps.flatMap((step, i) => [
     ...undone.filter((u) => u.at + 1 === i).map((u) => el("li", {
-      class: "undone", dataset: { testid: "replay-undone" }, text: `taken back: ${u.lines.join("; ")}`,
+      class: "undone", dataset: { testid: "replay-undone" }, text: t("replay.taken_back", { moves: u.lines.join("; ") }),
     })),
     el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })]));
   const download = $("download");

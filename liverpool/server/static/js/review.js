@@ -3,19 +3,14 @@
 // inline SVG from the server's points; the judgements are the coach's.
 
 import { el, getJSON } from "./api.js";
+import { listWords, t } from "./i18n.js";
 
-// Every word this page shows (kept together for the i18n catalogue).
-export const REVIEW_TEXT = {
-  title: (name) => `Review of ${name}`,
-  measuring: (done, total) => `The coach is measuring every decision: ${done} of ${total} deals done…`,
-  summary: (counts, luck) => `${Object.entries(counts).map(([j, n]) => `${n} ${j}`).join(", ")}; luck of the stock draws ${luck > 0 ? "+" : ""}${luck.toFixed(1)} points.`,
-  deal: (deal) => `Deal ${deal}`,
-  axis: "expected points at the end of the deal after each decision (lower is better, so higher on the graph)",
-  worse: (threshold) => `Decisions where the best option was better by more than ${threshold} points`,
-  none: "None: every decision was within the threshold.",
-  line: (w) => `Deal ${w.deal}, #${w.index}: ${w.played} lost ${w.lost} ±${w.se} points (${w.judgement}); better: ${w.better}: ${w.reason}`,
-  failed: (message) => `The review could not be loaded: ${message}`,
-};
+/** "3 good, 1 mistake": each judgement with how many decisions got it. */
+function countsText(counts) {
+  return listWords(Object.entries(counts).map(([j, n]) => t("review.count", { count: n, judgement: t(`judgement.${j}`) })), "and");
+}
+
+const signed = (value) => `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
 
 const POLL_MS = 1000;
 const SVG = "http://www.w3.org/2000/svg";
@@ -41,10 +36,10 @@ function dealGraph({ deal, points }, width = 640, height = 180) {
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.expected).toFixed(1)}`).join(" ");
   const dots = points.map((p, i) => svg("circle", {
     cx: x(i).toFixed(1), cy: y(p.expected).toFixed(1), r: 4, class: `dot ${p.judgement}`, "data-testid": "review-dot",
-  }, svg("title", {}, `#${p.index} ${p.played}: ${p.expected.toFixed(1)} (${p.judgement})`)));
+  }, svg("title", {}, t("review.dot", { index: p.index, played: p.played, expected: p.expected.toFixed(1), judgement: t(`judgement.${p.judgement}`) }))));
   return el("figure", { class: "review-graph", dataset: { testid: "review-graph" } },
-    el("figcaption", { text: REVIEW_TEXT.deal(deal) }),
-    svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": `${REVIEW_TEXT.deal(deal)}: ${REVIEW_TEXT.axis}` },
+    el("figcaption", { text: t("review.deal", { n: deal }) }),
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": t("review.graph_label", { deal: t("review.deal", { n: deal }), axis: t("review.axis") }) },
       svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "zero" }),
       svg("text", { x: 2, y: y(high) + 4, class: "axis" }, high.toFixed(0)),
       svg("text", { x: 2, y: y(low) + 4, class: "axis" }, low.toFixed(0)),
@@ -54,15 +49,15 @@ function dealGraph({ deal, points }, width = 640, height = 180) {
 
 function show(answer) {
   $("review-progress").textContent = "";
-  $("review-title").textContent = REVIEW_TEXT.title(answer.name);
+  $("review-title").textContent = t("review.title_of", { name: answer.name });
   document.body.dataset.review = "done";
   const { review } = answer;
-  $("review-summary").textContent = REVIEW_TEXT.summary(review.counts, review.luck);
-  $("review-graphs").replaceChildren(...answer.graph.map((g) => dealGraph(g)), el("p", { class: "muted", text: REVIEW_TEXT.axis }));
-  $("review-worse-title").textContent = REVIEW_TEXT.worse(answer.threshold);
+  $("review-summary").textContent = t("review.summary", { counts: countsText(review.counts), luck: signed(review.luck) });
+  $("review-graphs").replaceChildren(...answer.graph.map((g) => dealGraph(g)), el("p", { class: "muted", text: t("review.axis") }));
+  $("review-worse-title").textContent = t("review.worse", { threshold: answer.threshold });
   $("review-worse").replaceChildren(...(answer.worse.length
-    ? answer.worse.map((w) => el("li", { dataset: { testid: "review-worse-item" }, text: REVIEW_TEXT.line(w) }))
-    : [el("li", { class: "muted", text: REVIEW_TEXT.none })]));
+    ? answer.worse.map((w) => el("li", { dataset: { testid: "review-worse-item" }, text: t("review.line", { deal: w.deal, index: w.index, played: w.played, lost: w.lost, se: w.se, judgement: t(`judgement.${w.judgement}`), better: w.better, reason: w.reason }) }))
+    : [el("li", { class: "muted", text: t("review.none") })]));
 }
 
 /** The seat chooser, from the table's names (once). */
@@ -81,12 +76,12 @@ async function load(seat) {
       show(answer);
       return;
     }
-    $("review-progress").textContent = REVIEW_TEXT.measuring(answer.done, answer.total);
+    $("review-progress").textContent = t("review.measuring", { done: answer.done, total: answer.total });
     document.body.dataset.review = "measuring";
     setTimeout(() => load(seat), POLL_MS);
   } catch (error) {
     $("error").hidden = false;
-    $("error").textContent = REVIEW_TEXT.failed(error.message);
+    $("error").textContent = t("review.failed", { error: error.message });
     document.body.dataset.review = "failed";
   }
 }

@@ -10,7 +10,7 @@ import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
-import { COACH_TEXT, renderCoachButtons, renderHint } from "./coach.js";
+import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
 import { fieldLine, loadFields } from "./rules-form.js";
 
@@ -349,7 +349,7 @@ function renderResults(view) {
       scoreChart(obs.results, seatNames, { width: 420, height: 220 })),
     el("div", { class: "row" },
       app.tableId && el("a", { class: "button", href: links.replay(app.tableId), dataset: { testid: "results-replay" }, text: t("results.replay") }),
-      app.tableId && el("a", { class: "button", href: links.review(app.tableId, view.me), dataset: { testid: "results-review" }, text: COACH_TEXT.review }),
+      app.tableId && el("a", { class: "button", href: links.review(app.tableId, view.me), dataset: { testid: "results-review" }, text: t("coach.review") }),
       app.tableId && el("a", {
         class: "button", href: links.record(app.tableId), download: `liverpool-${app.tableId}.json`,
         dataset: { testid: "results-record" }, text: t("common.download_record"),
@@ -500,13 +500,17 @@ function render() {
   body.deal = String(obs.deal);
 }
 
-/** A tutorial table's explanation of this moment (from the server), and its next control highlighted. */
+/** A tutorial table's explanation of this moment (the server's step code, tutorial.<key>), and its next control highlighted. */
 function renderTutorial(step) {
   const box = $("tutorial");
   box.hidden = !step;
   document.querySelectorAll(".tutorial-next").forEach((node) => node.classList.remove("tutorial-next"));
   if (!step) return;
-  box.textContent = step.text;
+  // The step's code and the words it names (the server's `text` is its English fallback).
+  const { card = null, penalty = 0, contract = [] } = step.params ?? {};
+  box.textContent = t(`tutorial.${step.key}`, {
+    card: card ? pretty(card) : t("tutorial.top_card"), count: penalty, grows: penalty + 1, contract: listWords(contract, "and"),
+  });
   box.dataset.step = step.key;
   if (step.highlight) document.querySelector(`[data-testid="${step.highlight}"]`)?.classList.add("tutorial-next");
 }
@@ -514,7 +518,7 @@ function renderTutorial(step) {
 /** Ask the coach (the answer comes as a `hint` message). */
 function askHint() {
   if (!app.socket?.send({ type: "hint" })) {
-    showError("Not connected: reconnecting…");
+    showError(t("table.not_connected"));
     return;
   }
   app.coach = { pending: true, hint: null };
@@ -523,7 +527,7 @@ function askHint() {
 
 /** Ask to take back the last decision (the server answers with an `undo` note and the state, or why not). */
 function askUndo() {
-  if (!app.socket?.send({ type: "undo" })) showError("Not connected: reconnecting…");
+  if (!app.socket?.send({ type: "undo" })) showError(t("table.not_connected"));
 }
 
 // -- keyboard and screen readers ------------------------------------------------------------------
