@@ -118,6 +118,25 @@ class TurnDeadline:
     key: TurnKey
 
 
+@dataclass
+class Say:
+    """A line of table talk (``text``) or a quick reaction (``reaction``) from ``client``."""
+
+    client: Client
+    text: str | None = None
+    reaction: str | None = None
+
+
 Message = (
-    Attach | Detach | Submit | Call | BotTurn | BuyDeadline | AwayTimeout | Ready | NextDealDeadline | TurnDeadline
+    Attach
+    | Detach
+    | Submit
+    | Call
+    | BotTurn
+    | BuyDeadline
+    | AwayTimeout
+    | Ready
+    | NextDealDeadline
+    | TurnDeadline
+    | Say
 )

@@ -28,6 +28,7 @@ LIMIT_ENV = {
     "connections_per_client": "LIVERPOOL_CONNECTIONS_PER_CLIENT",
     "tables_per_minute": "LIVERPOOL_TABLES_PER_MINUTE",
     "rulesets_per_minute": "LIVERPOOL_RULESETS_PER_MINUTE",
+    "chat_per_10s": "LIVERPOOL_CHAT_PER_10S",
 }
 
 
@@ -45,6 +46,7 @@ class Settings:
     connections_per_client: int = 64
     tables_per_minute: int = 30
     rulesets_per_minute: int = 30
+    chat_per_10s: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:

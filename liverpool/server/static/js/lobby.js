@@ -129,6 +129,7 @@ async function createTable(event) {
     buy_timeout_s: Number($("buy-timeout").value),
     next_deal_timeout_s: Number($("next-deal-timeout").value),
     turn_limit_s: Number($("turn-limit").value),
+    spectators_talk: $("spectators-talk").checked,
   };
   try {
     const table = await postJSON("/api/tables", body);

@@ -10,6 +10,7 @@ import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
+import { TableTalk } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -92,6 +93,8 @@ function onState(message) {
   const obs = message.observation;
   if (message.rules) app.rules = message.rules;
   if (message.table_id) app.tableId = message.table_id;
+  if (message.talk) app.talk.onTalk(message.talk);
+  app.talk.setPeople(message.names ?? [], message.seat ?? null);
   if (!obs) {
     onWaiting(message);
     return;
@@ -194,6 +197,9 @@ function onMessage(message) {
       showError(message.reason === "stale"
         ? "The table changed before your move arrived: look again and choose."
         : sentence(message.message ?? "That is not possible now."));
+      break;
+    case "chat":
+      app.talk.onChat(message);
       break;
     case "ack":
       break;
@@ -533,6 +539,9 @@ function start() {
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
   $("rules-panel").addEventListener("toggle", showRules);
+  app.talk = new TableTalk($("talk"), {
+    send: (message) => app.socket?.send(message) ?? false, table: () => app.tableId ?? "", showError,
+  });
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
   setInterval(() => { renderDeadline(); renderNextDealLeft(); renderClock(); }, 1000);
