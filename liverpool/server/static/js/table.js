@@ -151,7 +151,10 @@ function onWaiting(message) {
   $("melds").replaceChildren(el("div", { class: "waiting", dataset: { testid: "waiting" } },
     el("p", { text: `${seats - taken} seat${seats - taken === 1 ? "" : "s"} still free.` }),
     invite && el("p", {}, "Send the invite link to the others: ",
-      el("input", { type: "text", readonly: true, value: invite, dataset: { testid: "waiting-invite" }, onclick: (e) => e.target.select() }))));
+      el("input", {
+        type: "text", readonly: true, value: invite, "aria-label": "invite link", dataset: { testid: "waiting-invite" },
+        onclick: (e) => e.target.select(),
+      }))));
   const body = document.body.dataset;
   body.seq = String(app.seq);
   body.phase = "waiting";
@@ -267,7 +270,7 @@ function renderGoDown(view) {
       .catch((error) => showError(`The builder could not ask the table: ${error.message}`));
   }
   const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
-    el("summary", { text: "Build your own going-down" }), builder);
+    el("summary", { text: "Build your own going-down", dataset: { testid: "builder-summary" } }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
   slot.replaceChildren(el("section", { class: "panel godown" },
     el("h3", { text: `Go down: ${obs.contract.join(", ")}` }),
@@ -450,6 +453,7 @@ function render() {
       else if (fits.length > 1) {
         app.ui.pendingEnds = { card, meld };
         render();
+        document.querySelector("[data-testid=layoff-end-low]")?.focus();
       }
     },
   });
@@ -484,9 +488,47 @@ function render() {
 
 // A key presses the control of the same action, when it is there and enabled (see the help dialog).
 const KEYS = {
-  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], g: ["godown-option-0"],
-  d: ["discard-button"], e: ["end-turn"], c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
+  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], d: ["discard-button"], e: ["end-turn"],
+  c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
 };
+
+/** The control with this test id, if it is drawn and enabled. */
+function usable(testid) {
+  const control = document.querySelector(`[data-testid=${testid}]`);
+  return control && !control.disabled && control.offsetParent !== null ? control : null;
+}
+
+/** Press the one choice there is, or, with several, move the focus to the first (Tab goes through them). */
+function chooseOrFocus(choices) {
+  if (choices.length === 1) choices[0].click();
+  else choices[0]?.focus();
+  return choices.length > 0;
+}
+
+/** The keys of the lay-off, the joker swap and the going-down builder: true when one was used. */
+function boardKey(key) {
+  if (key === "l") return chooseOrFocus([...document.querySelectorAll("[data-testid=meld].target")]);
+  if (key === "j") return chooseOrFocus([...document.querySelectorAll("[data-testid^=swap-option-]")]);
+  const builder = document.querySelector("[data-testid=builder-toggle]");
+  if (key === "m" && builder) {
+    app.ui.builderOpen = !builder.open;
+    render();
+    if (app.ui.builderOpen) document.querySelector("[data-testid=builder-summary]")?.focus();
+    return true;
+  }
+  if (key === "g") {
+    const open = builder?.open;
+    const control = open ? usable("builder-go-down") : usable("godown-option-0");
+    control?.click();
+    return Boolean(control) || Boolean(open);
+  }
+  if (/^[1-9]$/.test(key) && builder?.open) {
+    const add = usable(`builder-add-${Number(key) - 1}`);
+    add?.click();
+    return Boolean(add);
+  }
+  return false;
+}
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -498,9 +540,14 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  for (const testid of KEYS[event.key.toLowerCase()] ?? []) {
-    const control = document.querySelector(`[data-testid=${testid}]`);
-    if (control && !control.disabled && control.offsetParent !== null) {
+  const key = event.key.toLowerCase();
+  if (boardKey(key)) {
+    event.preventDefault();
+    return;
+  }
+  for (const testid of KEYS[key] ?? []) {
+    const control = usable(testid);
+    if (control) {
       event.preventDefault();
       control.click();
       return;

@@ -37,7 +37,9 @@ export class TableTalk {
     this.mayTalk = false;
     this.maxChars = 200;
     this.people = [];
-    this.list = el("ol", { class: "talk-lines", role: "log", "aria-label": STRINGS.title, dataset: { testid: "talk-lines" } });
+    this.list = el("ol", {
+      class: "talk-lines", "aria-live": "polite", "aria-label": STRINGS.title, tabindex: "0", dataset: { testid: "talk-lines" },
+    });
     this.input = el("input", {
       type: "text", autocomplete: "off", "aria-label": STRINGS.input, placeholder: STRINGS.input, dataset: { testid: "talk-input" },
     });
