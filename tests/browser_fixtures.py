@@ -31,6 +31,19 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 1000}
+# Two short deals of one set 3 with jokers galore: both players go down early and soon lay off; a deal
+# ends when the stock runs out (no washing), so a deal's end and then the game's end come quickly.
+TWO_SHORT_DEALS = {
+    "deals": 2,
+    "deals-contract-0": "set 3",
+    "deals-contract-1": "set 3",
+    "set_min_naturals": 1,
+    "decks-jokers-0": 30,
+    "decks-jokers-1": 30,
+    "stock_out": "end_deal",
+    "final_deal": "normal",
+}
+
 WAIT_MS = 20_000
 STALE_MS = 1_500
 

@@ -64,6 +64,7 @@ from .messages import (
     Message,
     NextDealDeadline,
     Ready,
+    Say,
     Submit,
     TurnDeadline,
     UndoRequest,
@@ -74,6 +75,7 @@ from .messages import (
 )
 from .schemas import TableOptions
 from .storage import OVER, PLAYING, Conflict, NewSeat, Storage
+from .talk import SPECTATOR, TableTalk
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +120,7 @@ class TableActor:
         self.away: set[int] = set()
         self.backlog = loaded.backlog
         self.state = loaded.state
+        self.talk = TableTalk(storage, info.id, loaded.chat)
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
@@ -205,6 +208,10 @@ class TableActor:
     ) -> None:
         self._post(Submit(client, action, seq, action_id))
 
+    def say(self, client: Client, text: str | None = None, reaction: str | None = None) -> None:
+        """A line of table talk or a quick reaction from ``client``, for everyone at the table."""
+        self._post(Say(client, text, reaction))
+
     def ready(self, client: Client) -> None:
         """``client``'s seat has read the deal's summary (Next deal)."""
         self._post(Ready(client))
@@ -250,7 +257,14 @@ class TableActor:
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
-                client.send({**self.view(client.seat), "rules": self.info.ruleset, "resumed": missed is not None})
+                client.send(
+                    {
+                        **self.view(client.seat),
+                        "rules": self.info.ruleset,
+                        "resumed": missed is not None,
+                        "talk": self.talk.snapshot(self._may_talk(client)),
+                    }
+                )
                 self._broadcast_state(skip=client)
             case Detach(client=client):
                 self.clients.discard(client)
@@ -270,6 +284,8 @@ class TableActor:
                     self._broadcast_state()
             case Ready(client=client):
                 self._ready(client)
+            case Say(client=client, text=text, reaction=reaction):
+                await self._say(client, text, reaction)
             case NextDealDeadline(seq=seq):
                 if self._pause is not None and self._pause.seq == seq:
                     self._pause.over = True
@@ -526,6 +542,19 @@ class TableActor:
             return
         self._pause.ready.add(client.seat)
         self._broadcast_state()
+
+    def _may_talk(self, client: Client) -> bool:
+        return client.seat is not None or self.options.spectators_talk
+
+    async def _say(self, client: Client, text: str | None, reaction: str | None) -> None:
+        """Store a line of talk (apart from the game's log) and send it to everyone at the table."""
+        if not self._may_talk(client):
+            client.send(error("spectators_silent", "at this table spectators read the table talk but may not write"))
+            return
+        name = SPECTATOR if client.seat is None else self.display_names()[client.seat]
+        message = await self.talk.say(client.seat, name, text, reaction)
+        for each in self.clients:
+            each.send(message)
 
     def _cancel_away(self, seat: int) -> None:
         handle = self._away_timers.pop(seat, None)

@@ -138,6 +138,14 @@ class RemoteTable:
             return
         self.cluster.publish(self.owner, {"op": "ready", "table": self.id, "client": self.clients[client]})
 
+    def say(self, client: Client, text: str | None = None, reaction: str | None = None) -> None:
+        """A line of table talk or a reaction said here, relayed to the owner (which stores and sends it)."""
+        if self.moved_to is not None:
+            self.moved_to.say(client, text, reaction)
+            return
+        message = {"op": "say", "table": self.id, "client": self.clients[client], "text": text, "reaction": reaction}
+        self.cluster.publish(self.owner, message)
+
     def ask(self, client: Client, what: str) -> None:
         """A hint or an undo asked for here, relayed to the owner (whose coach answers)."""
         if self.moved_to is not None:
@@ -462,13 +470,15 @@ class Cluster:
                 proxy = self._proxies.pop((sender, message["client"]), None)
                 if proxy is not None:
                     proxy.actor.detach(proxy.client)
-            case "submit" | "ready" | "ask":
+            case "submit" | "ready" | "ask" | "say":
                 proxy = self._proxies.get((sender, message["client"]))
                 if proxy is None:
                     return
                 try:
                     if message["op"] == "ready":
                         proxy.actor.ready(proxy.client)
+                    elif message["op"] == "say":
+                        proxy.actor.say(proxy.client, message.get("text"), message.get("reaction"))
                     elif message["op"] == "ask":
                         proxy.actor.ask(proxy.client, "undo" if message.get("what") == "undo" else "hint")
                     else:

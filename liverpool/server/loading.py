@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from liverpool.cli.narrate import describe_step
 from liverpool.engine import GameRecord, GameState, Position, Ruleset, action_from_dict, apply, replay
 
 from .storage import WAITING, Storage, TableInfo
+from .talk import REPLAYED
 
 RESUME_EVENTS = 500
 
@@ -30,6 +31,7 @@ class Loaded:
     info: TableInfo
     state: GameState | None
     backlog: list[dict[str, Any]]  # the last RESUME_EVENTS events (the last BACKLOG are sent on connect)
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the last lines of table talk
 
 
 def load(storage: Storage, table_id: str) -> Loaded | None:
@@ -37,8 +39,9 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
     info = storage.table(table_id)
     if info is None:
         return None
+    chat = storage.chat(table_id, REPLAYED)
     if info.status == WAITING:
-        return Loaded(info, None, [])
+        return Loaded(info, None, [], chat)
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
     actions = [action_from_dict(a) for a in storage.actions(table_id)]
     start = max(0, len(actions) - RESUME_EVENTS)
@@ -51,7 +54,7 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
         backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
     backlog += [note_event(seq, kind, data) for seq, kind, data in storage.notes(table_id) if seq >= start]
     backlog.sort(key=lambda e: (e["seq"], e["type"] == "event"))  # a note comes before the action of its seq
-    return Loaded(info, state, backlog[-RESUME_EVENTS:])
+    return Loaded(info, state, backlog[-RESUME_EVENTS:], chat)
 
 
 def table_position(info: TableInfo) -> Position | None:

@@ -182,6 +182,15 @@ class UndoRequest:
     client: Client
 
 
+@dataclass
+class Say:
+    """A line of table talk (``text``) or a quick reaction (``reaction``) from ``client``."""
+
+    client: Client
+    text: str | None = None
+    reaction: str | None = None
+
+
 Message = (
     Attach
     | Detach
@@ -196,4 +205,5 @@ Message = (
     | HintRequest
     | HintReady
     | UndoRequest
+    | Say
 )

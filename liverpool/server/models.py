@@ -61,6 +61,21 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class ChatRow(Base):
+    """A line of table talk or a quick reaction (``text`` or ``reaction``), kept apart from the game's log:
+    ``seat`` is None for a spectator; ``name`` is who said it, as shown then."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    reaction: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
 class SavedRuleset(Base):
     """House rules saved under a name, as a full ruleset dict."""
 

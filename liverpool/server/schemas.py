@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from .talk import MAX_CHAT_CHARS, ReactionId, printable
 
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_DEPTH = 32
@@ -50,6 +52,7 @@ class TableOptions(Strict):
     )
     hints: bool = Field(True, description="Players may ask the coach for a hint; false for serious games.")
     tutorial: bool = Field(False, description="The page explains each step (set by POST /api/tutorial).")
+    spectators_talk: bool = Field(True, description="Spectators may write in the table talk (they always read it).")
 
 
 class CreateTable(TableOptions):
@@ -84,6 +87,9 @@ class SaveRuleset(Strict):
     rules: dict[str, Any]
 
 
+ChatText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CHAT_CHARS), AfterValidator(printable)
+]
 ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
 
@@ -120,11 +126,26 @@ class UndoAsk(Strict):
     type: Literal["undo"]
 
 
-ClientMessage = Annotated[ActionMessage | Ping | NextDeal | HintAsk | UndoAsk, Field(discriminator="type")]
-_client_message: TypeAdapter[ActionMessage | Ping | NextDeal | HintAsk | UndoAsk] = TypeAdapter(ClientMessage)
+class Chat(Strict):
+    """A line of table talk (see :mod:`.talk`): never part of the game."""
+
+    type: Literal["chat"]
+    text: ChatText
 
 
-def read_client_message(text: str | bytes) -> ActionMessage | Ping | NextDeal | HintAsk | UndoAsk:
+class React(Strict):
+    """A quick reaction, one of the server's :data:`~.talk.REACTIONS` by its id."""
+
+    type: Literal["react"]
+    reaction: ReactionId
+
+
+AnyClientMessage = ActionMessage | Ping | NextDeal | HintAsk | UndoAsk | Chat | React
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def read_client_message(text: str | bytes) -> AnyClientMessage:
     """Parse one websocket message; :class:`pydantic.ValidationError` says what is wrong."""
     return _client_message.validate_json(text)
 

@@ -33,6 +33,7 @@ LIMIT_ENV = {
     "hint_worlds": "LIVERPOOL_HINT_WORLDS",
     "review_worlds": "LIVERPOOL_REVIEW_WORLDS",
     "cluster_lease_s": "LIVERPOOL_CLUSTER_LEASE_S",
+    "chat_per_10s": "LIVERPOOL_CHAT_PER_10S",
 }
 CLUSTER_ENV = LIMIT_ENV["cluster_lease_s"]
 
@@ -57,6 +58,7 @@ class Settings:
     # Seconds a process holds a table's lease without renewing it; 0 (the default) runs one process
     # alone, anything else shares tables with other processes on the same PostgreSQL (cluster.py).
     cluster_lease_s: int = 0
+    chat_per_10s: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:

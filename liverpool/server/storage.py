@@ -31,7 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from .models import ActionRow, NoteRow, ReviewRow, SavedRuleset, SeatRow, TableRow
+from .models import ActionRow, ChatRow, NoteRow, ReviewRow, SavedRuleset, SeatRow, TableRow
+from .talk import line_message
 
 DEFAULT_DB = "sqlite:///liverpool.db"
 DB_ENV = "LIVERPOOL_DB"
@@ -382,6 +383,37 @@ class Storage:
                 raise
             return stored
         return review
+
+    # table talk (never part of the game's log)
+
+    def add_chat(
+        self, table_id: str, seat: int | None, name: str, text: str | None, reaction: str | None
+    ) -> tuple[int, datetime]:
+        """Store a line of table talk; returns its id and time."""
+        at = datetime.now(UTC)
+        with self._sessions.begin() as session:
+            row = ChatRow(table_id=table_id, at=at, seat=seat, name=name, text=text, reaction=reaction)
+            session.add(row)
+            session.flush()
+            return row.id, at
+
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        """The ``last`` lines of a table's talk, oldest first, as ``chat`` messages."""
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(last)
+            ).all()
+            return [
+                line_message(
+                    r.id,
+                    r.at if r.at.tzinfo is not None else r.at.replace(tzinfo=UTC),
+                    r.seat,
+                    r.name,
+                    r.text,
+                    r.reaction,
+                )
+                for r in reversed(rows)
+            ]
 
     # saved rulesets
 

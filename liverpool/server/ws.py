@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from typing import Any
 
@@ -21,8 +22,20 @@ from .api import Server
 from .cluster import Table
 from .errors import Refused, validation_sentence
 from .messages import Client, error
-from .schemas import MAX_DEPTH, ActionMessage, HintAsk, NextDeal, Ping, UndoAsk, json_depth_over, read_client_message
+from .schemas import (
+    MAX_DEPTH,
+    ActionMessage,
+    Chat,
+    HintAsk,
+    NextDeal,
+    Ping,
+    React,
+    UndoAsk,
+    json_depth_over,
+    read_client_message,
+)
 from .settings import Settings
+from .talk import ChatWindow
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -88,6 +101,7 @@ async def _serve(websocket: WebSocket, actor: Table | None, seat: int | None) ->
 async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Settings) -> bool:
     """Read until the client leaves (False) or breaks a limit and is being closed (True)."""
     sent: list[float] = []
+    talk = ChatWindow(settings.chat_per_10s)
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -132,6 +146,24 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
                     actor.ask(client, "hint" if isinstance(parsed, HintAsk) else "undo")
                 except Refused as exc:
                     client.send(error(exc.reason, exc.message))
+            case Chat() | React():
+                now = time.monotonic()
+                wait = talk.wait(now)
+                if wait > 0:
+                    client.send(error("too_much_talk", _too_much_talk(talk.limit, wait)))
+                    continue
+                talk.add(now)
+                try:
+                    if isinstance(parsed, Chat):
+                        actor.say(client, text=parsed.text)
+                    else:
+                        actor.say(client, reaction=parsed.reaction)
+                except Refused as exc:
+                    client.send(error(exc.reason, exc.message))
+
+
+def _too_much_talk(limit: int, wait: float) -> str:
+    return f"at most {limit} chat lines and reactions in 10 seconds: wait {math.ceil(wait)} s and say it again"
 
 
 def _since(raw: str | None) -> tuple[int | None, str | None]:

@@ -1,6 +1,7 @@
-"""axe-core (from the npm registry, `scripts/ensure_axe.sh`) run in every page (issue 28 item 5): no
-serious or critical accessibility violation on the lobby, the join page, a table (waiting, playing, as a
-spectator) and the replay."""
+"""axe-core (from the npm registry, `scripts/ensure_axe.sh`) run in every page and table state (issue 28
+item 5): no serious or critical accessibility violation on the lobby, the join page, the waiting room, a
+turn, a buy window, the open going-down builder, a lay-off, the table talk, a deal's end, the results, a
+spectator's view and the replay of the finished game."""
 
 from __future__ import annotations
 
@@ -8,7 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import Tab, browser, create_table, join, open_tab, wait_for_move
+from browser_fixtures import (
+    TWO_SHORT_DEALS,
+    Player,
+    Tab,
+    body,
+    browser,
+    create_table,
+    join,
+    open_tab,
+    play_until,
+    unselect_all,
+    visible,
+)
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -32,12 +45,46 @@ def violations(tab: Tab) -> list[str]:
     return [str(v) for v in found]
 
 
+class Checker(Player):
+    """A player that runs axe in each table state the first time it meets it, before its move there."""
+
+    found: dict[str, list[str]]
+
+    def check(self, state: str) -> None:
+        if state not in self.found:
+            self.found[state] = violations(self.tab)
+
+    def move(self, seq: str) -> str:
+        tab = self.tab
+        if visible(tab, "deal-summary"):
+            self.check("deal end")
+        elif visible(tab, "buy"):
+            self.check("buy window")
+        elif visible(tab, "draw-stock"):
+            self.check("draw")
+        elif visible(tab, "godown-option-0") and "builder" not in self.found:
+            tab.by("godown-edit-0").click()
+            tab.page.wait_for_selector("[data-testid=builder-go-down]:not([disabled])")
+            self.check("builder")
+            tab.by("builder-go-down").click()
+            return self.done("go_down")
+        else:
+            fits = tab.page.locator("[data-testid=hand-card].can-lay-off")
+            if fits.count() and "lay-off" not in self.found:
+                unselect_all(tab)
+                fits.first.click()
+                tab.page.wait_for_selector("[data-testid=meld].target")
+                self.check("lay-off")
+                unselect_all(tab)
+        return super().move(seq)
+
+
 def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_server: ServerProcess) -> None:
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run scripts/ensure_axe.sh (make test does)")
     found: dict[str, list[str]] = {}
     tab = open_tab(browser)
-    links = create_table(tab, lobby_server.http, ["human", "random", "random"])
+    links = create_table(tab, lobby_server.http, ["human", "random", "human"], house=TWO_SHORT_DEALS)
     tab.goto(lobby_server.http + "/")
     tab.page.wait_for_selector("body[data-ready='1']")
     found["lobby"] = violations(tab)
@@ -45,14 +92,35 @@ def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_
     tab.page.wait_for_selector("body[data-ready='1']")
     found["join"] = violations(tab)
     join(tab, links["invite"], 0, "Ada")
-    wait_for_move(tab)
-    found["table"] = violations(tab)
+    tab.page.wait_for_selector("body[data-phase='waiting']")
+    found["waiting"] = violations(tab)
+    guest = open_tab(browser)
+    join(guest, links["invite"], 2, "Bea")
+    tab.by("talk-input").fill("Oh my aching back!")
+    tab.by("talk-send").click()
+    tab.by("talk-react-joker").click()
+    tab.page.wait_for_selector("[data-testid=talk-line] >> text=A joker!")
+    tab.by("talk-mute").locator("summary").click()
+    found["table talk"] = violations(tab)
     watcher = open_tab(browser).goto(links["spectator"])
-    watcher.page.wait_for_selector("body[data-phase]")
-    found["spectator"] = violations(watcher)
-    table_id = lobby_server.get(f"/api/invite/{links['invite'].rsplit('/', 1)[-1]}").json()["table_id"]
-    tab.goto(f"{lobby_server.http}/replay/{table_id}")
-    tab.page.wait_for_load_state("networkidle")
+    ada, bea = Checker(tab, buys=1), Checker(guest, buys=1)
+    ada.found = bea.found = found
+
+    def spectator_checked() -> bool:
+        playing = body(watcher, "phase") in ("draw", "play")
+        if "spectator" not in found and playing and watcher.page.locator("[data-testid=meld]").count():
+            found["spectator"] = violations(watcher)
+        return body(tab, "phase") == "game_over"
+
+    play_until([ada, bea], spectator_checked, limit_s=240)
+    tab.by("results").wait_for()
+    found["results"] = violations(tab)
+    tab.by("results-replay").click()
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("replay-prev-deal").click()
     found["replay"] = violations(tab)
+    wanted = {"lobby", "join", "waiting", "table talk", "draw", "buy window", "builder", "lay-off", "deal end"}
+    wanted |= {"spectator", "results", "replay"}
+    assert wanted <= set(found), f"states not reached: {sorted(wanted - set(found))}"
     problems = {page: v for page, v in found.items() if v}
     assert not problems, "\n".join(f"{page}: {v}" for page, vs in problems.items() for v in vs)

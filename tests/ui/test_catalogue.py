@@ -19,6 +19,7 @@ from liverpool.bots.registry import bot_names
 from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
 from liverpool.server.storage import OVER, PLAYING, WAITING
+from liverpool.server.talk import REACTIONS
 from liverpool.server.tutorial import STEPS
 
 STATIC = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static"
@@ -108,6 +109,7 @@ def dynamic_domains() -> dict[str, set[str]]:
         "reason.": reason_codes(),
         "judgement.": {j.value for j in Judgement},
         "tutorial.": set(STEPS),
+        "reaction.": set(REACTIONS),
     }
 
 

@@ -11,7 +11,18 @@ import contextlib
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_fixtures import Player, body, browser, create_table, join, open_tab, play_until, unselect_all, visible
+from browser_fixtures import (
+    TWO_SHORT_DEALS,
+    Player,
+    body,
+    browser,
+    create_table,
+    join,
+    open_tab,
+    play_until,
+    unselect_all,
+    visible,
+)
 from layout_checks import ACTING, DESKTOP, PHONE, check_layout
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server_fixtures import ServerProcess
@@ -23,18 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["browser"]
 
-# Two short deals of one set 3 with jokers galore: both players go down early and soon lay off; a deal
-# ends when the stock runs out (no washing), so a deal's end and then the game's end come quickly.
-TWO_SHORT_DEALS = {
-    "deals": 2,
-    "deals-contract-0": "set 3",
-    "deals-contract-1": "set 3",
-    "set_min_naturals": 1,
-    "decks-jokers-0": 30,
-    "decks-jokers-1": 30,
-    "stock_out": "end_deal",
-    "final_deal": "normal",
-}
 LONG_NAME = "W" * 32  # the server's limit, unbroken
 
 

@@ -153,7 +153,16 @@ export function renderMelds(container, view, ui, handlers) {
         const node = el("div", {
           class: "meld" + (targets.length ? " target" : "") + (swapHere.length ? " swap-target" : ""),
           dataset: { testid: "meld", meld: String(index), owner: String(meld.owner), kind: meld.kind, size: String(meld.cards.length) },
+          tabindex: targets.length ? "0" : undefined,
+          role: targets.length ? "button" : undefined,
+          onkeydown: (event) => {
+            if (targets.length && (event.key === "Enter" || event.key === " ") && event.target === node) {
+              event.preventDefault();
+              handlers.onPick(index);
+            }
+          },
         },
+          targets.length > 0 && el("span", { class: "sr-only", text: t("board.lay_off_here", { card: pretty(selected), name: seatName(view, meld.owner) }) }),
           el("div", { class: "meld-label", text: meld.label }),
           el("div", { class: "meld-cards" }, meld.cards.map((card, k) => {
             const swap = swapHere.find((a) => a.joker === card);

@@ -86,8 +86,12 @@ export class Hand {
         node.append(tag);
       }
       node.setAttribute("role", "button");
-      // a button's name starts with its visible text: "7♥: seven of hearts"
-      node.setAttribute("aria-label", `${node.textContent}: ${node.getAttribute("aria-label")}`);
+      // a button named by its content, which starts with its visible text: "7♥: seven of hearts", "7♥S1: ..."
+      const said = document.createElement("span");
+      said.className = "sr-only";
+      said.textContent = `: ${node.getAttribute("aria-label")}`;
+      node.append(said);
+      node.removeAttribute("aria-label");
       node.tabIndex = 0;
       node.addEventListener("click", () => {
         if (mark.onClick) return mark.onClick();

@@ -134,6 +134,7 @@ async function createTable(event) {
     next_deal_timeout_s: Number($("next-deal-timeout").value),
     turn_limit_s: Number($("turn-limit").value),
     hints: $("hints").checked,
+    spectators_talk: $("spectators-talk").checked,
   };
   try {
     const table = await postJSON("/api/tables", body);

@@ -13,6 +13,7 @@ import { setUpCardColours } from "./prefs.js";
 import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
 import { fieldLine, loadFields } from "./rules-form.js";
+import { TableTalk } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
 const seatToken = tokenFromLocation("play", "seat");
@@ -101,6 +102,8 @@ function onState(message) {
   const obs = message.observation;
   if (message.rules) app.rules = message.rules;
   if (message.table_id) app.tableId = message.table_id;
+  if (message.talk) app.talk.onTalk(message.talk);
+  app.talk.setPeople(message.names ?? [], message.seat ?? null);
   if (!obs) {
     onWaiting(message);
     return;
@@ -159,7 +162,10 @@ function onWaiting(message) {
   $("melds").replaceChildren(el("div", { class: "waiting", dataset: { testid: "waiting" } },
     el("p", { text: t("table.seats_free", { count: seats - taken }) }),
     invite && el("p", {}, t("table.send_invite"), " ",
-      el("input", { type: "text", readonly: true, value: invite, dataset: { testid: "waiting-invite" }, onclick: (e) => e.target.select() }))));
+      el("input", {
+        type: "text", readonly: true, value: invite, "aria-label": t("table.invite_link"), dataset: { testid: "waiting-invite" },
+        onclick: (e) => e.target.select(),
+      }))));
   const body = document.body.dataset;
   body.seq = String(app.seq);
   body.phase = "waiting";
@@ -216,6 +222,9 @@ function onMessage(message) {
       if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
       delete document.body.dataset.pending;
       showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message));
+      break;
+    case "chat":
+      app.talk.onChat(message);
       break;
     case "ack":
       break;
@@ -281,7 +290,7 @@ function renderGoDown(view) {
       .catch((error) => showError(t("builder.ask_failed", { error: error.message })));
   }
   const details = el("details", { class: "builder-details", open: app.ui.builderOpen, dataset: { testid: "builder-toggle" } },
-    el("summary", { text: t("builder.toggle") }), builder);
+    el("summary", { text: t("builder.toggle"), dataset: { testid: "builder-summary" } }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
   slot.replaceChildren(el("section", { class: "panel godown" },
     el("h3", { text: t("table.go_down_title", { contract: obs.contract.join(", ") }) }),
@@ -466,6 +475,7 @@ function render() {
       else if (fits.length > 1) {
         app.ui.pendingEnds = { card, meld };
         render();
+        document.querySelector("[data-testid=layoff-end-low]")?.focus();
       }
     },
   });
@@ -534,10 +544,47 @@ function askUndo() {
 
 // A key presses the control of the same action, when it is there and enabled (see the help dialog).
 const KEYS = {
-  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], g: ["godown-option-0"],
-  d: ["discard-button"], e: ["end-turn"], c: ["call-rummy", "call-liverpool"], n: ["next-deal"],
-  h: ["hint"], u: ["undo"],
+  s: ["draw-stock"], t: ["take-discard"], b: ["buy"], p: ["pass"], d: ["discard-button"], e: ["end-turn"],
+  c: ["call-rummy", "call-liverpool"], n: ["next-deal"], h: ["hint"], u: ["undo"],
 };
+
+/** The control with this test id, if it is drawn and enabled. */
+function usable(testid) {
+  const control = document.querySelector(`[data-testid=${testid}]`);
+  return control && !control.disabled && control.offsetParent !== null ? control : null;
+}
+
+/** Press the one choice there is, or, with several, move the focus to the first (Tab goes through them). */
+function chooseOrFocus(choices) {
+  if (choices.length === 1) choices[0].click();
+  else choices[0]?.focus();
+  return choices.length > 0;
+}
+
+/** The keys of the lay-off, the joker swap and the going-down builder: true when one was used. */
+function boardKey(key) {
+  if (key === "l") return chooseOrFocus([...document.querySelectorAll("[data-testid=meld].target")]);
+  if (key === "j") return chooseOrFocus([...document.querySelectorAll("[data-testid^=swap-option-]")]);
+  const builder = document.querySelector("[data-testid=builder-toggle]");
+  if (key === "m" && builder) {
+    app.ui.builderOpen = !builder.open;
+    render();
+    if (app.ui.builderOpen) document.querySelector("[data-testid=builder-summary]")?.focus();
+    return true;
+  }
+  if (key === "g") {
+    const open = builder?.open;
+    const control = open ? usable("builder-go-down") : usable("godown-option-0");
+    control?.click();
+    return Boolean(control) || Boolean(open);
+  }
+  if (/^[1-9]$/.test(key) && builder?.open) {
+    const add = usable(`builder-add-${Number(key) - 1}`);
+    add?.click();
+    return Boolean(add);
+  }
+  return false;
+}
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -549,9 +596,14 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  for (const testid of KEYS[event.key.toLowerCase()] ?? []) {
-    const control = document.querySelector(`[data-testid=${testid}]`);
-    if (control && !control.disabled && control.offsetParent !== null) {
+  const key = event.key.toLowerCase();
+  if (boardKey(key)) {
+    event.preventDefault();
+    return;
+  }
+  for (const testid of KEYS[key] ?? []) {
+    const control = usable(testid);
+    if (control) {
       event.preventDefault();
       control.click();
       return;
@@ -590,6 +642,9 @@ function start() {
   $("sort-suit").addEventListener("click", () => { app.hand.sort("suit"); render(); });
   $("sort-rank").addEventListener("click", () => { app.hand.sort("rank"); render(); });
   $("rules-panel").addEventListener("toggle", showRules);
+  app.talk = new TableTalk($("talk"), {
+    send: (message) => app.socket?.send(message) ?? false, table: () => app.tableId ?? "", showError,
+  });
   app.socket = new TableSocket(socketUrl(path), { onMessage, onStatus, since: () => (app.seq >= 0 ? app.seq : null) });
   app.socket.connect();
   setInterval(() => { renderDeadline(); renderNextDealLeft(); renderClock(); }, 1000);
