@@ -199,7 +199,7 @@ def _int(data: dict[str, Any], key: str) -> int:
 
 def action_from_dict(data: Any) -> Action:
     """Read an action's JSON form; ``ValueError`` naming what is wrong."""
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
         raise ValueError(f"an action needs a type among {', '.join(ACTION_TYPES)}, got {data!r}")
     kind = data["type"]
     try:

@@ -90,3 +90,13 @@ def test_actions_round_trip_through_their_json_form() -> None:
 def test_malformed_actions_name_what_is_wrong(data: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         action_from_dict(data)
+
+
+def test_an_action_whose_type_is_not_a_string_is_a_value_error() -> None:
+    # found by tests/server/test_server_fuzz.py: a dict as the type raised TypeError (unhashable) and
+    # stopped the table's actor
+    from liverpool.engine import action_from_dict as read
+
+    for odd in ({"a": 1}, ["buy"], 3, None):
+        with pytest.raises(ValueError, match="an action needs a type"):
+            read({"type": odd})
