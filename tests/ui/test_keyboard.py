@@ -140,6 +140,10 @@ def test_going_down_and_laying_off_by_keys(browser: Browser, lobby_server: Serve
             select_by_key(tab, card)
             page.keyboard.press("l")
             for _ in range(3):  # several melds: the focus is on the first; both ends: on "low end"
+                for _ in range(40):  # the page answers the key after a moment: a move sent, or the focus moved
+                    if body(tab, "seq") != seq or body(tab, "pending") or focused(tab) in ("meld", "layoff-end-low"):
+                        break
+                    page.wait_for_timeout(50)
                 if body(tab, "seq") != seq or body(tab, "pending"):
                     break
                 assert focused(tab) in ("meld", "layoff-end-low"), focused(tab)
