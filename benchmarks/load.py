@@ -396,13 +396,17 @@ async def search_most(
         p99 = row["ping_p99_ms"]
         return p99 is not None and p99 <= limit_ms and not row["errors"]
 
-    low, high = (start, None) if good is not None and ok(good) else (0, start)
-    while high is None and low < args.max_tables:
-        n = min(2 * low, args.max_tables)
+    async def holds(n: int) -> bool:
+        """Measure ``n`` tables, keep and print the row, and say whether the p99 stayed within the limit."""
         row = await run_tables(n, args.warmup, args.search_duration, progress)
         rows.append({**row, "load_average": load_average()})
         _print_row(row)
-        if ok(row):
+        return ok(row)
+
+    low, high = (start, None) if good is not None and ok(good) else (0, start)
+    while high is None and low < args.max_tables:
+        n = min(2 * low, args.max_tables)
+        if await holds(n):
             low = n
         else:
             high = n
@@ -410,10 +414,7 @@ async def search_most(
         if high is None or high - low <= max(10, low // 20):
             break
         n = (low + high) // 2
-        row = await run_tables(n, args.warmup, args.search_duration, progress)
-        rows.append({**row, "load_average": load_average()})
-        _print_row(row)
-        if ok(row):
+        if await holds(n):
             low = n
         else:
             high = n
