@@ -195,12 +195,15 @@ class Relayed:
     client: Client
     since: int | None
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, text: str) -> None:
+        """Hand the client a message the owner encoded (:func:`~liverpool.server.messages.encode`), noting
+        the last ``seq`` it saw so that a failover resumes it where it was."""
+        message = json.loads(text)
         if message.get("type") == "state" and isinstance(message.get("seq"), int):
             self.since = max(self.since or 0, message["seq"])
         elif message.get("type") == "event" and isinstance(message.get("seq"), int):
             self.since = max(self.since or 0, message["seq"] + 1)
-        self.client.send(message)
+        self.client.send_text(text)
 
 
 @dataclass
@@ -455,7 +458,7 @@ class Cluster:
                     code, reason = message["close"]
                     relayed.client.close(code, reason)
                 else:
-                    relayed.deliver(message["message"])
+                    relayed.deliver(message["text"])
             case "reply":
                 future = self._calls.get(message["call"])
                 if future is not None and not future.done():
@@ -514,7 +517,7 @@ class Cluster:
                 self.publish(node, {"op": "send", "client": cid, "close": [client.close_code, client.close_reason]})
                 self._proxies.pop((node, cid), None)
                 return
-            self.publish(node, {"op": "send", "client": cid, "message": message})
+            self.publish(node, {"op": "send", "client": cid, "text": message})
 
     async def _answer(self, sender: str, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"op": "reply", "call": message["call"]}

@@ -47,11 +47,13 @@ def lease_owner(db: str, table_id: str) -> tuple[str, bool] | None:
         engine.dispose()
 
 
-def play_until(players: list[Client], seq: int, timeout: float = 60) -> None:
-    """The simple player on every seat in ``players`` (the others are bots) until the table is past ``seq``."""
+def play_until(players: list[Client], seq: int, timeout: float = 60, watchers: tuple[Client, ...] = ()) -> None:
+    """The simple player on every seat in ``players`` (the others are bots) until the table is past ``seq``.
+    ``watchers`` are read on every round too, as a browser reads its socket: a client that stops reading stops
+    answering the server's pings and is rightly closed as dead."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for player in players:
+        for player in (*players, *watchers):
             player.quiet(0.2)
         if max(p.state["seq"] for p in players if p.state is not None) > seq:
             return
@@ -99,7 +101,7 @@ def test_two_processes_share_a_table_and_the_survivor_takes_it_over(pg_url: str,
     assert owner is not None and owner[1], "the table has a live lease"
 
     # Both processes' clients see every update: the spectators get the same events, gap-free.
-    play_until([ada, bea], 12)
+    play_until([ada, bea], 12, watchers=(watch_a, watch_b))
     for client in (watch_a, watch_b, ada, bea):
         client.quiet(0.5)
     assert event_seqs(watch_a) == event_seqs(watch_b) == list(range(len(watch_a.events)))
@@ -132,7 +134,7 @@ def test_two_processes_share_a_table_and_the_survivor_takes_it_over(pg_url: str,
 
     # Play goes on at the survivor, the relayed spectator saw every event once, and the log is whole.
     assert stayer.state is not None
-    play_until([stayer, back], stayer.state["seq"] + 12)
+    play_until([stayer, back], stayer.state["seq"] + 12, watchers=(watcher,))
     for client in (stayer, back, watcher):
         client.quiet(0.5)
     seen = event_seqs(watcher)
@@ -171,7 +173,7 @@ def test_relays_survive_lost_connections_to_postgresql(pg_url: str, start_server
     ada = a.player(a.join(created["invite"], 0, "Ada"))  # a holds the table while Ada is connected to it
     bea = b.player(b.join(created["invite"], 1, "Bea"))
     watcher = b.spectator(created["spectator"])  # relayed by b
-    play_until([ada, bea], 6)
+    play_until([ada, bea], 6, watchers=(watcher,))
     # PostgreSQL drops every connection the two processes hold (their LISTEN and their own).
     engine = create_engine(database_url(pg_url))
     try:
@@ -186,7 +188,7 @@ def test_relays_survive_lost_connections_to_postgresql(pg_url: str, start_server
         engine.dispose()
     assert ended >= 4, "each process had a LISTEN connection and one of its own"
     assert ada.state is not None
-    play_until([ada, bea], ada.state["seq"] + 10)
+    play_until([ada, bea], ada.state["seq"] + 10, watchers=(watcher,))
     for client in (ada, bea, watcher):
         client.quiet(0.5)
     seen = event_seqs(watcher)
@@ -282,7 +284,7 @@ def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str
             tokens.append(answer.json()["seat_token"])
         players = [Client(f"ws://{front}/ws/play/{t}") for t in tokens]
         watcher = Client(f"ws://{front}/ws/watch/{created['spectator']}")
-        play_until(players, 10)
+        play_until(players, 10, watchers=(watcher,))
         for client in (*players, watcher):
             client.quiet(0.5)
         owner = lease_owner(pg_url, created["table_id"])
@@ -305,7 +307,7 @@ def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str
             assert state["resumed"] is True and state["seq"] >= client.state["seq"]
             reconnected.append(again)
         players, watcher = reconnected[:2], reconnected[2]
-        play_until(players, max(p.state["seq"] for p in players if p.state) + 10)
+        play_until(players, max(p.state["seq"] for p in players if p.state) + 10, watchers=(watcher,))
         watcher.quiet(0.5)
         seen = [e["seq"] for e in events + watcher.events]
         assert seen == list(range(len(seen))), "the spectator behind the proxy missed or repeated an event"
