@@ -253,7 +253,10 @@ class TableActor:
                     self._cancel_away(client.seat)
                     self.away.discard(client.seat)
                     if self._away_at.pop(client.seat, None) is not None:
-                        self._away_unstored[client.seat] = None
+                        # Stored before the player hears a word: once they see the table, no deadline of
+                        # theirs is left to fire after a restart.
+                        self._away_unstored.pop(client.seat, None)
+                        await to_thread.run_sync(self.storage.set_away_at, self.id, client.seat, None)
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
