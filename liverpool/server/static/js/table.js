@@ -451,7 +451,29 @@ function renderNextDealLeft() {
   if (node && app.nextDealAt !== null) node.textContent = String(Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000)));
 }
 
+/** Where the keyboard focus is, as a control's test id and its place among those of that id: a render
+ * draws the table anew, and the focus must not fall back to the page under a keyboard player. */
+function focusPlace() {
+  const testid = document.activeElement?.dataset?.testid;
+  if (!testid) return null;
+  const index = [...document.querySelectorAll(`[data-testid="${testid}"]`)].indexOf(document.activeElement);
+  return { testid, index };
+}
+
+/** Focus the control at that place again when the render replaced it (and nothing else took the focus). */
+function restoreFocus(place) {
+  if (!place || document.activeElement?.dataset?.testid) return;
+  const again = document.querySelectorAll(`[data-testid="${place.testid}"]`)[place.index];
+  again?.focus({ preventScroll: true });
+}
+
 function render() {
+  const place = focusPlace();
+  draw();
+  restoreFocus(place);
+}
+
+function draw() {
   const view = app.view;
   if (!view) return;
   view.rules = app.rules;
