@@ -60,7 +60,9 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
                 await cluster.close()
             storage.close()
 
-    app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)
+    # FastAPI's /docs and /redoc pages run inline scripts from a CDN that our
+    # Content-Security-Policy blocks; the schema stays at /openapi.json.
+    app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, settings=settings)

@@ -407,6 +407,20 @@ def test_pages_have_no_inline_script_or_style() -> None:
             assert re.search(banned, code) is None, f"{script.name}: {banned} is blocked by the Content-Security-Policy"
 
 
+def test_every_page_served_runs_under_the_content_security_policy(lobby_server: ServerProcess) -> None:
+    """No HTML answer needs an inline script or a script from another site (FastAPI's /docs and /redoc did)."""
+    paths = ["/", "/join/x", "/play/x", "/watch/x", "/replay/x", "/docs", "/redoc", "/docs/oauth2-redirect"]
+    for path in paths:
+        answer = lobby_server.get(path)
+        if not answer.headers.get("content-type", "").startswith("text/html"):
+            continue
+        html = answer.text
+        for script in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S):
+            assert script.strip() == "", f"{path}: an inline script the policy blocks"
+        for src in re.findall(r"<(?:script|link)\b[^>]*\b(?:src|href)=[\"']([^\"']+)", html):
+            assert not re.match(r"(https?:)?//", src), f"{path}: {src} is from another site"
+
+
 # -- item 3 (in part): bodies and actions -------------------------------------------------------------
 
 
