@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,6 +27,8 @@ from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, json_depth_over
 from .settings import CLUSTER_ENV, Settings, SettingsError
 from .storage import Storage
+
+log = logging.getLogger(__name__)
 
 
 def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
@@ -78,8 +81,17 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
     return app
 
 
-async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+async def _refused(request: Request, exc: Refused) -> JSONResponse:
+    _log_refusal(request, exc.reason)
     return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+
+def _log_refusal(request: Request, reason: str) -> None:
+    """One line per refused API request: the route's template, never its path (which may hold a token)."""
+    route = request.scope.get("route")
+    where = getattr(route, "path", "?")
+    client = request.client.host if request.client else "?"
+    log.info("refused %s %s from %s: %s", request.method, where, client, reason)
 
 
 async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -98,7 +110,8 @@ async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
     )
 
 
-async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    _log_refusal(request, "invalid")
     problems = []
     for e in exc.errors():
         field = ".".join(str(p) for p in e["loc"][1:])

@@ -170,6 +170,19 @@ def test_seat_tokens_are_never_logged(start_server: Start, sqlite_url: str) -> N
         assert secret not in logged
 
 
+def test_refused_api_requests_are_logged_once_with_their_reason(start_server: Start, sqlite_url: str) -> None:
+    server = start_server(sqlite_url, log_level="info")
+    created, tokens = three_humans(server)
+    assert server.post("/api/tables", {"seats": 99}).status_code == 422
+    assert server.post(f"/api/invite/{created['invite']}/join", {"name": "late", "seat": 0}).status_code == 409
+    server.stop()
+    logged = server.logged()
+    assert logged.count("refused POST /api/tables from 127.0.0.1: invalid") == 1
+    assert logged.count("refused POST /api/invite/{invite}/join from 127.0.0.1:") == 1
+    for secret in [*tokens, created["spectator"], created["invite"]]:
+        assert secret not in logged
+
+
 def test_one_seats_token_cannot_act_for_another(lobby_server: ServerProcess) -> None:
     _, tokens = three_humans(lobby_server)
     clients = [lobby_server.player(t) for t in tokens]
