@@ -95,6 +95,9 @@ def test_the_guided_first_game_starts_from_the_lobby(browser: Browser, lobby_ser
     page.wait_for_selector("[data-testid=tutorial-step][data-step=go_down]")
     assert page.locator(".tutorial-next").evaluate("e => e.dataset.testid") == "godown-option-0"
     tab.screenshot("tutorial")
+    tab.by("godown-option-0").click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=swap]")
+    assert page.locator(".tutorial-next").evaluate("e => e.dataset.testid") == "swap-option-0"
     if AXE.exists():
         assert violations(tab) == []
     assert tab.errors == []
