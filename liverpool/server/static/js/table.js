@@ -397,14 +397,18 @@ function renderSummary(view) {
   }));
 }
 
-/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away). */
+/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away, or lie
+ * under the piles, which stay at the top of the scrolling area there). */
 function showTargets() {
-  const target = document.querySelector("[data-testid=meld].target, [data-testid=meld].swap-target");
-  if (!target) return;
-  const box = target.getBoundingClientRect();
-  const me = $("me").getBoundingClientRect();
-  const bottom = $("me").hidden ? window.innerHeight : me.top;
-  if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "nearest" });
+  const targets = [...document.querySelectorAll("[data-testid=meld].target, [data-testid=meld].swap-target")];
+  const piles = document.querySelector(".piles");
+  const top = piles && getComputedStyle(piles).position === "sticky" ? piles.getBoundingClientRect().bottom : 0;
+  const bottom = $("me").hidden ? window.innerHeight : $("me").getBoundingClientRect().top;
+  const away = targets.find((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top < top || box.bottom > bottom;
+  });
+  away?.scrollIntoView({ block: "nearest" });
 }
 
 /** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
