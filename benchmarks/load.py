@@ -9,7 +9,7 @@ over those 2 s. After ``--warmup`` seconds it measures for ``--duration`` second
 
 - messages delivered to the spectators per second (pongs included), against actions played per second
   (rows added to the ``actions`` table over the window, read from the SQLite file), and the messages
-  other than pongs per action (a spectator gets an ``event`` and a ``state`` per action: 2.0 means no
+  other than pongs per action (a spectator gets an ``event`` and a ``delta`` per action: 2.0 means no
   backlog), and the bytes of those messages per action (what one spectator receives for each action);
 - each ping's round trip (sent to pong received), p50 and p99;
 - the server's CPU (user + system time from ``/proc/PID/stat`` over the window, in % of one core) and its

@@ -5,8 +5,8 @@ spectators share one) ``{"type": "delta", "seq": n, "base": m, "patch": [...]}``
 state of ``seq`` ``base`` the client holds into the state of ``seq`` ``n`` (docs/protocol.md).
 
 :func:`diff` is a small generic diff of two JSON values, not the ``jsonpatch`` package's ``make_patch``:
-on the states of a seeded game it is some 20 times as fast (26 against 545 µs a state) for patches as
-small (docs/performance.md). Clients apply its patches with any RFC 6902 library (the terminal client and
+on the states of a seeded game it is 26 to 31 times as fast (27 against 853 µs a spectator's state,
+``benchmarks/deltas.py``; docs/performance.md). Clients apply its patches with any RFC 6902 library (the terminal client and
 the tests with ``jsonpatch``, the browser with ``static/js/patch.js``). Objects are compared key by key;
 a list keeps its common head and tail, the items between are compared one by one when as many are left
 on both sides, else removed and added (or the list replaced, when that says less). Every value a patch
