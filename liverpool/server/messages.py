@@ -119,13 +119,6 @@ class Submit:
 
 
 @dataclass
-class Resync:
-    """A client asks for its whole state again."""
-
-    client: Client
-
-
-@dataclass
 class Call:
     """A request from the lobby, run inside the actor; its answer goes to ``future``."""
 
@@ -202,7 +195,6 @@ Message = (
     Attach
     | Detach
     | Submit
-    | Resync
     | Call
     | BotTurn
     | BuyDeadline
