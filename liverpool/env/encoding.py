@@ -6,6 +6,7 @@ Everything here reads the engine's public values only (actions, :class:`~liverpo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -26,6 +27,7 @@ from liverpool.engine import (
     GoDown,
     LayOff,
     Meld,
+    MeldKind,
     Observation,
     Pass,
     Phase,
@@ -96,6 +98,28 @@ def shape_of(meld: Meld) -> MeldShape:
     return MeldShape("run", suit=suit, low=meld.low, high=meld.low + size - 1)
 
 
+_INDEX_BY_KEY: Final = {
+    ("set", shape.rank, shape.size) if shape.kind == "set" else ("run", shape.suit, shape.low, shape.high): i
+    for i, shape in enumerate(CATALOGUE)
+}
+
+
+def shape_index(meld: Meld) -> int:
+    """``SHAPE_INDEX[shape_of(meld)]``, without building the shape (a ``KeyError`` for a meld the catalogue
+    does not hold, as there)."""
+    cards = meld.cards
+    size = len(cards)
+    if meld.kind.value == "set":
+        return _INDEX_BY_KEY[("set", meld.low, size)]
+    suit = 0
+    for c in cards:
+        face = c & FACE_MASK
+        if face != JOKER:
+            suit = face // 13
+            break
+    return _INDEX_BY_KEY[("run", suit, meld.low, meld.low + size - 1)]
+
+
 @dataclass(frozen=True)
 class Layout:
     """The sizes of one environment's spaces, fixed by the ruleset and the number of seats."""
@@ -112,31 +136,31 @@ class Layout:
         return Layout(seats, deck.decks * 52 + deck.jokers, seats * longest, longest)
 
     # Offsets of each block of the action space.
-    @property
+    @functools.cached_property
     def draw_discard(self) -> int:
         return SIMPLE
 
-    @property
+    @functools.cached_property
     def discard(self) -> int:
         return self.draw_discard + self.max_depth
 
-    @property
+    @functools.cached_property
     def call_shed(self) -> int:
         return self.discard + FACES
 
-    @property
+    @functools.cached_property
     def meld(self) -> int:
         return self.call_shed + FACES
 
-    @property
+    @functools.cached_property
     def lay_off(self) -> int:
         return self.meld + len(CATALOGUE)
 
-    @property
+    @functools.cached_property
     def swap(self) -> int:
         return self.lay_off + FACES * self.max_melds * len(ENDS)
 
-    @property
+    @functools.cached_property
     def actions(self) -> int:
         return self.swap + 52 * self.max_melds
 
@@ -169,23 +193,18 @@ class Layout:
 
     def index_of(self, action: Action) -> int:
         """The action index of an engine action other than a going-down (which takes several steps)."""
+        simple = _SIMPLE_INDEX.get(type(action))
+        if simple is not None:
+            return simple
+        if type(action) is Discard:
+            return self.discard + (action.card & FACE_MASK)
+        if type(action) is DrawDiscard:
+            return self.draw_discard + action.depth - 1
         match action:
-            case DrawStock():
-                return DRAW_STOCK
-            case Buy():
-                return BUY
-            case Pass():
-                return PASS
-            case EndTurn():
-                return END_TURN
             case Call(card=None):
                 return CALL_RUMMY
             case Call(card=card) if card is not None:
                 return self.call_shed + _face(card)
-            case DrawDiscard(depth=depth):
-                return self.draw_discard + depth - 1
-            case Discard(card=card):
-                return self.discard + _face(card)
             case LayOff(card=card, meld=meld, end=end):
                 self._check_meld(meld)
                 return self.lay_off + (_face(card) * self.max_melds + meld) * len(ENDS) + ENDS.index(end)
@@ -199,15 +218,15 @@ class Layout:
             raise ValueError(f"table meld {meld} is beyond the {self.max_melds} slots this layout encodes")
 
     # Observation layout.
-    @property
+    @functools.cached_property
     def meld_features(self) -> int:
         return 10 + self.seats
 
-    @property
+    @functools.cached_property
     def seat_features(self) -> int:
         return 4 + FACES
 
-    @property
+    @functools.cached_property
     def observation_size(self) -> int:
         s = self.seats
         return (
@@ -226,6 +245,8 @@ class Layout:
         )
 
 
+_SIMPLE_INDEX: Final[dict[type, int]] = {DrawStock: DRAW_STOCK, Buy: BUY, Pass: PASS, EndTurn: END_TURN}
+
 DECLINE: Final = None  # the PASS of a seat that declines to act out of turn in the draw phase: no engine action
 
 Choice = Action | tuple[int, ...] | None
@@ -240,7 +261,7 @@ def choices(
     shapes). The environment's mask, and a bot that plays a policy of this encoding, both come from here."""
     by_shapes: dict[tuple[int, ...], GoDown] = {}
     for action in going_downs:
-        by_shapes.setdefault(tuple(sorted(SHAPE_INDEX[shape_of(m)] for m in action.melds)), action)
+        by_shapes.setdefault(tuple(sorted([shape_index(m) for m in action.melds])), action)
     out: dict[int, Choice] = {}
     if not pending:
         for option in listed:
@@ -270,78 +291,127 @@ def face_text(face: int) -> str:
     return _rank(face % 13 + 1) + SUITS[face // 13]
 
 
+@functools.cache
+def _offsets(layout: Layout) -> tuple[int, int, int, int, int, int]:
+    """Where the observation's blocks after the seven face blocks start: the table meld slots, the seats, the
+    phase, the contract, the window flags and the pending going-down."""
+    s = layout.seats
+    melds = FACES * 7 + 5
+    seats = melds + layout.max_melds * layout.meld_features
+    phase = seats + s * layout.seat_features
+    contract = phase + len(PHASES) + 1 + 2 * s
+    window = contract + layout.max_contract * 3
+    pending = window + 3 * s + 2 + s
+    assert pending + len(CATALOGUE) == layout.observation_size
+    return melds, seats, phase, contract, window, pending
+
+
+_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+
+
 def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int]) -> npt.NDArray[np.float32]:
     """The array of one seat's observation: built from the engine's :class:`Observation` and the seat's own
     pending going-down only. Seats are relative: index 0 is the viewer, 1 the next seat to the left, ...
+    ``docs/env.md`` lists the blocks in order.
 
-    (Written into a Python list and converted once: a NumPy element write costs more than a list's.)"""
+    Built as a list of the positions that hold a 1 (a card counted, a one-hot, a flag that is set), counted by
+    ``np.bincount``, and the positions and values of the other numbers (all integers), written in one
+    assignment: two NumPy calls where a write per element would cost more than the whole."""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
-    out = [0.0] * layout.observation_size
-    mask = FACE_MASK
+    melds_at, seats_at, phase_at, contract_at, window_at, pending_at = _offsets(layout)
+    m = FACE_MASK
+    pile = obs.discard_pile
+    ones = [c & m for c in obs.hand]
+    ones += [FACES + (c & m) for c in pile]
+    if pile:
+        ones.append(2 * FACES + (pile[-1] & m))
+    if obs.taken is not None:
+        ones.append(3 * FACES + (obs.taken & m))
+    if obs.must_place is not None:
+        ones.append(4 * FACES + (obs.must_place & m))
+    ones += [6 * FACES + (c & m) for c in obs.reclaimed]
+    if obs.down_this_turn:
+        ones.append(7 * FACES + 4)
+    views = obs.seats
+    rel = views[me:] + views[:me]
+    at = _fixed_positions(layout, bool(obs.totals))
+    value: list[int] = [len(pile), obs.stock_size, obs.deal, obs.reshuffles]
+    for k, view in enumerate(rel):
+        value += (view.hand_count, view.buys)
+        base = seats_at + k * layout.seat_features
+        if view.down:
+            ones.append(base + 1)
+        if view.announced:
+            ones.append(base + 3)
+        if view.known:
+            ones += [base + 4 + (c & m) for c in view.known]
+    if obs.totals:
+        totals = obs.totals
+        value += totals[me:] + totals[:me]
+    table = obs.melds
+    if len(table) > layout.max_melds:
+        raise ValueError(f"{len(table)} melds on the table, beyond the {layout.max_melds} slots")
+    if table:
+        at = at.copy()
+    width = layout.meld_features
+    for slot, tm in enumerate(table):
+        meld = tm.meld
+        cards = meld.cards
+        ones += [5 * FACES + (c & m) for c in cards]
+        base = melds_at + slot * width
+        naturals = [c for c in cards if c & m != JOKER]
+        if meld.kind is MeldKind.SET:
+            ones += (base, base + 1, base + 10 + (tm.owner - me) % s)
+        else:
+            suit = (naturals[0] & m) // 13 if naturals else 0
+            ones += (base, base + 2, base + 6 + suit, base + 10 + (tm.owner - me) % s)
+        at += (base + 3, base + 4, base + 5)
+        value += (meld.low, len(cards), len(cards) - len(naturals))
+    ones.append(phase_at + _PHASE_INDEX[obs.phase])
+    if obs.current == me:
+        ones.append(phase_at + len(PHASES))
+    ones += (
+        phase_at + len(PHASES) + 1 + (obs.current - me) % s,
+        phase_at + len(PHASES) + 1 + s + (obs.dealer - me) % s,
+    )
+    contract = obs.contract[: layout.max_contract]
+    if contract:
+        at = at + [contract_at + 3 * i + 2 for i in range(len(contract))]
+    for i, rule in enumerate(contract):
+        if rule.kind is MeldKind.SET:
+            ones.append(contract_at + 3 * i)
+        elif rule.kind is MeldKind.RUN:
+            ones.append(contract_at + 3 * i + 1)
+        value.append(rule.length)
+    if obs.window:
+        ones += [window_at + (seat - me) % s for seat in set(obs.window)]
+    if obs.window_answers:
+        ones += [window_at + s + (seat - me) % s for seat in {seat for seat, _ in obs.window_answers}]
+    if obs.may_i_calls:
+        ones += [window_at + 2 * s + (seat - me) % s for seat in set(obs.may_i_calls)]
+    if obs.fresh:
+        ones.append(window_at + 3 * s)
+    if obs.call_open:
+        ones.append(window_at + 3 * s + 1)
+    if pending:
+        ones += [pending_at + index for index in set(pending)]
+    out = np.bincount(ones, None, layout.observation_size)
+    out[at] = value
+    assert out.shape[0] == layout.observation_size
+    return out.astype(np.float32)
 
-    def counts(at: int, cards: Sequence[int]) -> int:
-        for c in cards:
-            out[at + (c & mask)] += 1
-        return at + FACES
 
-    def one_hot(at: int, index: int | None, size: int) -> int:
-        if index is not None:
-            out[at + index] = 1
-        return at + size
-
-    def put(at: int, values: Sequence[float]) -> int:
-        end = at + len(values)
-        out[at:end] = values
-        return end
-
-    rel = [(me + k) % s for k in range(s)]
-    where = {seat: k for k, seat in enumerate(rel)}
-    at = counts(0, obs.hand)
-    at = counts(at, obs.discard_pile)
-    top = obs.top_discard
-    at = one_hot(at, None if top is None else top & mask, FACES)
-    at = one_hot(at, None if obs.taken is None else obs.taken & mask, FACES)
-    at = one_hot(at, None if obs.must_place is None else obs.must_place & mask, FACES)
-    for tm in obs.melds:
-        counts(at, tm.meld.cards)
-    at += FACES
-    at = counts(at, obs.reclaimed)
-    at = put(at, (len(obs.discard_pile), obs.stock_size, obs.deal, obs.reshuffles, float(obs.down_this_turn)))
-    if len(obs.melds) > layout.max_melds:
-        raise ValueError(f"{len(obs.melds)} melds on the table, beyond the {layout.max_melds} slots")
-    for slot, tm in enumerate(obs.melds):
-        at_slot = at + slot * layout.meld_features
-        faces = [c & mask for c in tm.meld.cards]
-        naturals = [f for f in faces if f != JOKER]
-        is_set = tm.meld.kind.value == "set"
-        size = len(faces)
-        at_slot = put(at_slot, (1, float(is_set), float(not is_set), tm.meld.low, size, size - len(naturals)))
-        at_slot = one_hot(at_slot, None if is_set else naturals[0] // 13 if naturals else 0, 4)
-        one_hot(at_slot, where[tm.owner], s)
-    at += layout.max_melds * layout.meld_features
-    for seat in rel:
-        view = obs.seats[seat]
-        at = put(at, (view.hand_count, float(view.down), view.buys, float(view.announced)))
-        at = counts(at, view.known)
-    at = one_hot(at, PHASES.index(obs.phase), len(PHASES))
-    at = put(at, (float(obs.current == me),))
-    at = one_hot(at, where[obs.current], s)
-    at = one_hot(at, where[obs.dealer], s)
-    for i in range(layout.max_contract):
-        if i < len(obs.contract):
-            rule = obs.contract[i]
-            put(at, (float(rule.kind.value == "set"), float(rule.kind.value == "run"), rule.length))
-        at += 3
-    answered = {seat for seat, _ in obs.window_answers}
-    at = put(at, [float(seat in obs.window) for seat in rel])
-    at = put(at, [float(seat in answered) for seat in rel])
-    at = put(at, [float(seat in obs.may_i_calls) for seat in rel])
-    at = put(at, (float(obs.fresh), float(obs.call_open)))
-    totals = obs.totals if obs.totals else (0,) * s
-    at = put(at, [totals[seat] for seat in rel])
-    for index in pending:
-        out[at + index] = 1
-    at += len(CATALOGUE)
-    assert at == layout.observation_size
-    return np.array(out, dtype=np.float32)
+@functools.cache
+def _fixed_positions(layout: Layout, totals: bool) -> list[int]:
+    """The positions of the numbers other than 1 that every observation has, in the order
+    ``encode_observation`` lists their values: pile size, stock size, deal, reshuffles; each relative seat's hand
+    count and buys; with ``totals``, each relative seat's total. (A copy is taken before adding to it.)"""
+    _, seats_at, _, _, window_at, _ = _offsets(layout)
+    out = [7 * FACES + i for i in range(4)]
+    for k in range(layout.seats):
+        base = seats_at + k * layout.seat_features
+        out += (base, base + 2)
+    if totals:
+        out += [window_at + 3 * layout.seats + 2 + k for k in range(layout.seats)]
+    return out

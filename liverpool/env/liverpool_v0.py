@@ -30,7 +30,6 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from liverpool.engine import (
     Action,
@@ -58,16 +57,18 @@ from liverpool.engine import LayOff as LayOffAction
 from liverpool.engine import SwapJoker as SwapAction
 
 from . import encoding as enc
+from . import wrapping
 
 DECLINE = enc.DECLINE
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
     """The environment wrapped as PettingZoo's classic environments are: an illegal action raises (with the
-    engine's reason), ``step`` after the end is refused, the order of calls is enforced."""
+    engine's reason), ``step`` after the end is refused, the order of calls is enforced. The wrappers are
+    PettingZoo's, with their attribute forwarding made direct (:mod:`liverpool.env.wrapping`)."""
     wrapped: AECEnv[str, dict[str, npt.NDArray[Any]], int] = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = wrapping.AssertOutOfBounds(wrapped)
+    wrapped = wrapping.OrderEnforcing(wrapped)
     return wrapped
 
 
