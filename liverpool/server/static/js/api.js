@@ -53,6 +53,33 @@ async function request(method, path, body) {
 export const getJSON = (path) => request("GET", path);
 export const postJSON = (path, body = {}) => request("POST", path, body);
 
+// -- the server's limits on what the forms send -----------------------------------------------------
+
+let limitsAnswer = null;
+
+/** The bounds of each form's fields (GET /api/limits: the server's request schemas), fetched once. */
+export function formLimits() {
+  limitsAnswer ??= getJSON("/api/limits");
+  return limitsAnswer;
+}
+
+/**
+ * Put the server's bounds on every input under `root` that names its field as data-limit="form.field"
+ * (min, max, minlength, maxlength), so the page holds no copy of a limit.
+ */
+export async function applyLimits(root = document) {
+  const limits = await formLimits();
+  for (const input of root.querySelectorAll("[data-limit]")) {
+    const [form, field] = input.dataset.limit.split(".");
+    const bounds = limits[form]?.[field] ?? {};
+    if ("minimum" in bounds) input.min = String(bounds.minimum);
+    if ("maximum" in bounds) input.max = String(bounds.maximum);
+    if ("exclusiveMaximum" in bounds) input.max = String(bounds.exclusiveMaximum - 1);
+    if ("minLength" in bounds) input.minLength = bounds.minLength;
+    if ("maxLength" in bounds) input.maxLength = bounds.maxLength;
+  }
+}
+
 // -- seat tokens kept in localStorage -------------------------------------------------------------
 
 const SEATS_KEY = "liverpool.seats";
