@@ -22,14 +22,21 @@ export function sentence(text) {
  * A refusal ({reason, message}, docs/protocol.md) in the page's language: the server's own words when they
  * are in it (the catalogue's `server.words`), else the catalogue's sentence for the reason code.
  */
-export function refusalText(reason, message) {
+export function refusalText(reason, message, details = {}) {
   if (message && t("server.words") === "yes") return sentence(message);
-  if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`);
-  return sentence(message ?? t("error.refused", { reason: reason ?? "" }));
+  if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
+  if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
+  return sentence(t("error.refused", { reason: reason ?? "" }));
+}
+
+/** One problem of a 422 ({field, kind, limit}) in words: the field by its name, the bound it broke. */
+function problemText({ field, kind, limit }) {
+  if (!has(`input.${field}`) || !has(`invalid.${kind}`)) return t("reason.invalid");
+  return t(`invalid.${kind}`, { field: t(`input.${field}`), limit });
 }
 
 function errorText(status, body) {
-  return refusalText(body?.reason ?? `http_${status}`, body?.message);
+  return refusalText(body?.reason ?? `http_${status}`, body?.message, typeof body === "object" && body ? body : {});
 }
 
 async function request(method, path, body) {
