@@ -51,7 +51,7 @@ from .coaching import Coaching
 from .errors import Refused
 from .hub import Hub
 from .loading import table_position
-from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset, TableOptions
+from .schemas import CreateTable, DraftGoDown, Join, SaveRuleset, TableOptions, form_limits
 from .storage import OVER, Conflict, NewSeat, Storage, TableInfo, rematch_token
 
 MAX_TOKENS = 50
@@ -121,6 +121,13 @@ async def rules_fields() -> dict[str, Any]:
     """The engine's field registry: each ruleset field's name, kind, choices, group, doc, rules-matrix row and
     minimum, in order. The house-rules form is built from it."""
     return {"fields": [info.to_dict() for info in field_registry()]}
+
+
+@router.get("/limits")
+async def limits() -> dict[str, Any]:
+    """The bounds of what each form sends (the request schemas' minimum, maximum, minLength, maxLength by form
+    and field): the pages put them on their inputs, so a form and the server hold one limit."""
+    return form_limits()
 
 
 def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from . import api, pages, redact, reviews, ws
 from .cluster import Cluster
 from .coaching import Budget, Coaching
-from .errors import Refused, validation_sentence
+from .errors import LIMITS, Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
 from .schemas import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, json_depth_over
@@ -115,7 +115,11 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
     problems = []
     for e in exc.errors():
         field = ".".join(str(p) for p in e["loc"][1:])
-        problems.append({"field": field, "message": validation_sentence(field, e["type"], e["msg"], e.get("ctx"))})
+        problem = {"field": field, "kind": e["type"]}
+        problem["message"] = validation_sentence(field, e["type"], e["msg"], e.get("ctx"))
+        if e["type"] in LIMITS:
+            problem["limit"] = (e.get("ctx") or {}).get(LIMITS[e["type"]])
+        problems.append(problem)
     message = " ".join(p["message"] for p in problems)
     return JSONResponse({"reason": "invalid", "message": message, "errors": problems}, status_code=422)
 

@@ -8,19 +8,34 @@ from typing import Any
 class Refused(Exception):
     """A request the server will not carry out; nothing was changed."""
 
-    def __init__(self, status: int, reason: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, status: int, reason: str, message: str, field: str | None = None, details: dict[str, int] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.reason = reason
         self.message = message
         self.field = field
+        self.details = details or {}
+        """The numbers the message speaks of (``limit``, ``wait_s``), for a page that says it in another language."""
         self.retry_after: int | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        out = {"reason": self.reason, "message": self.message}
+    def to_dict(self) -> dict[str, str | int]:
+        out: dict[str, str | int] = {"reason": self.reason, "message": self.message, **self.details}
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+LIMITS: dict[str, str] = {
+    "string_too_long": "max_length",
+    "string_too_short": "min_length",
+    "greater_than_equal": "ge",
+    "less_than_equal": "le",
+    "less_than": "lt",
+}
+"""Pydantic's validation errors that break a limit, and the key of the limit in their context: a 422's
+problem carries its ``kind`` and that ``limit``, so a page can say it in its own language."""
 
 
 def validation_sentence(field: str, kind: str, message: str, context: dict[str, Any] | None = None) -> str:

@@ -145,7 +145,12 @@ class Guard:
             return Refused(403, "foreign_origin", "requests from another site's pages are refused")
         limit = self.settings.connections_per_client
         if websocket and limit > 0 and self.sockets[client] >= limit:
-            return Refused(429, "too_many_connections", f"one address may hold at most {limit} connections at once")
+            return Refused(
+                429,
+                "too_many_connections",
+                f"one address may hold at most {limit} connections at once",
+                details={"limit": limit},
+            )
         if not websocket and scope["method"] == "POST" and scope["path"] in self.created:
             window, reason, what = self.created[scope["path"]]
             wait = window.wait(client, time.monotonic())
@@ -154,6 +159,7 @@ class Guard:
                     429,
                     reason,
                     f"at most {window.limit} {what} a minute from one address; try again in {math.ceil(wait)} s",
+                    details={"limit": window.limit, "wait_s": math.ceil(wait)},
                 )
                 refusal.retry_after = math.ceil(wait)
                 return refusal

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from liverpool.engine import field_registry
+
 from .talk import MAX_CHAT_CHARS, ReactionId, printable
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -24,7 +26,17 @@ MAX_DEPTH = 32
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
 MIN_SEATS = 3
-MAX_SEATS = 8
+
+
+def _most_players() -> int:
+    """The engine's most players at a table: its ``max_players`` field's maximum."""
+    maximum = next(i.maximum for i in field_registry() if i.name == "max_players")
+    if maximum is None:
+        raise RuntimeError("the engine's max_players field has no maximum")
+    return maximum
+
+
+MAX_SEATS = _most_players()
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 RulesetName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
@@ -147,6 +159,33 @@ class React(Strict):
 AnyClientMessage = ActionMessage | Ping | NextDeal | HintAsk | UndoAsk | Chat | React
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+FORMS: dict[str, type[BaseModel]] = {
+    "create_table": CreateTable,
+    "join": Join,
+    "save_ruleset": SaveRuleset,
+    "chat": Chat,
+}
+"""What the browser's forms send, by form: their limits are the web pages' (``GET /api/limits``)."""
+_BOUNDS = ("minimum", "maximum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def form_limits() -> dict[str, dict[str, dict[str, int]]]:
+    """Each bounded field of each of :data:`FORMS`: its bounds as the model's JSON schema states them.
+
+    >>> form_limits()["join"]["name"]
+    {'minLength': 1, 'maxLength': 32}
+    """
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for form, model in FORMS.items():
+        fields = model.model_json_schema()["properties"]
+        out[form] = {
+            name: {key: schema[key] for key in _BOUNDS if key in schema}
+            for name, schema in fields.items()
+            if any(key in schema for key in _BOUNDS)
+        }
+    return out
 
 
 def read_client_message(text: str | bytes) -> AnyClientMessage:

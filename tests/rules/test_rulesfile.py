@@ -160,7 +160,7 @@ BAD_FILES: list[tuple[str, str | bytes, str, str]] = [
         "deals[0].contract",
         "'set 3' or 'run 4'",
     ),
-    ("hand.toml", 'deals = [{ contract = "set 3", hand_size = 0 }]\n', "deals[0].hand_size", "must be positive"),
+    ("hand.toml", 'deals = [{ contract = "set 3", hand_size = 0 }]\n', "deals[0].hand_size", "must be at least 1"),
     ("short.toml", 'deals = [{ contract = "set 2", hand_size = 10 }]\n', "deals[0].contract", "at least 3 cards"),
     ("longrun.toml", 'deals = [{ contract = "run 14", hand_size = 20 }]\n', "deals[0].contract", "longer than 13"),
     (
@@ -258,7 +258,7 @@ def test_an_unknown_name_is_neither_preset_nor_file() -> None:
         ({"announce_at": -1}, "announce_at"),
         ({"run_joker_spacing": -1}, "run_joker_spacing"),
         ({"set_min_naturals": 0}, "set_min_naturals"),
-        ({"card_values": {**find_preset("liverpool").to_dict()["card_values"], "K": -1}}, "card_values"),
+        ({"card_values": {**find_preset("liverpool").to_dict()["card_values"], "K": -1}}, "card_values.K"),
     ],
 )
 def test_invalid_combinations_name_the_field(data: dict[str, Any], field: str) -> None:

@@ -145,7 +145,8 @@ def test_the_name_fields_limit_is_the_servers_and_refusals_are_sentences(lobby_s
     limit = next(m.max_length for m in Join.model_fields["name"].metadata if hasattr(m, "max_length"))
     page = (Path(__file__).resolve().parents[2] / "liverpool/server/static/join.html").read_text()
     field = re.search(r'<input[^>]*data-testid="name-input"[^>]*>', page)
-    assert field is not None and f'maxlength="{limit}"' in field.group(0), field
+    assert field is not None and 'data-limit="join.name"' in field.group(0), field
+    assert lobby_server.get("/api/limits").json()["join"]["name"]["maxLength"] == limit, "the page's limit"
     created = lobby_server.create(seats=3)
     too_long = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "x" * (limit + 8)})
     assert too_long.status_code == 422

@@ -1,10 +1,12 @@
 """axe-core (from the npm registry, `scripts/ensure_axe.sh`) run in every page and table state (issue 28
 item 5): no serious or critical accessibility violation on the lobby, the join page, the waiting room, a
 turn, a buy window, the open going-down builder, a lay-off, the table talk, a deal's end, the results, a
-spectator's view and the replay of the finished game."""
+spectator's view, the replay of the finished game and the coach's review of it; once on a laptop's screen
+and once on a phone's 390x844 touch screen (the phone's layout hides, stacks and folds other elements)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +24,7 @@ from browser_fixtures import (
     unselect_all,
     visible,
 )
+from layout_checks import PHONE
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -32,6 +35,10 @@ if TYPE_CHECKING:
 __all__ = ["browser"]
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+# The coach's review of the finished game, measured with few worlds (what it shows, not how well it judges).
+REVIEW_ENV = {"LIVERPOOL_REVIEW_WORLDS": "2", "LIVERPOOL_COACH_WORKERS": "1"}
+SCREENS = {"laptop": None, "phone": PHONE}
+Start = Callable[..., ServerProcess]
 RUN_AXE = """async () => {
   const result = await axe.run(document, { resultTypes: ['violations'] });
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -79,13 +86,18 @@ class Checker(Player):
         return super().move(seq)
 
 
-def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_server: ServerProcess) -> None:
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_no_serious_accessibility_violation_on_any_page(
+    browser: Browser, start_server: Start, sqlite_url: str, screen: str
+) -> None:
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run scripts/ensure_axe.sh (make test does)")
+    server = start_server(sqlite_url, env=REVIEW_ENV)
+    viewport, touch = SCREENS[screen], SCREENS[screen] is PHONE
     found: dict[str, list[str]] = {}
-    tab = open_tab(browser)
-    links = create_table(tab, lobby_server.http, ["human", "random", "human"], house=TWO_SHORT_DEALS)
-    tab.goto(lobby_server.http + "/")
+    tab = open_tab(browser, viewport, touch)
+    links = create_table(tab, server.http, ["human", "random", "human"], house=TWO_SHORT_DEALS)
+    tab.goto(server.http + "/")
     tab.page.wait_for_selector("body[data-ready='1']")
     found["lobby"] = violations(tab)
     tab.goto(links["invite"])
@@ -94,7 +106,7 @@ def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_
     join(tab, links["invite"], 0, "Ada")
     tab.page.wait_for_selector("body[data-phase='waiting']")
     found["waiting"] = violations(tab)
-    guest = open_tab(browser)
+    guest = open_tab(browser, viewport, touch)
     join(guest, links["invite"], 2, "Bea")
     tab.by("talk-input").fill("Oh my aching back!")
     tab.by("talk-send").click()
@@ -102,7 +114,7 @@ def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_
     tab.page.wait_for_selector("[data-testid=talk-line] >> text=A joker!")
     tab.by("talk-mute").locator("summary").click()
     found["table talk"] = violations(tab)
-    watcher = open_tab(browser).goto(links["spectator"])
+    watcher = open_tab(browser, viewport, touch).goto(links["spectator"])
     ada, bea = Checker(tab, buys=1), Checker(guest, buys=1)
     ada.found = bea.found = found
 
@@ -115,12 +127,16 @@ def test_no_serious_accessibility_violation_on_any_page(browser: Browser, lobby_
     play_until([ada, bea], spectator_checked, limit_s=240)
     tab.by("results").wait_for()
     found["results"] = violations(tab)
+    review_url = tab.by("results-review").get_attribute("href")
     tab.by("results-replay").click()
     tab.page.wait_for_selector("body[data-ready='1']")
     tab.by("replay-prev-deal").click()
     found["replay"] = violations(tab)
+    review = open_tab(browser, viewport, touch).goto(f"{server.http}{review_url}")
+    review.page.wait_for_function("() => document.body.dataset.review === 'done'", timeout=600_000)
+    found["review"] = violations(review)
     wanted = {"lobby", "join", "waiting", "table talk", "draw", "buy window", "builder", "lay-off", "deal end"}
-    wanted |= {"spectator", "results", "replay"}
+    wanted |= {"spectator", "results", "replay", "review"}
     assert wanted <= set(found), f"states not reached: {sorted(wanted - set(found))}"
     problems = {page: v for page, v in found.items() if v}
     assert not problems, "\n".join(f"{page}: {v}" for page, vs in problems.items() for v in vs)

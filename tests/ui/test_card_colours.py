@@ -1,5 +1,6 @@
 """Cards everyone can tell apart (issue 28 item 6): a four-colour deck and a colour-blind-safe palette,
-suits always shown by symbol too, the choice remembered by the browser."""
+suits always shown by symbol too, the choice remembered by the browser; the score chart's line of each
+seat has the colour of the seat's swatch in either palette."""
 
 from __future__ import annotations
 
@@ -28,6 +29,21 @@ SUITS_JS = """async () => {
   return cards.map((c) => [getComputedStyle(c).color, c.textContent]);
 }"""
 
+# A score table and chart drawn by the page's own scores module: each seat's swatch colour and its line's.
+SEATS_JS = """async () => {
+  const { scoreTable, scoreChart } = await import('/static/js/scores.js');
+  document.querySelector('[data-testid=seat-probe]')?.remove();
+  const probe = document.createElement('div');
+  probe.dataset.testid = 'seat-probe';
+  const results = [{ deal: 0, went_out: 0, scores: [0, 30, 55] }];
+  probe.append(scoreTable(results, [0, 30, 55], ['a', 'b', 'c']), scoreChart(results, ['a', 'b', 'c']));
+  document.body.append(probe);
+  const swatches = [...probe.querySelectorAll('.swatch')].map((n) => getComputedStyle(n).backgroundColor);
+  const lines = [...probe.querySelectorAll('polyline')].map((n) => getComputedStyle(n).stroke);
+  const filled = [...probe.querySelectorAll('polyline')].map((n) => getComputedStyle(n).fill);
+  return { swatches, lines, filled };
+}"""
+
 
 def test_four_colours_and_a_colour_blind_safe_palette_are_remembered(
     browser: Browser, lobby_server: ServerProcess
@@ -45,7 +61,13 @@ def test_four_colours_and_a_colour_blind_safe_palette_are_remembered(
     tab.page.wait_for_selector("body[data-phase='waiting']")
     assert tab.by("card-colours").input_value() == "four", "the choice is remembered"
     assert tab.page.evaluate(SUITS_JS) == four
+    seats = tab.page.evaluate(SEATS_JS)
+    assert seats["lines"] == seats["swatches"] and len(set(seats["lines"])) == 3, seats
+    assert set(seats["filled"]) == {"none"}, "a line, not a filled shape"
     tab.by("card-colours").select_option("safe")
     safe = tab.page.evaluate(SUITS_JS)
     assert len({colour for colour, _ in safe}) == 4 and safe != four
+    safe_seats = tab.page.evaluate(SEATS_JS)
+    assert safe_seats["lines"] == safe_seats["swatches"], "the chart follows the colour-blind-safe palette"
+    assert safe_seats["swatches"] != seats["swatches"]
     assert tab.errors == []

@@ -18,6 +18,8 @@ import pytest
 from liverpool.bots.registry import bot_names
 from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
+from liverpool.server.errors import LIMITS
+from liverpool.server.schemas import form_limits
 from liverpool.server.storage import OVER, PLAYING, WAITING
 from liverpool.server.talk import REACTIONS
 from liverpool.server.tutorial import STEPS
@@ -107,6 +109,8 @@ def dynamic_domains() -> dict[str, set[str]]:
             for washed in ("plain", "washed")
         },
         "reason.": reason_codes(),
+        "invalid.": {*LIMITS, "missing"},
+        "input.": {field for fields in form_limits().values() for field in fields},
         "judgement.": {j.value for j in Judgement},
         "tutorial.": set(STEPS),
         "reaction.": set(REACTIONS),
@@ -124,6 +128,7 @@ def reason_codes() -> set[str]:
         r"_close\(\s*client,\s*\w+,\s*\"(\w+)\"",
         r"\"reason\":\s*\"(\w+)\"",
         r"\d{3}:\s*\"(\w+)\"",
+        r"PerMinute\([^)]*\),\s*\"(\w+)\"",
     ]
     for path in SERVER.glob("*.py"):
         text = path.read_text(encoding="utf-8")
@@ -134,7 +139,8 @@ def reason_codes() -> set[str]:
 
 def test_the_scan_finds_the_server_reasons() -> None:
     """The reason scan itself: it must see the reasons sent in each way (else the next test proves nothing)."""
-    assert {"seat_taken", "stale", "unknown_token", "too_large", "invalid", "not_found", "cannot_buy"} <= reason_codes()
+    wanted = {"seat_taken", "stale", "unknown_token", "too_large", "invalid", "not_found", "cannot_buy"}
+    assert wanted | {"too_many_tables", "too_many_rulesets", "too_many_connections"} <= reason_codes()
 
 
 def used_keys() -> set[str]:

@@ -70,6 +70,8 @@ class Walker(Player):
         elif visible(tab, "draw-stock"):
             check_layout(tab, "draw", self.seen, ACTING)
             assert tab.by("clock").inner_text().startswith("Your turn ·"), "the turn clock shows whose turn"
+            cut = tab.by("clock").evaluate("(n) => n.scrollWidth > n.clientWidth")
+            assert not cut, f"the turn clock is cut short on screen: {tab.by('clock').inner_text()!r}"
         elif visible(tab, "godown-option-0") and "builder" not in self.seen:
             return self.build_with_taps()
         else:

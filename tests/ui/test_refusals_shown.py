@@ -5,25 +5,48 @@ words"), in Chromium against a real ``liverpool serve`` with low limits.
   sentence, with how long to wait.
 - The table: a seat page opened while its address already holds every connection it may shows the
   server's sentence, and the page connects by itself once a connection is free.
+- In Norwegian (issue 28 item 7: refusal reasons translated through their codes, not English text): too
+  many tables, a name longer than the server takes, a seat taken meanwhile, a stale move and too many
+  connections each show the Norwegian catalogue's sentence (with the server's numbers), never the reason
+  code or the server's English.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import browser, create_table, open_tab
+from browser_fixtures import Player, Tab, body, browser, create_table, open_tab, visible
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, WebSocketRoute
 
 __all__ = ["browser"]
 
 Start = Callable[..., ServerProcess]
+NB = json.loads((Path(__file__).resolve().parents[2] / "liverpool/server/static/i18n/nb.json").read_text())
+ENGLISH = ("at most", "try again", "refused", "taken", "stale", "too_many", "invalid", "seat_taken")
+
+
+def norwegian(text: str, key: str, **params: Any) -> None:
+    """``text`` is the Norwegian catalogue's message ``key`` filled with ``params``, with no English in it."""
+    want = NB[key]
+    for name, value in params.items():
+        want = want.replace(f"{{{name}}}", str(value))
+    assert text == want, f"{text!r} is not nb.json {key}: {want!r}"
+    assert not any(word in text.lower() for word in ENGLISH), text
+
+
+def wait_for_text(tab: Tab, testid: str) -> str:
+    tab.page.wait_for_function(f"() => document.querySelector('[data-testid={testid}]').textContent.trim() !== ''")
+    return tab.by(testid).text_content() or ""
 
 
 def test_the_lobby_says_in_words_why_a_table_was_not_created(
@@ -63,3 +86,94 @@ def test_the_table_says_in_words_why_its_connection_was_refused(
         client.close()
     tab.page.wait_for_function("() => document.body.dataset.connection === 'open' && document.body.dataset.phase")
     assert tab.errors == []
+
+
+def test_refusals_are_shown_in_norwegian(browser: Browser, start_server: Start, sqlite_url: str) -> None:
+    server = start_server(sqlite_url, env={"LIVERPOOL_TABLES_PER_MINUTE": "1"})
+    lobby = open_tab(browser, locale="nb")
+    links = create_table(lobby, server.http, ["human", "human", "random"])
+    lobby.by("create-table").click()
+    lobby.page.wait_for_function(
+        "() => /\\d s\\.$/.test(document.querySelector('[data-testid=create-error]').textContent)"
+    )
+    text = lobby.by("create-error").text_content() or ""
+    wait = text.removesuffix(" s.").rsplit(" ", 1)[-1]
+    norwegian(text, "reason.too_many_tables", limit=1, wait_s=wait)
+
+    late, early = open_tab(browser, locale="nb"), open_tab(browser, locale="nb")
+    for tab in (late, early):
+        tab.goto(links["invite"])
+        tab.page.wait_for_selector("body[data-ready='1']")
+    late.by("seat-option-0").check()
+    late.by("name-input").evaluate("(input) => input.removeAttribute('maxlength')")  # a page with no limit on it
+    late.by("name-input").fill("N" * 40)
+    late.by("join-button").click()
+    norwegian(wait_for_text(late, "join-error"), "invalid.string_too_long", field=NB["input.name"], limit=32)
+    early.by("seat-option-0").check()
+    early.by("name-input").fill("Ada")
+    early.by("join-button").click()
+    early.page.wait_for_url("**/play/**")
+    late.by("name-input").fill("Bea")
+    late.by("join-button").click()
+    late.page.wait_for_function(
+        "() => document.querySelector('[data-testid=join-error]').textContent.includes('plass')"
+    )
+    norwegian(late.by("join-error").text_content() or "", "join.seat_taken")
+
+    # The stale move: Ada's seat open twice; the second page does not hear of the first page's move (its
+    # socket's messages are held) and makes the same move, chosen in the table as it was.
+    held: list[str | bytes] = []
+    sockets: list[WebSocketRoute] = []
+
+    def hold(socket: WebSocketRoute) -> None:
+        real = socket.connect_to_server()
+        socket.on_message(real.send)
+        real.on_message(lambda message: held.append(message) if held else socket.send(message))
+        sockets.append(socket)
+
+    second = open_tab(browser, locale="nb")
+    second.page.route_web_socket("**/ws/**", hold)
+    second.goto(early.page.url)
+    late.goto(links["invite"])  # Bea takes seat 1: the game starts
+    late.page.wait_for_selector("body[data-ready='1']")
+    late.by("seat-option-1").check()
+    late.by("name-input").fill("Bea")
+    late.by("join-button").click()
+    late.page.wait_for_url("**/play/**")
+    control = _first_move(early, second, Player(late))
+    seq = body(early, "seq")
+    held.append("")  # from now on the server's messages to the second page wait
+    early.by(control).click()
+    early.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
+    second.by(control).click()
+    second.page.wait_for_timeout(1_000)
+    waiting = held[1:]
+    held.clear()
+    for message in waiting:
+        sockets[-1].send(message)
+    norwegian(wait_for_text(second, "error"), "table.stale")
+
+    busy = start_server(sqlite_url, env={"LIVERPOOL_CONNECTIONS_PER_CLIENT": "1"})
+    created = busy.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=60_000, away_timeout_s=0)
+    token = busy.join(created["invite"], 0, "Ada")
+    with busy.spectator(created["spectator"]) as client:
+        client.state_where(lambda s: True)
+        refused = open_tab(browser, locale="nb").goto(f"{busy.http}/play/{token}")
+        refused.page.wait_for_function("() => document.querySelector('[data-testid=error]').textContent.includes('1')")
+        norwegian(refused.by("error").text_content() or "", "reason.too_many_connections", limit=1)
+    assert [t.errors for t in (lobby, late, early, second, refused)] == [[]] * 5
+
+
+def _first_move(ada: Tab, twin: Tab, bea: Player) -> str:
+    """Play Bea's moves until Ada (whose seat ``twin`` shows too, at the same seq) may pass or draw; returns
+    that control's test id."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if body(ada, "mustAct") == "1" and not body(ada, "pending") and body(twin, "seq") == body(ada, "seq"):
+            control = next((c for c in ("pass", "draw-stock") if visible(ada, c)), None)
+            if control and visible(twin, control):
+                return control
+        if body(bea.tab, "mustAct") == "1" and not body(bea.tab, "pending") and body(bea.tab, "connection") == "open":
+            bea.move(body(bea.tab, "seq"))
+        ada.page.wait_for_timeout(100)
+    raise AssertionError("Ada never came to pass or draw")

@@ -3,7 +3,8 @@
 Each field of a ruleset is declared with :func:`rule_field`, which keeps in the dataclass field's metadata
 its :class:`FieldKind`, its choices, its :class:`Group`, its documentation and the row of the rules matrix
 (``RULES.md``) it comes from. Everything that handles a field by name reads it from here: reading and
-writing a ruleset (:func:`decode`, :func:`encode`), the per-field checks of validation (``minimum``),
+writing a ruleset (:func:`decode`, :func:`encode`), the per-field checks of validation (``minimum``,
+``maximum``, and :data:`PART_MINIMUMS` for the numbers inside a deck rule, a deal and the card values),
 ``liverpool rules show``, ``docs/rulesets.md`` and the web form (``GET /api/rules/fields``).
 
 >>> info = FieldInfo('buy_limit', FieldKind.OPTIONAL_INT, Group.BUYING, 'Most buys.', '§3.15 buying: limits', (), 0)
@@ -51,6 +52,15 @@ class FieldKind(StrEnum):
     """Penalty points by rank; ``choices`` are the rank keys, in order."""
 
 
+PART_MINIMUMS: Mapping[FieldKind, Mapping[str, int]] = {
+    FieldKind.DECKS: {"max_players": 1, "decks": 1, "jokers": 0},
+    FieldKind.DEALS: {"hand_size": 1},
+    FieldKind.CARD_VALUES: dict.fromkeys(RANK_KEYS, 0),
+}
+"""The least each number inside a row of a field of these kinds may be (validation checks them; the web
+form's inputs take them from ``GET /api/rules/fields``)."""
+
+
 class Group(StrEnum):
     """The topics fields are shown under, in the order they are shown."""
 
@@ -68,7 +78,7 @@ class Group(StrEnum):
 class FieldInfo:
     """One ruleset field: its ``name``, ``kind``, ``group``, ``doc``, the rules-matrix ``row`` it comes from
     (``§3.15 buying: limits``), its ``choices`` (for a choice, the deals' outs, the card-value keys) and the
-    ``minimum`` a number may take (None: no per-field bound)."""
+    ``minimum`` and ``maximum`` a number may take (None: no per-field bound)."""
 
     name: str
     kind: FieldKind
@@ -77,6 +87,7 @@ class FieldInfo:
     row: str
     choices: tuple[str, ...] = ()
     minimum: int | None = None
+    maximum: int | None = None
     enum: type[StrEnum] | None = dataclasses.field(default=None, repr=False)
     """The option enum of a choice, whose members the ruleset holds."""
 
@@ -91,6 +102,8 @@ class FieldInfo:
             "row": self.row,
             "choices": list(self.choices),
             "minimum": self.minimum,
+            "maximum": self.maximum,
+            "part_minimums": dict(PART_MINIMUMS.get(self.kind, {})),
         }
 
 
@@ -102,6 +115,7 @@ def rule_field(
     doc: str,
     choices: type[StrEnum] | tuple[str, ...] = (),
     minimum: int | None = None,
+    maximum: int | None = None,
 ) -> Any:
     """A ruleset dataclass field whose metadata holds its :class:`FieldInfo` (its name is filled in by
     :func:`field_infos`)."""
@@ -111,7 +125,7 @@ def rule_field(
         names = tuple(e.value for e in DealOut)
     elif kind is FieldKind.CARD_VALUES:
         names = RANK_KEYS
-    info = FieldInfo("", kind, group, " ".join(doc.split()), row, names, minimum, enum)
+    info = FieldInfo("", kind, group, " ".join(doc.split()), row, names, minimum, maximum, enum)
     return dataclasses.field(default=default, metadata={META_KEY: info})
 
 
@@ -135,16 +149,18 @@ def grouped(infos: tuple[FieldInfo, ...]) -> tuple[tuple[Group, tuple[FieldInfo,
 # -- reading and writing one field --------------------------------------------------------------------
 
 
-def _expect_int(name: str, raw: Any, minimum: int | None = None) -> int:
+def _expect_int(name: str, raw: Any, minimum: int | None = None, maximum: int | None = None) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise RulesetError(name, f"expected a whole number, got {raw!r}")
     check_minimum(name, raw, minimum)
+    check_maximum(name, raw, maximum)
     return raw
 
 
 def check_value(info: FieldInfo, value: Any) -> None:
     """Raise :class:`RulesetError` if ``value``, held by a ruleset, is not of field ``info``'s kind, not one of
-    its choices, or below its minimum (what a ruleset built in Python, not read from a file, may hold)."""
+    its choices, or outside its minimum and maximum (what a ruleset built in Python, not read from a file, may
+    hold)."""
     name = info.name
     if info.enum is not None and not isinstance(value, info.enum):
         raise RulesetError(name, f"expected one of {', '.join(info.choices)}, got {value!r}")
@@ -155,6 +171,7 @@ def check_value(info: FieldInfo, value: Any) -> None:
     ):
         raise RulesetError(name, f"expected {_SCALAR_WORDS[info.kind]}, got {value!r}")
     check_minimum(name, value, info.minimum)
+    check_maximum(name, value, info.maximum)
 
 
 _SCALARS: dict[FieldKind, type] = {
@@ -179,6 +196,13 @@ def check_minimum(name: str, value: int | None, minimum: int | None) -> None:
     raise RulesetError(name, message)
 
 
+def check_maximum(name: str, value: int | None, maximum: int | None) -> None:
+    """Raise :class:`RulesetError` if ``value`` is above the field's ``maximum``."""
+    if value is None or maximum is None or value <= maximum:
+        return
+    raise RulesetError(name, f"must be at most {maximum}, not {value}")
+
+
 def decode(info: FieldInfo, raw: Any) -> Any:
     """The value of field ``info`` from its JSON/TOML form ``raw``; :class:`RulesetError` names what is wrong."""
     name = info.name
@@ -188,9 +212,9 @@ def decode(info: FieldInfo, raw: Any) -> Any:
                 raise RulesetError(name, f"expected one of {', '.join(info.choices)}, got {raw!r}")
             return raw if info.enum is None else info.enum(raw)
         case FieldKind.OPTIONAL_INT:
-            return None if raw is None or raw == NONE else _expect_int(name, raw, info.minimum)
+            return None if raw is None or raw == NONE else _expect_int(name, raw, info.minimum, info.maximum)
         case FieldKind.INT:
-            return _expect_int(name, raw, info.minimum)
+            return _expect_int(name, raw, info.minimum, info.maximum)
         case FieldKind.BOOL:
             if not isinstance(raw, bool):
                 raise RulesetError(name, f"expected true or false, got {raw!r}")

@@ -25,9 +25,11 @@ from typing import Any, Final
 from liverpool.engine._speed.cache import memo
 from liverpool.engine.cards import JOKER_FACE
 from liverpool.engine.rules.fields import (
+    PART_MINIMUMS,
     FieldInfo,
     FieldKind,
     Group,
+    check_minimum,
     check_value,
     decode,
     encode,
@@ -121,7 +123,9 @@ class Ruleset:
         "Where the source text is silent or contradicts itself: what was chosen and why.",
     )
     min_players: int = rule_field(3, FieldKind.INT, Group.SEATS, "§3.1 players", "Fewest seats at a table.", minimum=2)
-    max_players: int = rule_field(8, FieldKind.INT, Group.SEATS, "§3.1 players", "Most seats at a table.")
+    max_players: int = rule_field(
+        8, FieldKind.INT, Group.SEATS, "§3.1 players", "Most seats at a table.", minimum=2, maximum=8
+    )
     decks: tuple[DeckRule, ...] = rule_field(
         (DeckRule(5, 2, 4), DeckRule(8, 3, 6)),
         FieldKind.DECKS,
@@ -604,8 +608,6 @@ def _base_preset(raw: Any) -> Ruleset:
 def _validate(r: Ruleset) -> None:
     for info in field_registry():  # what the registry says of each field alone, then how fields fit together
         check_value(info, getattr(r, info.name))
-    if r.max_players > 8:
-        raise RulesetError("max_players", f"at most 8 players, not {r.max_players}")
     if r.min_players > r.max_players:
         raise RulesetError("min_players", f"min_players {r.min_players} exceeds max_players {r.max_players}")
     if not r.decks:
@@ -614,8 +616,8 @@ def _validate(r: Ruleset) -> None:
     for i, rule in enumerate(r.decks):
         if rule.max_players <= previous:
             raise RulesetError(f"decks[{i}]", "deck rules must be in increasing order of max_players")
-        if rule.decks < 1 or rule.jokers < 0:
-            raise RulesetError(f"decks[{i}]", "need at least one deck and no negative jokers")
+        for part, least in PART_MINIMUMS[FieldKind.DECKS].items():
+            check_minimum(f"decks[{i}].{part}", getattr(rule, part), least)
         previous = rule.max_players
     if r.decks[-1].max_players < r.max_players:
         raise RulesetError("decks", f"no deck rule covers {r.max_players} players")
@@ -645,8 +647,7 @@ def _validate(r: Ruleset) -> None:
             raise RulesetError(
                 f"deals[{i}].out", f"expected one of {', '.join(e.value for e in DealOut)}, got {deal.out!r}"
             )
-        if deal.hand_size < 1:
-            raise RulesetError(f"deals[{i}].hand_size", f"must be positive, not {deal.hand_size}")
+        check_minimum(f"deals[{i}].hand_size", deal.hand_size, PART_MINIMUMS[FieldKind.DEALS]["hand_size"])
     for rule in r.decks:
         shoe = rule.decks * 52 + rule.jokers
         players = min(rule.max_players, r.max_players)
@@ -656,8 +657,10 @@ def _validate(r: Ruleset) -> None:
                 "decks",
                 f"{rule.decks} decks and {rule.jokers} jokers are too few for {players} players (need {need} cards)",
             )
-    if len(r.card_values) != 14 or any(v < 0 for v in r.card_values):
-        raise RulesetError("card_values", "need 14 non-negative values (A, 2..10, J, Q, K, JK)")
+    if len(r.card_values) != len(RANK_KEYS):
+        raise RulesetError("card_values", "need 14 values (A, 2..10, J, Q, K, JK)")
+    for key, value in zip(RANK_KEYS, r.card_values, strict=True):
+        check_minimum(f"card_values.{key}", value, PART_MINIMUMS[FieldKind.CARD_VALUES][key])
     if not (r.aces_low or r.aces_high):
         raise RulesetError("aces_low", "aces must be allowed low, high, or both")
     if r.partnerships and not r.min_players <= 4 <= r.max_players:

@@ -22,14 +22,21 @@ export function sentence(text) {
  * A refusal ({reason, message}, docs/protocol.md) in the page's language: the server's own words when they
  * are in it (the catalogue's `server.words`), else the catalogue's sentence for the reason code.
  */
-export function refusalText(reason, message) {
+export function refusalText(reason, message, details = {}) {
   if (message && t("server.words") === "yes") return sentence(message);
-  if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`);
-  return sentence(message ?? t("error.refused", { reason: reason ?? "" }));
+  if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
+  if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
+  return sentence(t("error.refused", { reason: reason ?? "" }));
+}
+
+/** One problem of a 422 ({field, kind, limit}) in words: the field by its name, the bound it broke. */
+function problemText({ field, kind, limit }) {
+  if (!has(`input.${field}`) || !has(`invalid.${kind}`)) return t("reason.invalid");
+  return t(`invalid.${kind}`, { field: t(`input.${field}`), limit });
 }
 
 function errorText(status, body) {
-  return refusalText(body?.reason ?? `http_${status}`, body?.message);
+  return refusalText(body?.reason ?? `http_${status}`, body?.message, typeof body === "object" && body ? body : {});
 }
 
 async function request(method, path, body) {
@@ -52,6 +59,33 @@ async function request(method, path, body) {
 
 export const getJSON = (path) => request("GET", path);
 export const postJSON = (path, body = {}) => request("POST", path, body);
+
+// -- the server's limits on what the forms send -----------------------------------------------------
+
+let limitsAnswer = null;
+
+/** The bounds of each form's fields (GET /api/limits: the server's request schemas), fetched once. */
+export function formLimits() {
+  limitsAnswer ??= getJSON("/api/limits");
+  return limitsAnswer;
+}
+
+/**
+ * Put the server's bounds on every input under `root` that names its field as data-limit="form.field"
+ * (min, max, minlength, maxlength), so the page holds no copy of a limit.
+ */
+export async function applyLimits(root = document) {
+  const limits = await formLimits();
+  for (const input of root.querySelectorAll("[data-limit]")) {
+    const [form, field] = input.dataset.limit.split(".");
+    const bounds = limits[form]?.[field] ?? {};
+    if ("minimum" in bounds) input.min = String(bounds.minimum);
+    if ("maximum" in bounds) input.max = String(bounds.maximum);
+    if ("exclusiveMaximum" in bounds) input.max = String(bounds.exclusiveMaximum - 1);
+    if ("minLength" in bounds) input.minLength = bounds.minLength;
+    if ("maxLength" in bounds) input.maxLength = bounds.maxLength;
+  }
+}
 
 // -- seat tokens kept in localStorage -------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Join a table by its invite: pick a free seat and a display name, keep the seat token, go to the
 // private seat link.
 
-import { el, getJSON, links, mySeats, postJSON, rememberSeat, tokenFromLocation } from "./api.js";
+import { applyLimits, el, getJSON, links, mySeats, postJSON, rememberSeat, tokenFromLocation } from "./api.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +75,7 @@ async function join(event, table) {
 
 async function start() {
   $("name").value = localStorage.getItem(NAME_KEY) ?? "";
+  await applyLimits();
   const table = await load();
   if (table) $("join-form").addEventListener("submit", (e) => join(e, table));
   document.body.dataset.ready = "1";

@@ -1,7 +1,7 @@
 // The lobby: create a table (preset, house rules or saved rules; seats and bots), share its links,
 // and list this browser's own tables (from the seat tokens in localStorage) with rematch.
 
-import { absolute, el, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
+import { absolute, applyLimits, el, formLimits, getJSON, links, mySeats, postJSON, rememberSeat, forgetSeat } from "./api.js";
 import { fieldLine, loadFields, overrides, rulesForm } from "./rules-form.js";
 import { t } from "./i18n.js";
 
@@ -14,6 +14,7 @@ const lobby = {
   summaryFields: [],
   saved: [],
   form: null,
+  seats: {},
 };
 
 function currentPreset() {
@@ -61,8 +62,8 @@ function showPreset() {
 function fitSeats() {
   const { full } = chosenRules();
   const input = $("seat-count");
-  input.min = full.min_players ?? 3;
-  input.max = Math.min(full.max_players ?? 8, 8);
+  input.min = Math.max(full.min_players, lobby.seats.minimum);
+  input.max = Math.min(full.max_players, lobby.seats.maximum);
   const count = Math.max(Number(input.min), Math.min(Number(input.max), Number(input.value) || 4));
   input.value = count;
   drawSeatKinds(count);
@@ -234,6 +235,8 @@ async function start() {
     lobby.fields = await loadFields();
     lobby.bots = data.bots;
     lobby.summaryFields = data.summary_fields;
+    lobby.seats = (await formLimits()).create_table.seats;
+    await applyLimits();
   } catch (error) {
     $("create-error").textContent = t("lobby.presets_failed", { error: error.message });
     return;

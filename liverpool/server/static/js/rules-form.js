@@ -1,5 +1,5 @@
 // The house-rules form: every ruleset field of the engine's field registry (GET /api/rules/fields: name,
-// kind, choices, group, doc, row, minimum), filled from a preset. The form knows the kinds of input only;
+// kind, choices, group, doc, row, minimum, maximum, part_minimums), filled from a preset. The form knows the kinds of input only;
 // which fields there are and what each may hold come from the registry, and the server checks what is sent.
 
 import { el, getJSON } from "./api.js";
@@ -47,9 +47,10 @@ export function rulesForm(rules, fields) {
   const readers = {};
   const groups = new Map();
   for (const field of fields.filter((f) => f.name in rules)) {
-    const { name, kind, choices, minimum } = field;
+    const { name, kind, choices, minimum, maximum } = field;
     const value = rules[name];
-    const min = minimum === null ? {} : { min: String(minimum) };
+    const min = { min: minimum ?? undefined, max: maximum ?? undefined };
+    const least = (part) => String(field.part_minimums[part]);
     const testid = `rule-${name}`;
     let input;
     switch (kind) {
@@ -82,7 +83,7 @@ export function rulesForm(rules, fields) {
             oninput: (e) => { row.contract = e.target.value; },
           })),
           el("td", {}, num({
-            value: row.hand_size, min: "1", dataset: { testid: `${testid}-hand-${i}` },
+            value: row.hand_size, min: least("hand_size"), dataset: { testid: `${testid}-hand-${i}` },
             oninput: (e) => { row.hand_size = Number.parseInt(e.target.value, 10); },
           })),
           el("td", {}, el("select", {
@@ -100,7 +101,7 @@ export function rulesForm(rules, fields) {
       case "decks": {
         const rows = value.map((d) => ({ ...d }));
         const cell = (row, key, i) => el("td", {}, num({
-          value: row[key], min: "0", dataset: { testid: `${testid}-${key}-${i}` },
+          value: row[key], min: least(key), dataset: { testid: `${testid}-${key}-${i}` },
           oninput: (e) => { row[key] = Number.parseInt(e.target.value, 10); },
         }));
         input = rowTable(testid, [t("form.up_to_players"), t("form.decks"), t("form.jokers")], rows,
@@ -110,7 +111,7 @@ export function rulesForm(rules, fields) {
         break;
       }
       case "card_values": {
-        const inputs = choices.map((key) => num({ value: value[key], min: "0", dataset: { testid: `${testid}-${key}` } }));
+        const inputs = choices.map((key) => num({ value: value[key], min: least(key), dataset: { testid: `${testid}-${key}` } }));
         input = el("div", { class: "card-values", dataset: { testid } },
           choices.map((key, i) => el("label", {}, el("span", { text: key }), inputs[i])));
         readers[name] = () => Object.fromEntries(choices.map((key, i) => [key, Number.parseInt(inputs[i].value, 10)]));

@@ -5,7 +5,6 @@ import { el } from "./api.js";
 import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 
-export const SEAT_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, ...children) {
@@ -58,12 +57,12 @@ export function scoreChart(results, names, { width = 280, height = 150 } = {}) {
     chart.append(svg("text", { x: x(i), y: height - 4, class: "tick", "text-anchor": "middle" }, String(i)));
   }
   running.forEach((points, s) => {
-    const colour = SEAT_COLOURS[s % 8];
+    const colour = `seat-${s % 8}`;  // the seat's swatch colour, from the stylesheet (which the palette switches)
     chart.append(svg("polyline", {
       points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
-      fill: "none", stroke: colour, "stroke-width": 2, "data-seat": s,
+      class: colour, "stroke-width": 2, "data-seat": s,
     }, svg("title", {}, `${names[s]}: ${points.at(-1)}`)));
-    points.forEach((v, i) => i && chart.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, fill: colour })));
+    points.forEach((v, i) => i && chart.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, class: colour })));
   });
   return chart;
 }

@@ -221,7 +221,7 @@ function onMessage(message) {
     case "error":
       if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
       delete document.body.dataset.pending;
-      showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message));
+      showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message, message));
       break;
     case "chat":
       app.talk.onChat(message);

@@ -38,7 +38,6 @@ export class TableTalk {
     this.lines = [];
     this.reactions = [];
     this.mayTalk = false;
-    this.maxChars = 200;
     this.people = [];
     this.list = el("ol", {
       class: "talk-lines", "aria-live": "polite", "aria-label": STRINGS.title, tabindex: "0", dataset: { testid: "talk-lines" },
@@ -61,8 +60,7 @@ export class TableTalk {
     this.lines = (message.lines ?? []).slice(-KEPT);
     this.reactions = message.reactions ?? [];
     this.mayTalk = Boolean(message.may_talk);
-    this.maxChars = message.max_chars ?? this.maxChars;
-    this.input.maxLength = this.maxChars;
+    if (message.max_chars) this.input.maxLength = message.max_chars;
     this.buttons.replaceChildren(...this.reactions.map((r) => el("button", {
       type: "button", class: "small talk-react", dataset: { testid: `talk-react-${r.id}` },
       "aria-label": reactionWords(r), title: reactionWords(r), text: r.symbol, onclick: () => this.say({ type: "react", reaction: r.id }),
