@@ -42,7 +42,7 @@ from liverpool.engine import GameState
 from .actor import TableActor
 from .errors import Refused
 from .loading import load
-from .messages import Client, error
+from .messages import Client
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -179,8 +179,7 @@ class RemoteTable:
             try:
                 target.attach(client, since)
             except Refused as exc:
-                client.send(error(exc.reason, exc.message))
-                client.close(MOVED, exc.reason)
+                client.refuse(exc.reason, exc.message, close=MOVED, what="connection")
         self.clients.clear()
 
 
@@ -487,7 +486,7 @@ class Cluster:
                     else:
                         proxy.actor.submit(proxy.client, message["action"], message["seq"], message["id"])
                 except Refused as exc:
-                    proxy.client.send(error(exc.reason, exc.message))
+                    proxy.client.refuse(exc.reason, exc.message)
             case "call":
                 await self._answer(sender, message)
 
@@ -501,14 +500,13 @@ class Cluster:
         if actor is None:
             self.publish(sender, {"op": "send", "client": cid, "close": [MOVED, "table_moved"]})
             return
-        client = Client(message["seat"])
+        client = Client(message["seat"], table=actor.id)
         task = asyncio.create_task(self._forward(sender, cid, client), name=f"proxy {cid}")
         self._proxies[(sender, cid)] = Proxy(actor, client, task)
         try:
             actor.attach(client, message["since"])
         except Refused as exc:
-            client.send(error(exc.reason, exc.message))
-            client.close(MOVED, exc.reason)
+            client.refuse(exc.reason, exc.message, close=MOVED, what="connection")
 
     async def _forward(self, node: str, cid: str, client: Client) -> None:
         while True:
