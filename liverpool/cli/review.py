@@ -100,7 +100,9 @@ def _measure(record: GameRecord, seat: int, coach: Coach, seed: int, deals: list
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    errors = Console(stderr=True)
+    # Off when stderr is no terminal: rich would still end a non-interactive bar with an empty line.
+    with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as bar:
         task = bar.add_task("review", total=None)
 
         def advance(done: int, total: int) -> None:

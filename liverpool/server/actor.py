@@ -337,38 +337,35 @@ class TableActor:
     ) -> None:
         seat = client.seat
         if seat is None:
-            client.send(error("spectator", "spectators watch; they do not act"))
+            client.refuse("spectator", "spectators watch; they do not act")
             return
         if action_id is not None and action_id in self._acks.get(seat, {}):
             client.send(ack(action_id, self._acks[seat][action_id]))
             return
         if raw.get("seat", seat) != seat:
-            client.send(error("not_your_seat", f"you sit at seat {seat}, not {raw.get('seat')!r}"))
+            client.refuse("not_your_seat", f"you sit at seat {seat}, not {raw.get('seat')!r}")
             return
         try:
             action = action_from_dict({**raw, "seat": seat})
         except ValueError as exc:
-            client.send(error("malformed", str(exc)))
+            client.refuse("malformed", str(exc))
             return
         if isinstance(action, Shuffle | Reshuffle):
-            client.send(error("malformed", "chance (shuffle, reshuffle) is the server's, not a seat's"))
+            client.refuse("malformed", "chance (shuffle, reshuffle) is the server's, not a seat's")
             return
         unknown = sorted(set(raw) - action_keys(action))
         if unknown:
-            client.send(error("unknown_keys", f"a {raw['type']} action has no {', '.join(map(repr, unknown))}"))
+            client.refuse("unknown_keys", f"a {raw['type']} action has no {', '.join(map(repr, unknown))}")
             return
         if self.state is None:
-            client.send(error("not_started", "the game starts when every seat is filled"))
+            client.refuse("not_started", "the game starts when every seat is filled")
             return
         current = len(self.state.history)
         if seq is not None and seq != current:
-            client.send(
-                {
-                    **error(
-                        "stale", f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again"
-                    ),
-                    "seq": current,
-                }
+            client.refuse(
+                "stale",
+                f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again",
+                seq=current,
             )
             client.send(self.view(seat))
             return
@@ -393,7 +390,7 @@ class TableActor:
         except IllegalAction as exc:
             if client is None:
                 raise
-            client.send(error(exc.reason, str(exc)))
+            client.refuse(exc.reason, str(exc))
             return False
         seq = len(state.history) - 1
         status = OVER if state.is_over else None
@@ -538,10 +535,10 @@ class TableActor:
 
     def _ready(self, client: Client) -> None:
         if client.seat is None:
-            client.send(error("spectator", "spectators watch; the next deal waits for the players only"))
+            client.refuse("spectator", "spectators watch; the next deal waits for the players only")
             return
         if self._pause is None:
-            client.send(error("no_pause", "there is no deal summary up: the next deal has started"))
+            client.refuse("no_pause", "there is no deal summary up: the next deal has started")
             return
         self._pause.ready.add(client.seat)
         self._broadcast_state()
@@ -552,7 +549,7 @@ class TableActor:
     async def _say(self, client: Client, text: str | None, reaction: str | None) -> None:
         """Store a line of talk (apart from the game's log) and send it to everyone at the table."""
         if not self._may_talk(client):
-            client.send(error("spectators_silent", "at this table spectators read the table talk but may not write"))
+            client.refuse("spectators_silent", "at this table spectators read the table talk but may not write")
             return
         name = SPECTATOR if client.seat is None else self.display_names()[client.seat]
         message = await self.talk.say(client.seat, name, text, reaction)

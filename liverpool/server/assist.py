@@ -23,7 +23,7 @@ from liverpool.cli.narrate import describe
 from liverpool.engine import GameRecord, UndoRefused, action_to_dict, apply, observe, replay, undo_point
 
 from .loading import table_position
-from .messages import Client, HintReady, error
+from .messages import Client, HintReady
 
 if TYPE_CHECKING:
     from .actor import TableActor
@@ -33,24 +33,24 @@ def hint(actor: TableActor, client: Client) -> None:
     """Start measuring a hint for ``client``'s seat, or say why not."""
     seat = client.seat
     if seat is None:
-        client.send(error("spectator", "spectators watch; hints are for the players"))
+        client.refuse("spectator", "spectators watch; hints are for the players")
         return
     if not actor.options.hints:
-        client.send(error("hints_off", "hints are turned off at this table (it was created with hints off)"))
+        client.refuse("hints_off", "hints are turned off at this table (it was created with hints off)")
         return
     if actor.coaching is None:
-        client.send(error("no_coach", "this server has no coach to give hints"))
+        client.refuse("no_coach", "this server has no coach to give hints")
         return
     state = actor.state
     if state is None:
-        client.send(error("not_started", "the game starts when every seat is filled"))
+        client.refuse("not_started", "the game starts when every seat is filled")
         return
     options = actor.options_of(seat)
     if not options:
-        client.send(error("not_your_move", "a hint is for your move: there is nothing for you to choose now"))
+        client.refuse("not_your_move", "a hint is for your move: there is nothing for you to choose now")
         return
     if seat in actor.hinting:
-        client.send(error("hint_pending", "the coach is still measuring your last hint"))
+        client.refuse("hint_pending", "the coach is still measuring your last hint")
         return
     actor.hinting.add(seat)
     seq = len(state.history)
@@ -75,7 +75,7 @@ async def hint_ready(actor: TableActor, ready: HintReady) -> None:
     assert seat is not None
     actor.hinting.discard(seat)
     if ready.hint is None:
-        client.send(error("hint_failed", f"the coach could not measure this hint ({ready.failed})"))
+        client.refuse("hint_failed", f"the coach could not measure this hint ({ready.failed})")
         return
     client.send({"type": "hint", "seq": ready.seq, **ready.hint})
     text = f"{actor.display_names()[seat]} took a hint from the coach"
@@ -88,29 +88,26 @@ async def undo(actor: TableActor, client: Client) -> None:
     """Take back the seat's last decision and the bots' moves after it, or say why not."""
     seat = client.seat
     if seat is None:
-        client.send(error("spectator", "spectators watch; they have nothing to take back"))
+        client.refuse("spectator", "spectators watch; they have nothing to take back")
         return
     names = actor.display_names()
     people = [names[s] for s, bot in enumerate(actor.bots) if s != seat and bot is None]
     if people:
-        client.send(
-            error(
-                "not_against_bots",
-                f"undo is only for a game against bots, and {', '.join(people)} also play at this table",
-            )
+        client.refuse(
+            "not_against_bots", f"undo is only for a game against bots, and {', '.join(people)} also play at this table"
         )
         return
     state = actor.state
     if state is None:
-        client.send(error("not_started", "the game starts when every seat is filled"))
+        client.refuse("not_started", "the game starts when every seat is filled")
         return
     if state.is_over:
-        client.send(error("game_over", "the game is over: nothing can be taken back"))
+        client.refuse("game_over", "the game is over: nothing can be taken back")
         return
     try:
         back = undo_point(state, seat, table_position(actor.info))
     except UndoRefused as exc:
-        client.send(error(exc.reason, _refusal(exc, GameRecord.of(state, position=table_position(actor.info)), names)))
+        client.refuse(exc.reason, _refusal(exc, GameRecord.of(state, position=table_position(actor.info)), names))
         return
     walk = back.state.clone()
     lines = []

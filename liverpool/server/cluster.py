@@ -3,7 +3,7 @@
 Off by default; ``LIVERPOOL_CLUSTER_LEASE_S=N`` (N seconds, PostgreSQL only) turns it on. Then:
 
 - **A table has one owner.** A process runs a table's actor only while it holds the table's row in
-  ``table_leases`` (``owner``, ``expires``), taken when the table is loaded, renewed every N/3 seconds
+  ``table_leases`` (``owner``, ``expires``; made by migration ``0007`` like the rest of the schema), taken when the table is loaded, renewed every N/3 seconds
   and deleted when the actor is unloaded. A lease that is not renewed (its process was killed) expires
   after N seconds and the next process that needs the table takes it, rebuilding the table from the
   stored log: every action was stored before it was broadcast, so nothing is lost.
@@ -42,7 +42,7 @@ from liverpool.engine import GameState
 from .actor import TableActor
 from .errors import Refused
 from .loading import load
-from .messages import Client, error
+from .messages import Client
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -54,10 +54,6 @@ NODE = "node:"  # the lease row of a process itself (its table_id), renewed whil
 PART_CHARS = 7_000
 CALL_TIMEOUT_S = 15.0
 MOVED = 1013  # "try again later": the table moved to another process and the connection could not follow
-LEASES_DDL = (
-    "CREATE TABLE IF NOT EXISTS table_leases ("
-    " table_id VARCHAR(64) PRIMARY KEY, owner VARCHAR(32) NOT NULL, expires TIMESTAMPTZ NOT NULL)"
-)
 ACQUIRE = (
     "INSERT INTO table_leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s))"
     " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires"
@@ -179,8 +175,7 @@ class RemoteTable:
             try:
                 target.attach(client, since)
             except Refused as exc:
-                client.send(error(exc.reason, exc.message))
-                client.close(MOVED, exc.reason)
+                client.refuse(exc.reason, exc.message, close=MOVED, what="connection")
         self.clients.clear()
 
 
@@ -247,7 +242,6 @@ class Cluster:
     async def start(self, hub: Hub) -> None:
         self._hub = hub
         self._talk = await self._connect()
-        await self._talk.execute(LEASES_DDL)
         self._listen = await self._listening()
         await self.acquire(NODE + self.node)
         self._tasks = [
@@ -487,7 +481,7 @@ class Cluster:
                     else:
                         proxy.actor.submit(proxy.client, message["action"], message["seq"], message["id"])
                 except Refused as exc:
-                    proxy.client.send(error(exc.reason, exc.message))
+                    proxy.client.refuse(exc.reason, exc.message)
             case "call":
                 await self._answer(sender, message)
 
@@ -501,14 +495,13 @@ class Cluster:
         if actor is None:
             self.publish(sender, {"op": "send", "client": cid, "close": [MOVED, "table_moved"]})
             return
-        client = Client(message["seat"])
+        client = Client(message["seat"], table=actor.id)
         task = asyncio.create_task(self._forward(sender, cid, client), name=f"proxy {cid}")
         self._proxies[(sender, cid)] = Proxy(actor, client, task)
         try:
             actor.attach(client, message["since"])
         except Refused as exc:
-            client.send(error(exc.reason, exc.message))
-            client.close(MOVED, exc.reason)
+            client.refuse(exc.reason, exc.message, close=MOVED, what="connection")
 
     async def _forward(self, node: str, cid: str, client: Client) -> None:
         while True:

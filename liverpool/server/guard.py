@@ -8,7 +8,8 @@
   ``too_many_rulesets``, with ``Retry-After``; only requests that succeed are counted);
 - every HTTP answer carries the browser hardening headers of :data:`SECURITY_HEADERS`.
 
-Refusals are logged once each, at warning level, with their reason and the client address only.
+Refusals are logged once each, at warning level, with their reason, the client address and the path
+(its token, if any, redacted: ``refused websocket /ws/play/[redacted] from 127.0.0.1: foreign_origin``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import Refused
+from .redact import redact
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -117,7 +119,8 @@ class Guard:
         client = _client(scope)
         refusal = self._check(scope, client)
         if refusal is not None:
-            log.warning("refused %s %s from %s: %s", kind, scope.get("method", "websocket"), client, refusal.reason)
+            where = redact(scope.get("path", "?"))
+            log.warning("refused %s %s from %s: %s", scope.get("method", "websocket"), where, client, refusal.reason)
             await _refuse(scope, receive, send, refusal)
             return
         created = self.created.get(scope["path"]) if kind == "http" and scope["method"] == "POST" else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
 from types import ModuleType
@@ -13,6 +14,8 @@ from typing import Any
 from liverpool.engine import Action
 
 from .clock import TurnKey
+
+log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 1000
 SLOW_CLIENT = 1013
@@ -60,6 +63,23 @@ def error(reason: str, message: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason, "message": message}
 
 
+def log_refusal(what: str, table: str, who: str, reason: str, closed: int | None = None) -> None:
+    """One line for a refusal sent to one websocket: what was refused (a ``message``, a ``connection``,
+    its ``?since``), at which table (``?`` when not known: a link that does not exist) and by whom, and
+    the reason code; a refusal that closes the connection is logged at warning level. Never the
+    refusal's message (it may name a card of the seat's own hand) and never a token::
+
+        refused websocket message at table 3fa9c2 (spectator): spectator
+        refused websocket message at table 3fa9c2 (seat 2): too_large; closed with 1009
+    """
+    if closed is None:
+        log.info("refused websocket %s at table %s (%s): %s", what, table or "?", who, reason)
+    else:
+        log.warning(
+            "refused websocket %s at table %s (%s): %s; closed with %d", what, table or "?", who, reason, closed
+        )
+
+
 def ack(action_id: str, seq: int) -> dict[str, Any]:
     """The answer to an applied action that carried an ``id``: ``seq`` is the table's seq just after it."""
     return {"type": "ack", "id": action_id, "seq": seq}
@@ -71,12 +91,25 @@ class Client:
     encoded messages in its outbox; ``None`` there asks the connection to close with ``close_code``."""
 
     seat: int | None
+    table: str = ""  # the id of the table it is connected to, for the log
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     close_code: int = 1000
     close_reason: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
+
+    @property
+    def who(self) -> str:
+        return "spectator" if self.seat is None else f"seat {self.seat}"
+
+    def refuse(self, reason: str, message: str, close: int | None = None, what: str = "message", **extra: Any) -> None:
+        """Tell this client alone why what it sent was refused (``extra`` keys join the error), and log it
+        once (:func:`log_refusal`); with ``close``, then close the connection with that code."""
+        log_refusal(what, self.table, self.who, reason, close)
+        self.send({**error(reason, message), **extra})
+        if close is not None:
+            self.close(close, reason)
 
     def send_text(self, text: str) -> None:
         """Send a message already encoded (:func:`encode`)."""

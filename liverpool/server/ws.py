@@ -2,14 +2,14 @@
 
 A connection reads the client's messages, checks their size, rate and shape (pydantic), and hands
 actions to the table's actor; a writer task sends whatever the actor puts in the client's outbox.
-Refusals go to this client only. A message over the size limit closes the connection (1009), and so
-does sending faster than the rate limit (1008), each after an ``error`` message saying why.
+Refusals go to this client only, and each is logged once (its table, seat and reason code). A
+message over the size limit closes the connection (1009), and so does sending faster than the rate
+limit (1008), each after an ``error`` message saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 import time
 from typing import Any
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from .api import Server
 from .cluster import Table
 from .errors import Refused, validation_sentence
-from .messages import Client, error
+from .messages import Client, error, log_refusal
 from .schemas import (
     MAX_DEPTH,
     ActionMessage,
@@ -37,7 +37,6 @@ from .schemas import (
 from .settings import Settings
 from .talk import ChatWindow
 
-log = logging.getLogger(__name__)
 router = APIRouter()
 
 UNKNOWN_TOKEN = 4404
@@ -53,10 +52,10 @@ async def play(websocket: WebSocket, token: str) -> None:
     server: Server = websocket.app.state.server
     found = await to_thread.run_sync(server.storage.seat_by_token, token)
     if found is None:
-        await _refuse(websocket, "unknown_token", "this seat link does not exist")
+        await _refuse(websocket, "unknown_token", "this seat link does not exist", who="unknown seat link")
         return
     info, seat = found
-    await _serve(websocket, await server.hub.actor(info.id), seat)
+    await _serve(websocket, info.id, await server.hub.actor(info.id), seat)
 
 
 @router.websocket("/ws/watch/{token}")
@@ -64,30 +63,35 @@ async def watch(websocket: WebSocket, token: str) -> None:
     server: Server = websocket.app.state.server
     info = await to_thread.run_sync(server.storage.table_by_spectator, token)
     if info is None:
-        await _refuse(websocket, "unknown_token", "this spectator link does not exist")
+        await _refuse(websocket, "unknown_token", "this spectator link does not exist", who="unknown spectator link")
         return
-    await _serve(websocket, await server.hub.actor(info.id), None)
+    await _serve(websocket, info.id, await server.hub.actor(info.id), None)
 
 
-async def _refuse(websocket: WebSocket, reason: str, message: str, code: int = UNKNOWN_TOKEN) -> None:
+async def _refuse(
+    websocket: WebSocket, reason: str, message: str, code: int = UNKNOWN_TOKEN, table: str = "", who: str = ""
+) -> None:
+    """Refuse a connection before it reaches a table: say why, close it, and log it once."""
+    log_refusal("connection", table, who, reason, code)
     await websocket.accept()
     await websocket.send_json(error(reason, message))
     await websocket.close(code)
 
 
-async def _serve(websocket: WebSocket, actor: Table | None, seat: int | None) -> None:
+async def _serve(websocket: WebSocket, table_id: str, actor: Table | None, seat: int | None) -> None:
+    client = Client(seat, table=table_id)
     if actor is None:
-        await _refuse(websocket, "unknown_token", "this table no longer exists")
+        await _refuse(websocket, "unknown_token", "this table no longer exists", table=table_id, who=client.who)
         return
-    client = Client(seat)
     since, problem = _since(websocket.query_params.get("since"))
     try:
         actor.attach(client, since)
     except Refused as exc:
-        await _refuse(websocket, exc.reason, exc.message, UNAVAILABLE)
+        await _refuse(websocket, exc.reason, exc.message, UNAVAILABLE, table_id, client.who)
         return
     await websocket.accept()
     if problem is not None:
+        log_refusal("?since", table_id, client.who, "malformed")
         await websocket.send_json(error("malformed", problem))
     writer = asyncio.create_task(_write(websocket, client))
     try:
@@ -110,7 +114,7 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
         size = len(data.encode() if isinstance(data, str) else data)
         limit = settings.ws_max_bytes
         if limit > 0 and size > limit:
-            _close(client, TOO_BIG, "too_large", f"a message may hold at most {limit} bytes, not {size}")
+            client.refuse("too_large", f"a message may hold at most {limit} bytes, not {size}", close=TOO_BIG)
             return True
         rate = settings.ws_messages_per_10s
         if rate > 0:
@@ -118,15 +122,15 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
             sent = [t for t in sent if t > now - RATE_WINDOW_S]
             sent.append(now)
             if len(sent) > rate:
-                _close(client, POLICY, "too_many_messages", f"at most {rate} messages in 10 seconds")
+                client.refuse("too_many_messages", f"at most {rate} messages in 10 seconds", close=POLICY)
                 return True
         if json_depth_over(data):
-            client.send(error("too_deep", f"a message may nest lists and objects at most {MAX_DEPTH} deep"))
+            client.refuse("too_deep", f"a message may nest lists and objects at most {MAX_DEPTH} deep")
             continue
         try:
             parsed = read_client_message(data)
         except ValidationError as exc:
-            client.send(error("malformed", _summary(exc)))
+            client.refuse("malformed", _summary(exc))
             continue
         match parsed:
             case Ping():
@@ -135,22 +139,22 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
                 try:
                     actor.submit(client, action, seq, action_id)
                 except Refused as exc:
-                    client.send(error(exc.reason, exc.message))
+                    client.refuse(exc.reason, exc.message)
             case NextDeal():
                 try:
                     actor.ready(client)
                 except Refused as exc:
-                    client.send(error(exc.reason, exc.message))
+                    client.refuse(exc.reason, exc.message)
             case HintAsk() | UndoAsk():
                 try:
                     actor.ask(client, "hint" if isinstance(parsed, HintAsk) else "undo")
                 except Refused as exc:
-                    client.send(error(exc.reason, exc.message))
+                    client.refuse(exc.reason, exc.message)
             case Chat() | React():
                 now = time.monotonic()
                 wait = talk.wait(now)
                 if wait > 0:
-                    client.send(error("too_much_talk", _too_much_talk(talk.limit, wait)))
+                    client.refuse("too_much_talk", _too_much_talk(talk.limit, wait))
                     continue
                 talk.add(now)
                 try:
@@ -159,7 +163,7 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
                     else:
                         actor.say(client, reaction=parsed.reaction)
                 except Refused as exc:
-                    client.send(error(exc.reason, exc.message))
+                    client.refuse(exc.reason, exc.message)
 
 
 def _too_much_talk(limit: int, wait: float) -> str:
@@ -174,13 +178,6 @@ def _since(raw: str | None) -> tuple[int | None, str | None]:
     if raw.isascii() and raw.isdigit() and len(raw) <= 18:
         return int(raw), None
     return None, f"since must be the seq of the last state seen (a whole number >= 0), not {raw[:20]!r}"
-
-
-def _close(client: Client, code: int, reason: str, message: str) -> None:
-    """Tell the client why, then close its connection with ``code`` and ``reason``."""
-    log.warning("closed a websocket (seat %s): %s", client.seat, reason)
-    client.send(error(reason, message))
-    client.close(code, reason)
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

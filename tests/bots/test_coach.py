@@ -4,8 +4,12 @@ reviews, and a coach that never reads hidden cards."""
 from __future__ import annotations
 
 import json
+import os
+import pty
 import random
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -250,6 +254,68 @@ def test_review_command_refuses_bad_input(seeded_record: GameRecord, tmp_path: P
     result = runner.invoke(app, ["review", str(broken), "--seat", "0"])
     assert result.exit_code == 2
     assert "not valid JSON" in result.output
+
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _run_review(args: list[str], stderr_terminal: bool) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
+    """``liverpool review ARGS`` as its own process with stdout a pipe and stderr either a terminal (a pty)
+    or a pipe; its result and all it wrote on stderr."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_TERMINAL", "NO_COLOR", "TTY_COMPATIBLE")}
+    env.update(TERM="xterm-256color", COLUMNS="100", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    command = [sys.executable, "-m", "liverpool", "review", *args]
+    if not stderr_terminal:
+        done = subprocess.run(command, capture_output=True, env=env, timeout=300, check=False)
+        return done, done.stderr
+    master, slave = pty.openpty()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, env=env) as process:
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the process closed its end
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.stdout is not None
+        out = process.stdout.read()
+        process.wait(timeout=300)
+    os.close(master)
+    return subprocess.CompletedProcess(command, process.returncode, out, b""), b"".join(chunks)
+
+
+def test_review_command_shows_its_progress_on_stderr_only(seeded_record: GameRecord, tmp_path: Path) -> None:
+    """Issue 30 item 5: ``liverpool review`` has a progress bar. On a terminal it counts the decisions on
+    stderr and is wiped when done (transient); stdout holds only the review, whether stderr is a terminal
+    or not, and a stderr that is not a terminal gets nothing."""
+    path = tmp_path / "game.json"
+    path.write_text(seeded_record.to_json(), encoding="utf-8")
+    args = [str(path), "--seat", "1", "--deal", "1", "--worlds", "2", "--candidates", "2"]
+
+    shown, bar = _run_review([*args, "--json"], stderr_terminal=True)
+    assert shown.returncode == 0, bar.decode(errors="replace")
+    review = json.loads(shown.stdout)  # stdout is the review and nothing else
+    assert shown.stdout == (json.dumps(review, ensure_ascii=False) + "\n").encode()
+    total = len(review["decisions"])
+    assert total > 1
+    frames = ANSI.sub(b"", bar).decode().replace("\r", "\n").splitlines()
+    counts = [m.group(1) for f in frames if (m := re.search(r"^reviewing .* (\d+/\d+) decisions", f))]
+    assert counts and counts[-1] == f"{total}/{total}", frames  # the last frame: every decision measured
+    assert bar.endswith(b"\x1b[1A\x1b[2K"), "the bar is wiped from the terminal when the review is done"
+
+    quiet, err = _run_review([*args, "--json"], stderr_terminal=False)
+    assert quiet.returncode == 0, err.decode(errors="replace")
+    assert err == b"", "no bar, nor any trace of one, when stderr is not a terminal"
+    assert quiet.stdout == shown.stdout
+
+    text, bar = _run_review(args, stderr_terminal=True)
+    assert text.returncode == 0
+    assert b"\x1b" not in text.stdout and text.stdout.startswith(b"Review of seat 1")
+    assert f"Deal 1: {total} decisions".encode() in text.stdout and b"reviewing" not in text.stdout
+    assert b"reviewing" in bar
 
 
 def _luck_of_first_draw(stock_top: str) -> float:

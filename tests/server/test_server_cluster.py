@@ -13,10 +13,14 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from server_fixtures import Client, ServerProcess, action_seqs, my_move, next_deal_waits_for_me, simple_choice
 from sqlalchemy import create_engine, text
@@ -25,6 +29,7 @@ from liverpool.engine.actions import action_from_dict
 from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.observe import observe
 from liverpool.engine.rules.ruleset import Ruleset
+from liverpool.server import storage as storage_module
 from liverpool.server.app import create_app
 from liverpool.server.settings import Settings, SettingsError
 from liverpool.server.storage import Storage, database_url
@@ -209,6 +214,64 @@ def test_cluster_mode_needs_postgresql(sqlite_url: str) -> None:
 def test_cluster_mode_is_off_by_default() -> None:
     assert Settings.from_env({}).cluster_lease_s == 0
     assert Settings.from_env({"LIVERPOOL_CLUSTER_LEASE_S": "5"}).cluster_lease_s == 5
+
+
+# What servers before migration 0007 ran when started in cluster mode.
+OLD_LEASES_DDL = (
+    "CREATE TABLE IF NOT EXISTS table_leases ("
+    " table_id VARCHAR(64) PRIMARY KEY, owner VARCHAR(32) NOT NULL, expires TIMESTAMPTZ NOT NULL)"
+)
+
+
+@pytest.mark.parametrize("start", ["fresh", "0006", "0006 with the old lease table"])
+def test_the_lease_table_is_made_by_the_migrations(db_url: str, start: str, start_server: Start) -> None:
+    """``table_leases`` comes from Alembic migration 0007, like the rest of the schema: a fresh database
+    gets it, and so does an older one (at 0006), whether or not an older server in cluster mode had
+    made it itself (its rows are kept). On PostgreSQL a server in cluster mode then starts on the
+    upgraded database and keeps its own lease there."""
+    engine = storage_module.make_engine(db_url)
+    try:
+        if start != "fresh":
+            config = Config()
+            config.set_main_option("script_location", str(storage_module.MIGRATIONS))
+            with engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "0006")
+            assert "table_leases" not in sa.inspect(engine).get_table_names()
+            if start.endswith("old lease table"):
+                with engine.begin() as connection:
+                    connection.execute(text(OLD_LEASES_DDL))
+                    connection.execute(
+                        text("INSERT INTO table_leases VALUES ('t1', 'n1', :at)"), {"at": datetime.now(UTC)}
+                    )
+        storage_module.migrate(engine)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
+            rows = connection.execute(text("SELECT table_id, owner FROM table_leases")).all()
+        columns = {c["name"]: c for c in sa.inspect(engine).get_columns("table_leases")}
+        assert set(columns) == {"table_id", "owner", "expires"}
+        assert not columns["owner"]["nullable"] and not columns["expires"]["nullable"]
+        assert sa.inspect(engine).get_pk_constraint("table_leases")["constrained_columns"] == ["table_id"]
+        assert [tuple(r) for r in rows] == ([("t1", "n1")] if start.endswith("old lease table") else [])
+    finally:
+        engine.dispose()
+    if db_url.startswith("postgresql") and start != "fresh":
+        server = start_server(db_url, env=CLUSTER)
+        deadline = time.monotonic() + 10
+        while not (nodes := node_leases(db_url)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(nodes) == 1, "the cluster process keeps its own lease in the migrated table"
+        server.stop()
+
+
+def node_leases(db: str) -> list[tuple[str, str]]:
+    engine = create_engine(database_url(db))
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT table_id, owner FROM table_leases WHERE table_id LIKE 'node:%'"))
+            return [(row[0], row[1]) for row in rows]
+    finally:
+        engine.dispose()
 
 
 class TcpProxy:

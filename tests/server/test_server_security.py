@@ -9,6 +9,7 @@ import secrets
 import socket
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -181,6 +182,105 @@ def test_refused_api_requests_are_logged_once_with_their_reason(start_server: St
     assert logged.count("refused POST /api/invite/{invite}/join from 127.0.0.1:") == 1
     for secret in [*tokens, created["spectator"], created["invite"]]:
         assert secret not in logged
+
+
+REFUSAL_LINE = re.compile(
+    r"refused websocket (message|connection|\?since) at table (\S+) \((seat \d|spectator|unknown seat link)\): "
+    r"([a-z_]+)(?:; closed with (\d+))?"
+)
+
+
+def test_websocket_refusals_are_logged_once_with_their_reason(start_server: Start, sqlite_url: str) -> None:
+    """Issue 26, last paragraph: every refusal sent to a websocket (an illegal action, another seat's
+    action, a spectator acting, malformed, too deep, stale, too much talk, too large, too many messages,
+    an unknown link, a bad ``?since``, a foreign origin) is logged once at the server with its reason
+    and table, and no log line holds a token or a card."""
+    server = start_server(
+        sqlite_url,
+        log_level="info",
+        env={"LIVERPOOL_WS_MAX_BYTES": "3000", "LIVERPOOL_WS_MESSAGES_PER_10S": "25", "LIVERPOOL_CHAT_PER_10S": "2"},
+    )
+    created = server.create(seats=3, bot_pace_ms=60_000, away_timeout_s=0, spectators_talk=False)
+    tokens = [server.join(created["invite"], seat, name) for seat, name in enumerate(("Ada", "Bea", "Cy"))]
+    table = created["table_id"]
+    players = [server.player(t) for t in tokens]
+    watcher = server.spectator(created["spectator"])
+    clients = [*players, watcher]
+    who = {**{id(c): f"seat {i}" for i, c in enumerate(players)}, id(watcher): "spectator"}
+
+    def refused(client: Client, message: dict[str, Any] | str) -> str:
+        client.send(message)
+        reason: str = client.until(lambda m: m["type"] == "error")["reason"]
+        return reason
+
+    try:
+        state = players[0].state_where(lambda s: s["observation"] is not None)
+        current = state["observation"]["current"]
+        mover, other = players[current], players[(current + 1) % 3]
+        for client in clients:
+            client.current(lambda s: s["observation"] is not None or s["seat"] is None)
+            client.quiet()
+        seat = (current + 1) % 3
+        assert refused(other, {"type": "action", "action": {"type": "draw_stock", "seat": current}}) == "not_your_seat"
+        assert refused(other, {"type": "action", "action": {"type": "draw_stock"}}) not in ("", "not_your_seat")
+        assert refused(other, {"type": "action", "action": {"type": "draw_stock", "x": 1}}) == "unknown_keys"
+        assert refused(other, {"type": "action", "action": {"type": "discard", "card": "nonsense"}}) == "malformed"
+        assert refused(other, {"type": "bogus"}) == "malformed"
+        assert refused(other, "[" * 40 + "]" * 40) == "too_deep"
+        assert refused(other, {"type": "next_deal"}) == "no_pause"
+        assert refused(other, {"type": "undo"}) == "not_against_bots"
+        assert refused(other, {"type": "hint"}) in ("not_your_move", "no_coach")
+        own = players[current].state
+        assert own is not None
+        hand = own["observation"]["hand"]
+        discard = {"type": "discard", "card": hand[0]}  # before drawing: illegal
+        assert refused(mover, {"type": "action", "action": discard}) not in ("", "malformed", "unknown_keys")
+        ahead = {"type": "action", "action": {"type": "draw_stock"}, "seq": own["seq"] + 7}
+        assert refused(mover, ahead) == "stale"
+        mover.send({"type": "chat", "text": "one"})
+        mover.send({"type": "chat", "text": "two"})
+        assert refused(mover, {"type": "chat", "text": "three"}) == "too_much_talk"
+        assert refused(watcher, {"type": "action", "action": {"type": "draw_stock", "seat": 0}}) == "spectator"
+        assert refused(watcher, {"type": "next_deal"}) == "spectator"
+        assert refused(watcher, {"type": "hint"}) == "spectator"
+        assert refused(watcher, {"type": "chat", "text": "hello"}) == "spectators_silent"
+        with server.spectator(created["spectator"]) as big:
+            assert refused(big, {"type": "ping", "padding": "x" * 3100}) == "too_large"
+            assert closed_with(big) == (1009, "too_large")
+            clients.append(big)
+            who[id(big)] = "spectator"
+        with server.spectator(created["spectator"]) as chatty:
+            for _ in range(26):
+                chatty.send({"type": "ping"})
+            assert chatty.until(lambda m: m["type"] == "error")["reason"] == "too_many_messages"
+            assert closed_with(chatty) == (1008, "too_many_messages")
+            clients.append(chatty)
+            who[id(chatty)] = "spectator"
+        with server.player(tokens[seat] + "x") as stranger:
+            assert stranger.receive()["reason"] == "unknown_token"
+        with server.connect(f"/ws/play/{tokens[seat]}?since=soon") as since:
+            assert since.until(lambda m: m["type"] == "error")["reason"] == "malformed"
+            clients.append(since)
+            who[id(since)] = f"seat {seat}"
+        path = f"/ws/watch/{created['spectator']}"
+        with server.connect(path, origin="https://evil.example") as foreign:
+            assert foreign.receive()["reason"] == "foreign_origin"
+    finally:
+        for client in clients:
+            client.close()
+    server.stop()
+    logged = server.logged()
+    for secret in [*tokens, created["spectator"], created["invite"]]:
+        assert secret not in logged
+    mark = " liverpool.server.messages: "
+    lines = [line.split(mark, 1)[1] for line in logged.splitlines() if mark + "refused websocket" in line]
+    found = [REFUSAL_LINE.fullmatch(line) for line in lines]
+    assert all(found), [line for line, m in zip(lines, found, strict=True) if m is None]
+    at_table = Counter((m[2], m[3], m[4]) for m in found if m is not None and m[1] != "connection")
+    expected = Counter((table, who[id(client)], e["reason"]) for client in clients for e in client.errors)
+    assert at_table == expected, "each refusal sent to a client is logged once, at its table and seat"
+    assert any(m is not None and m[1] == "connection" and m[2] == "?" and m[4] == "unknown_token" for m in found)
+    assert logged.count("refused websocket /ws/watch/[redacted] from 127.0.0.1: foreign_origin") == 1
 
 
 def test_one_seats_token_cannot_act_for_another(lobby_server: ServerProcess) -> None:
