@@ -124,6 +124,7 @@ def reason_codes() -> set[str]:
     patterns = [
         r"Refused\(\s*\d+,\s*\"(\w+)\"",
         r"\berror\(\s*\"(\w+)\"",
+        r"\brefuse\(\s*\"(\w+)\"",
         r"_refuse\(\s*websocket,\s*\"(\w+)\"",
         r"_close\(\s*client,\s*\w+,\s*\"(\w+)\"",
         r"\"reason\":\s*\"(\w+)\"",
