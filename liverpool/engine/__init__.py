@@ -53,7 +53,7 @@ from liverpool.engine.game.legal import (
     quick_actions,
 )
 from liverpool.engine.game.verify import is_legal, refusal, shoe
-from liverpool.engine.melds import Meld, contract_problem, joker_stands, meld_label
+from liverpool.engine.melds import Meld, contract_problem, joker_stands, meld_label, meld_words
 from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
@@ -168,6 +168,7 @@ __all__ = [
     "live_rng",
     "make_shoe",
     "meld_label",
+    "meld_words",
     "new_game",
     "new_position",
     "observe",

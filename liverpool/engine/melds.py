@@ -171,6 +171,18 @@ def meld_label(meld: Meld) -> str:
     return f"run {rank_text(meld.low)}{suit}–{rank_text(meld.high)}{suit}"
 
 
+def meld_words(meld: Meld) -> dict[str, int | str]:
+    """What :func:`meld_label` says, as data for a client to word in its own language: a set's rank, a
+    run's suit and its lowest and highest ranks (1 to 14; 14 is an ace high).
+
+    >>> meld_words(Meld.parse('run: 9H 10H JK QH')), meld_words(Meld.parse('set: 7H 7S JK'))
+    ({'kind': 'run', 'suit': 'H', 'low': 9, 'high': 12}, {'kind': 'set', 'rank': 7})
+    """
+    if meld.kind is _SET:
+        return {"kind": "set", "rank": meld.low}
+    return {"kind": "run", "suit": meld.suit, "low": meld.low, "high": meld.high}
+
+
 def stands_text(meld: Meld, index: int) -> str:
     """What the card at ``index`` of ``meld`` stands for: ``7`` in a set, ``9♥`` in a run."""
     rank = rank_text(slot_rank(meld, index))

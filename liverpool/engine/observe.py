@@ -21,7 +21,7 @@ from typing import Any, Final
 from liverpool.engine._speed.cache import kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import Card
-from liverpool.engine.melds import joker_stands, meld_label
+from liverpool.engine.melds import joker_stands, meld_label, meld_words
 from liverpool.engine.rules.parts import Buying, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import DealResult, GameState, Phase, TableMeld
@@ -277,7 +277,8 @@ def client_meld(table_meld: TableMeld) -> dict[str, Any]:
 
 
 def _client_meld(meld: dict[str, Any], table_meld: TableMeld) -> dict[str, Any]:
-    return {**meld, "label": meld_label(table_meld.meld), "stands": list(joker_stands(table_meld.meld))}
+    words = meld_words(table_meld.meld)
+    return {**meld, "label": meld_label(table_meld.meld), "words": words, "stands": list(joker_stands(table_meld.meld))}
 
 
 def _table_meld_dict(table_meld: TableMeld) -> dict[str, Any]:

@@ -4,11 +4,14 @@ table in bokmål; the header's switch turns the page to English, and the choice 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_fixtures import browser, open_tab
 from server_fixtures import ServerProcess
+
+from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
 
 pytestmark = pytest.mark.slow
 
@@ -83,3 +86,36 @@ def test_the_guided_game_speaks_bokmal(browser: Browser, lobby_server: ServerPro
     text = tab.by("tutorial-step").inner_text()
     assert text.startswith("Turen din starter med et trekk") and "6♥ fra kastebunken" in text, text
     assert tab.errors == []
+
+
+def test_melds_are_named_in_the_page_language(browser: Browser, lobby_server: ServerProcess) -> None:
+    """A meld's name is worded by the page from the engine's ``words`` (issue 28 item 7): in bokmål on a
+    Norwegian page, and in English exactly as the engine's own ``label``."""
+    created = lobby_server.create(
+        rules={"deals": [{"contract": ["set 3", "run 4"], "hand_size": 10}]},
+        seats=3,
+        bots={str(s): "easy" for s in range(3)},
+        bot_pace_ms=0,
+    )
+    table_id = created["table_id"]
+    deadline = time.monotonic() + 120
+    while lobby_server.get(f"/api/tables/{table_id}/replay").status_code != 200:
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    melds = lobby_server.get(f"/api/tables/{table_id}/replay").json()["steps"][-1]["table"]["melds"]
+    assert melds, "the winner's melds lie on the table at the game's end"
+
+    def bokmal(words: dict[str, Any]) -> str:
+        if words["kind"] == "set":
+            return f"sett med {rank_text(words['rank'])}-ere"
+        suit = SUIT_SYMBOLS[words["suit"]]
+        return f"rekke {rank_text(words['low'])}{suit}–{rank_text(words['high'])}{suit}"
+
+    for locale, expected in (("nb-NO", [bokmal(m["words"]) for m in melds]), ("en-GB", [m["label"] for m in melds])):
+        tab = open_tab(browser, locale=locale)
+        tab.goto(f"{lobby_server.http}/replay/{table_id}")
+        tab.page.wait_for_selector("body[data-ready='1']")
+        tab.by("replay-last").click()
+        shown = tab.page.locator(".meld-label").all_inner_texts()
+        assert shown == expected, (locale, shown)
+        assert tab.errors == []

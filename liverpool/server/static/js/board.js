@@ -2,7 +2,7 @@
 // (drop targets for lay-offs, jokers to swap). Everything a player may do comes from `legal`.
 
 import { el } from "./api.js";
-import { cardBack, cardElement, pretty } from "./cards.js";
+import { cardBack, cardElement, meldName, pretty } from "./cards.js";
 import { drag } from "./hand.js";
 import { t } from "./i18n.js";
 
@@ -163,7 +163,7 @@ export function renderMelds(container, view, ui, handlers) {
           },
         },
           targets.length > 0 && el("span", { class: "sr-only", text: t("board.lay_off_here", { card: pretty(selected), name: seatName(view, meld.owner) }) }),
-          el("div", { class: "meld-label", text: meld.label }),
+          el("div", { class: "meld-label", text: meldName(meld) }),
           el("div", { class: "meld-cards" }, meld.cards.map((card, k) => {
             const swap = swapHere.find((a) => a.joker === card);
             const cardNode = cardElement(card, { small: true, stands: meld.stands[k], testid: "meld-card" });

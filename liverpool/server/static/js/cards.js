@@ -35,6 +35,15 @@ export function pretty(id) {
   return card.joker ? t("card.joker_short") : rankText(card.rank) + SUIT_SYMBOLS[card.suit];
 }
 
+/** A meld named in the page's language from the engine's `words` ("set of 7s", "run 9♥–Q♥"). */
+export function meldName(meld) {
+  const words = meld.words;
+  if (!words) return meld.label ?? "";
+  if (words.kind === "set") return t("meld.set", { rank: rankText(words.rank) });
+  const suit = SUIT_SYMBOLS[words.suit] ?? "";
+  return t("meld.run", { low: rankText(words.low) + suit, high: rankText(words.high) + suit });
+}
+
 export function prettyList(ids) {
   return ids.map(pretty).join(" ");
 }

@@ -3,7 +3,7 @@
 // the table after one action, every hand shown; this page only draws it.
 
 import { el, getJSON, links, tokenFromLocation } from "./api.js";
-import { bySuit, cardBack, cardElement } from "./cards.js";
+import { bySuit, cardBack, cardElement, meldName } from "./cards.js";
 import { scoreChart, scoreTable } from "./scores.js";
 import { setUpCardColours } from "./prefs.js";
 import { listWords, t } from "./i18n.js";
@@ -54,7 +54,7 @@ function render() {
       el("h4", {}, el("span", { class: `swatch seat-${owner % 8}` }), names[owner]),
       el("div", { class: "meld-row" }, melds.map((meld) =>
         el("div", { class: "meld", dataset: { testid: "replay-meld" } },
-          el("div", { class: "meld-label", text: meld.label }),
+          el("div", { class: "meld-label", text: meldName(meld) }),
           el("div", { class: "meld-cards" }, meld.cards.map((c, k) =>
             cardElement(c, { small: true, stands: meld.stands[k] })))))))));
 

@@ -2,7 +2,7 @@
 // end-of-deal summary.
 
 import { el } from "./api.js";
-import { cardElement } from "./cards.js";
+import { cardElement, meldName } from "./cards.js";
 import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -112,11 +112,11 @@ export function dealSummary(result, names, totals, { pause = null, me = null, on
     el("div", { class: "summary-cards" }, (result.hands?.[s] ?? []).length
       ? result.hands[s].map((c) => cardElement(c, { small: true, testid: "summary-card" }))
       : el("span", { class: "muted", text: t("summary.no_cards") }))))),
-  byOwner.size > 0 && el("details", { class: "summary-melds", dataset: { testid: "summary-melds" } },
+  byOwner.size > 0 && el("details", { class: "summary-melds", open: true, dataset: { testid: "summary-melds" } },
     el("summary", { text: t("summary.melds", { count: result.melds.length }) }),
     [...byOwner.entries()].map(([owner, melds]) => el("div", { class: "summary-meld-group" },
       el("span", { class: `swatch seat-${owner % 8}` }), el("strong", { class: "name", text: names[owner] }),
-      melds.map((meld) => el("div", { class: "meld small", title: meld.label ?? "" },
+      melds.map((meld) => el("div", { class: "meld small", title: meldName(meld) },
         meld.cards.map((c) => cardElement(c, { small: true }))))))),
   footer);
 }
