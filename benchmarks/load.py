@@ -76,13 +76,13 @@ def free_port() -> int:
 class Subprocess:
     """A server in a child process, with its CPU time and memory read from /proc."""
 
-    def __init__(self, args: list[str], workdir: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.log = workdir / f"server-{self.port}.log"
+    def __init__(self, args: list[str], workdir: Path, env: dict[str, str], port: int | None = None) -> None:
+        self.port = free_port() if port is None else port
+        self.log = workdir / f"server-{self.port}.log"  # appended to: a server restarted on its port adds on
         full_env = {**os.environ, **env}
         paths = [str(ROOT), *full_env.get("PYTHONPATH", "").split(os.pathsep)]
         full_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
-        with self.log.open("wb") as log:
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *[a.replace("{port}", str(self.port)) for a in args]],
                 cwd=workdir,
@@ -127,13 +127,14 @@ class Subprocess:
         return self.log.read_text(errors="replace").count("Traceback")
 
 
-def table_server(workdir: Path) -> Subprocess:
+def table_server(workdir: Path, port: int | None = None) -> Subprocess:
+    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next)."""
     serve = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
     db = f"sqlite:///{workdir / 'tables.db'}"
     args = ["-c", serve, "serve", "--port", "{port}", "--db", db, "--log-level", "warning"]
     # A load client holds every spectator from one address: the per-address limits are off.
     env = {"LIVERPOOL_TABLES_PER_MINUTE": "0", "LIVERPOOL_CONNECTIONS_PER_CLIENT": "0"}
-    server = Subprocess(args, workdir, env)
+    server = Subprocess(args, workdir, env, port)
     server.wait_ready(f"http://127.0.0.1:{server.port}/api/presets")
     return server
 
