@@ -8,8 +8,10 @@ For ``--duration`` seconds:
   average), stays away 0.2 to 3 s, and reconnects with ``?since=`` the ``seq`` of the last state it saw;
   it checks that it then gets exactly the events it missed and a state that says ``resumed``: every
   ``event`` must carry the next ``seq`` (a smaller one is a duplicate, a larger one a gap) and every
-  ``state`` the count of events so far. Events read after the last state are dropped with the
-  connection, as a browser would (the server sends them again, since they come after that state);
+  state the count of events so far, whether sent whole or built from the one held by a ``delta``
+  (whose ``base`` must be the ``seq`` held: anything else means a message was missed, an error, and the
+  spectator asks for a ``resync``). Events read after the last state are dropped with the connection,
+  as a browser would (the server sends them again, since they come after that state);
 - the server is restarted at evenly spaced times (``--restarts``: ``term`` stops it with SIGTERM, a
   graceful stop; ``kill`` with SIGKILL, a crash) and started again on the same SQLite file and port;
   the spectators reconnect as they would after a drop;
@@ -53,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jsonpatch
 from load import (
     PING_EVERY_S,
     WS_MAX_BYTES,
@@ -76,6 +79,7 @@ from liverpool.server.messages import encode
 from liverpool.server.storage import Storage
 
 AWAY_S = (0.2, 3.0)
+FIRST_ONLY = ("rules", "resumed", "talk")  # what only the first state after connecting carries
 CATCH_UP_S = 120.0
 MIN_MEASURED_S = 60.0  # a server process's RSS slope is judged over at least this long after its warm-up
 console = Console(stderr=True, soft_wrap=True)
@@ -91,8 +95,8 @@ class Watch:
     token: str
     table_id: str = ""
     first: int | None = None  # the seq of the first event it got (0 when it joined before the game moved)
-    seen: int | None = None  # the seq of the last state it got: it has seen events first .. seen - 1
-    observation: Any = None  # that state's observation
+    seen: int | None = None  # the seq of the last state it holds: it has seen events first .. seen - 1
+    held: dict[str, Any] | None = None  # that state (sent whole or built from deltas), as deltas apply to it
     unconfirmed: list[int] = field(default_factory=list)  # events read since that state
     connections: int = 0
     drops: int = 0
@@ -107,7 +111,12 @@ class Watch:
             return self.first + len(self.unconfirmed)
         return None
 
-    def read(self, message: dict[str, Any], tally: Tally, reconnected: bool) -> None:
+    @property
+    def observation(self) -> Any:
+        return None if self.held is None else self.held["observation"]
+
+    def read(self, message: dict[str, Any], tally: Tally, reconnected: bool) -> bool:
+        """Follow one message; True when the held state is lost and the whole state must be asked for."""
         kind = message["type"]
         if kind == "event":
             seq = message["seq"]
@@ -116,7 +125,7 @@ class Watch:
                 self.first = seq
             elif seq < expected:
                 tally.error("duplicate_event")
-                return
+                return False
             elif seq > expected:
                 tally.error("gap")
                 self.unconfirmed += range(expected, seq)  # counted once, then followed as sent
@@ -129,16 +138,35 @@ class Watch:
                 if reconnected and self.seen is not None and seq < self.seen:
                     tally.error("went_back")  # the table is behind what this spectator saw: actions lost
                 self.resumes += reconnected
-            expected = self.expected()
-            if self.first is None and self.seen is None:
-                self.first = seq  # joined before any event
-            elif expected is not None and seq != expected:
-                tally.error("state_out_of_step")
-            self.seen = seq
-            self.observation = message["observation"]
-            self.unconfirmed = []
+            self.hold(seq, {k: v for k, v in message.items() if k not in FIRST_ONLY}, tally)
+        elif kind == "delta":
+            if self.held is None or message["base"] != self.held["seq"]:
+                tally.error("delta_on_other_base")  # a message was missed
+                self.held = None
+                return True
+            try:
+                held = jsonpatch.apply_patch(self.held, message["patch"], in_place=True)
+            except jsonpatch.JsonPatchException:
+                tally.error("patch_failed")
+                self.held = None
+                return True
+            if held["seq"] != message["seq"]:
+                tally.error("patch_failed")
+            self.hold(message["seq"], held, tally)
         elif kind == "error":
             tally.error(f"error_message:{message.get('reason')}")
+        return False
+
+    def hold(self, seq: int, state: dict[str, Any], tally: Tally) -> None:
+        """A new state of ``seq`` actions: every event read since the last one must have led to it."""
+        expected = self.expected()
+        if self.first is None and self.seen is None:
+            self.first = seq  # joined before any event
+        elif expected is not None and seq != expected:
+            tally.error("state_out_of_step")
+        self.seen = seq
+        self.held = state
+        self.unconfirmed = []
 
     def url(self, base: str) -> str:
         url = f"{base}/ws/watch/{self.token}"
@@ -284,7 +312,8 @@ class Soak:
                     if sent:
                         self.tally.rtts_ms.append((time.perf_counter() - sent.pop()) * 1000)
                     continue
-                watch.read(message, self.tally, reconnected)
+                if watch.read(message, self.tally, reconnected):
+                    await websocket.send('{"type":"resync"}')
 
 
 # -- the database -----------------------------------------------------------------------------------
