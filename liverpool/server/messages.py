@@ -119,6 +119,13 @@ class Submit:
 
 
 @dataclass
+class Resync:
+    """A client asks for its whole state again."""
+
+    client: Client
+
+
+@dataclass
 class Call:
     """A request from the lobby, run inside the actor; its answer goes to ``future``."""
 
@@ -195,6 +202,7 @@ Message = (
     Attach
     | Detach
     | Submit
+    | Resync
     | Call
     | BotTurn
     | BuyDeadline

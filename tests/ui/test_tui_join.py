@@ -138,6 +138,7 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
             await until(pilot, lambda: session.event_seqs[-1] == session.seq - 1, "the events up to the state")
             assert browser.moves > 0 and any(line.startswith("bea ") for line in session.log)
+            assert session.resyncs == 0, "a delta did not follow on the state held"
 
     try:
         asyncio.run(run())
@@ -310,6 +311,26 @@ def test_buy_deadline_and_messages_read_from_the_server() -> None:
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     assert session.event_seqs == [3] and session.log[-1] == "easy 0 draws"
+
+
+def test_deltas_apply_on_the_state_held_and_another_base_asks_for_a_resync() -> None:
+    """A ``delta`` applies on the state held (docs/protocol.md); one on another ``base`` is dropped and the whole
+    state asked for once (not connected here: nothing is sent), until a full state comes."""
+    session = RemoteSession(seat_link("http://127.0.0.1:1/play/tok", "ada"))
+    state = {"type": "state", "table_id": "t1", "status": "waiting", "seq": 4, "seat": 2, "names": [None, None, "ada"]}
+    session.receive({**state, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": None})
+    patch = [{"op": "replace", "path": "/seq", "value": 5}, {"op": "replace", "path": "/deadline", "value": 9}]
+    assert session.receive({"type": "delta", "seq": 5, "base": 4, "patch": patch}) is None
+    assert session.seq == 5 and session.seconds_left() == 9 and session.resyncs == 0
+    session.receive({"type": "delta", "seq": 7, "base": 6, "patch": [{"op": "replace", "path": "/seq", "value": 7}]})
+    session.receive({"type": "delta", "seq": 8, "base": 7, "patch": [{"op": "replace", "path": "/seq", "value": 8}]})
+    assert session.seq == 5 and session.resyncs == 1, "a gap asks for the whole state once"
+    session.receive(
+        {**state, "seq": 8, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": None}
+    )
+    bad = [{"op": "remove", "path": "/nothing"}]
+    session.receive({"type": "delta", "seq": 9, "base": 8, "patch": bad})
+    assert session.seq == 8 and session.resyncs == 2, "a patch that does not apply asks for the whole state"
 
 
 @pytest.mark.slow  # a server started twice
