@@ -223,3 +223,19 @@ def test_a_resync_asked_for_sends_the_whole_state(lobby_server: ServerProcess) -
         assert {k: v for k, v in again.items() if k not in ignore} == {k: v for k, v in held.items() if k not in ignore}
         watcher.quiet()
         assert watcher.resyncs == 0 and watcher.state is not None and watcher.state["seq"] == again["seq"]
+
+
+def test_a_seat_taken_after_a_client_attached_reaches_it_as_a_delta(lobby_server: ServerProcess) -> None:
+    """The actor's lists of names and bots change in place when a seat is taken: the last view sent (the next
+    delta's base) must not change with them, or the new name is never sent to those already watching."""
+    created = lobby_server.create(seats=3, bots={"1": "random"}, bot_pace_ms=60_000)
+    with lobby_server.spectator(created["spectator"]) as watcher:
+        watcher.state_where(lambda s: s["names"] == [None, None, None])
+        lobby_server.join(created["invite"], 0, "Ada")
+        lobby_server.join(created["invite"], 2, "Bea")
+        joined = watcher.state_where(lambda s: s["observation"] is not None, timeout=10)
+        assert joined["names"] == ["Ada", None, "Bea"], joined["names"]
+        assert watcher.frames[0]["type"] == "state" and all(f["type"] != "state" for f in watcher.frames[1:])
+        with lobby_server.spectator(created["spectator"]) as whole:
+            first = whole.state_where(lambda s: True)
+        assert first["names"] == joined["names"] and first["bots"] == joined["bots"]
