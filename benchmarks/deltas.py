@@ -1,8 +1,9 @@
 """Deltas against whole states (issue 27, item 2): bytes per action and the cost of making a patch.
 
-A seeded 4-seat ``liverpool`` game of ``--bot`` bots (``easy``) is played with the engine (``play.step``); after each action the state
-message of a spectator and of seat 0 is built as the server builds it (the observation, the seat's legal
-actions, the table's fields), and for each pair of states in a row it measures:
+A seeded 4-seat ``liverpool`` game of ``--bot`` bots (``easy``) is played with the engine's public
+``liverpool.engine.step``; after each action the state message of a spectator and of seat 0 is built as
+the server builds it (the observation, the seat's legal actions, the table's fields), and for each pair of
+states in a row it measures:
 
 - the bytes of the whole ``state`` frame and of the ``delta`` frame the server sends instead (compact
   JSON in UTF-8, as ``liverpool.server.messages.encode`` makes them);
@@ -29,8 +30,7 @@ from typing import Any
 import jsonpatch
 
 from liverpool.bots.registry import make_bot
-from liverpool.engine import action_to_dict, find_preset, legal_actions, new_game, observe
-from liverpool.engine.play import step
+from liverpool.engine import action_to_dict, find_preset, legal_actions, new_game, observe, step
 from liverpool.server.deltas import diff
 from liverpool.server.messages import encode
 

@@ -754,8 +754,8 @@ class TableActor:
             "status": self.status,
             "seq": 0 if state is None else len(state.history),
             "seat": seat,
-            "names": self.names,
-            "bots": self.bots,
+            "names": list(self.names),  # copies: the last view sent is the next delta's base, and a join
+            "bots": list(self.bots),  # changes the actor's lists in place
             "away": sorted(self.away),
             "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
             "observation": observation,

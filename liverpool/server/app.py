@@ -24,7 +24,7 @@ from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
-from .schemas import MAX_MESSAGE_BYTES, json_depth_over
+from .schemas import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, json_depth_over
 from .settings import CLUSTER_ENV, Settings, SettingsError
 from .storage import Storage
 
@@ -120,8 +120,12 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
     return JSONResponse({"reason": "invalid", "message": message, "errors": problems}, status_code=422)
 
 
+# Routes whose bodies are whole game records, not messages: they may be larger.
+_RECORD_PATHS = frozenset({"/api/replay"})
+
+
 class BodyLimit:
-    """Refuses request bodies over the message limit (413), bodies of unknown length (411), and JSON
+    """Refuses request bodies over the message limit (or the record limit for a record upload) (413), bodies of unknown length (411), and JSON
     nested deeper than :data:`~.schemas.MAX_DEPTH` (422 ``too_deep``), each with our error shape."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -132,11 +136,12 @@ class BodyLimit:
             headers = dict(scope["headers"])
             length = headers.get(b"content-length")
             refusal = None
+            limit = MAX_RECORD_BYTES if scope["path"] in _RECORD_PATHS else MAX_MESSAGE_BYTES
             if length is None:
                 if headers.get(b"transfer-encoding") is not None:
                     refusal = Refused(411, "length_required", "send a Content-Length")
-            elif not length.isdigit() or int(length) > MAX_MESSAGE_BYTES:
-                refusal = Refused(413, "too_large", f"a request body may hold at most {MAX_MESSAGE_BYTES} bytes")
+            elif not length.isdigit() or int(length) > limit:
+                refusal = Refused(413, "too_large", f"a request body may hold at most {limit} bytes")
             if refusal is None:
                 body, receive = await _buffered(receive)
                 if json_depth_over(body):

@@ -3,10 +3,12 @@
 :func:`seat_link` turns an invite link (``/join/{invite}``: takes the first free seat) or a private seat link
 (``/play/{seat_token}``) into the seat's websocket URL. :class:`RemoteSession` keeps the latest ``state`` the
 server sent (a full state on connecting, then each ``delta`` applied on it with ``jsonpatch``; a delta on
-another ``base`` than the state held asks for a ``resync``), turns typed commands into actions (the same :class:`~.seat.SeatCommands` as a local game) and
-sends them with the ``seq`` of the state they were chosen in and a fresh ``id`` (docs/protocol.md). When the
-connection drops it reconnects with ``?since=`` that ``seq`` and gets exactly the events it missed; an action
-sent but not acknowledged is sent again with the same ``id``, which the server never plays twice.
+another ``base`` than the state held asks for a ``resync``), turns typed commands into actions (the same
+:class:`~.seat.SeatCommands` as a local game) and sends them with the ``seq`` of the state they were chosen in
+and a fresh ``id`` (docs/protocol.md). When the connection drops it reconnects with ``?since=`` that ``seq``
+and gets exactly the events it missed; an action sent but not acknowledged is sent again with the same ``id``,
+which the server never plays twice. At a deal's end it writes the summary in the log and presses Next deal
+for its seat at once, so the table does not hold the next deal for it.
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ class RemoteSession(SeatCommands):
         self.held: dict[str, Any] | None = None  # that state (deltas apply to it), without FIRST_ONLY
         self.resyncs = 0  # resyncs asked for: deltas that did not follow on the state held
         self._resyncing = False
+        self._read_at: int | None = None  # the seq of the deal's end this connection pressed Next deal at
         self.table_id = ""
         self.connects = 0
         self.resumed: list[bool] = []  # each connection's first state: whether it carried on without a gap
@@ -285,7 +288,7 @@ class RemoteSession(SeatCommands):
             try:
                 async with connect(url, open_timeout=10) as socket:
                     self.socket, self.status = socket, "open"
-                    self.held, self._resyncing = None, False
+                    self.held, self._resyncing, self._read_at = None, False, None
                     self.connects += 1
                     backoff = 0.25
                     changed(None)
@@ -374,6 +377,11 @@ class RemoteSession(SeatCommands):
             n if n is not None else (f"{b} {s}" if b else f"seat {s}")
             for s, (n, b) in enumerate(zip(names, bots, strict=True))
         ]
+        pause = message.get("next_deal")
+        if pause is not None and self.human in pause["waiting"] and self._read_at != self.seq:
+            # The deal's summary is in the log (below): the table need not wait for this seat.
+            self._read_at = self.seq
+            self._send({"type": "next_deal"})
         data = message.get("observation")
         if data is None or self.rules is None:
             self._obs, self._legal = None, []

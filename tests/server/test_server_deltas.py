@@ -21,7 +21,7 @@ import jsonpatch
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from server_fixtures import FIRST_ONLY, Client, ServerProcess, my_move
+from server_fixtures import FIRST_ONLY, Client, ServerProcess, my_move, past
 
 from liverpool.engine import action_to_dict, apply, find_preset, legal_actions, new_game, observe
 from liverpool.engine.actions import action_from_dict
@@ -174,6 +174,9 @@ def test_deltas_on_the_first_state_give_every_full_state(lobby_server: ServerPro
                 if my_move(state):
                     me.send({"type": "action", "action": choose(state, rng), "seq": state["seq"]})
                     moves += 1
+                    # Not before the server has answered: on a loaded machine the state still held would
+                    # say it is my move, and a second action on it is refused as stale (a whole state).
+                    me.state_where(past(state["seq"]), GAME_S)
             me.quiet(0.2)
             watcher.quiet(0.2)
             mine.check()
@@ -223,3 +226,19 @@ def test_a_resync_asked_for_sends_the_whole_state(lobby_server: ServerProcess) -
         assert {k: v for k, v in again.items() if k not in ignore} == {k: v for k, v in held.items() if k not in ignore}
         watcher.quiet()
         assert watcher.resyncs == 0 and watcher.state is not None and watcher.state["seq"] == again["seq"]
+
+
+def test_a_seat_taken_after_a_client_attached_reaches_it_as_a_delta(lobby_server: ServerProcess) -> None:
+    """The actor's lists of names and bots change in place when a seat is taken: the last view sent (the next
+    delta's base) must not change with them, or the new name is never sent to those already watching."""
+    created = lobby_server.create(seats=3, bots={"1": "random"}, bot_pace_ms=60_000)
+    with lobby_server.spectator(created["spectator"]) as watcher:
+        watcher.state_where(lambda s: s["names"] == [None, None, None])
+        lobby_server.join(created["invite"], 0, "Ada")
+        lobby_server.join(created["invite"], 2, "Bea")
+        joined = watcher.state_where(lambda s: s["observation"] is not None, timeout=10)
+        assert joined["names"] == ["Ada", None, "Bea"], joined["names"]
+        assert watcher.frames[0]["type"] == "state" and all(f["type"] != "state" for f in watcher.frames[1:])
+        with lobby_server.spectator(created["spectator"]) as whole:
+            first = whole.state_where(lambda s: True)
+        assert first["names"] == joined["names"] and first["bots"] == joined["bots"]

@@ -10,9 +10,10 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from server_fixtures import ServerProcess, my_move, simple_choice
+from server_fixtures import FIRST_ONLY, TWO_SHORT_DEALS, ServerProcess, my_move, next_deal_waits_for_me, simple_choice
 from typer.testing import CliRunner
 
 from liverpool.cli import app as cli
@@ -50,7 +51,7 @@ class BrowserSeat(threading.Thread):
         self.moves = 0
 
     def run(self) -> None:
-        acted_at = -1
+        acted_at = read_at = -1
         while not self.stop.is_set():
             try:
                 message = self.client.receive(timeout=0.2)
@@ -59,7 +60,10 @@ class BrowserSeat(threading.Thread):
             except Exception:  # the connection closed at the end of the test
                 return
             state: dict[str, Any] | None = message if message["type"] == "state" else None
-            if state is not None and my_move(state) and state["seq"] > acted_at:
+            if state is not None and next_deal_waits_for_me(state) and state["seq"] > read_at:
+                read_at = state["seq"]
+                self.client.send({"type": "next_deal"})
+            elif state is not None and my_move(state) and state["seq"] > acted_at:
                 acted_at = state["seq"]
                 self.moves += 1
                 self.client.send(
@@ -146,6 +150,60 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
         browser.stop.set()
         browser.join(5)
         browser.client.close()
+
+
+def test_the_terminal_goes_on_past_a_deals_end_with_deltas(lobby_server: ServerProcess) -> None:
+    """RULES.md §6 scoring: at a deal's end the server holds the next deal until every connected player has
+    pressed Next deal (docs/protocol.md, Between deals). The terminal client shows the summary in its log and
+    presses Next deal for its seat at once, so the table does not wait on it (here for 600 s); the deltas it
+    applies across the deal's end give the same state as a whole one."""
+    table = lobby_server.create(
+        seats=3, rules=TWO_SHORT_DEALS, bots={"1": "random"}, bot_pace_ms=0, next_deal_timeout_s=600
+    )
+    session = RemoteSession(seat_link(f"{lobby_server.http}{table['invite_url']}", "ada"))
+    app = LiverpoolApp(session)
+    browser: BrowserSeat | None = None
+
+    async def run() -> None:
+        nonlocal browser
+        async with app.run_test(size=(80, 24)) as pilot:
+            deadline = time.monotonic() + 30
+            while session.seq is None:  # connected before the game starts: the first deal's end waits for me
+                assert time.monotonic() < deadline, f"no first state: {app.message!r}"
+                await pilot.pause(0.05)
+            browser = BrowserSeat(lobby_server, lobby_server.join(table["invite"], 2, "bea"))
+            browser.start()
+            while not (session.started() and session.observation().deal == 1 and session.turn().kind == "human"):
+                assert time.monotonic() < deadline, f"no move of mine in the second deal: {session.log[-5:]}"
+                if session.turn().kind == "human" and session.pending is None:
+                    seq = session.seq
+                    await pilot.press(*_command(session), "enter")
+                    assert not app.message.startswith("Refused"), app.message
+                    while session.seq == seq and session.pending is not None and time.monotonic() < deadline:
+                        await pilot.pause(0.05)
+                await pilot.pause(0.05)
+            assert len(session.observation().results) == 1 and session.resyncs == 0
+            with lobby_server.connect(urlsplit(session.link.ws_url).path) as whole:
+                for _ in range(100):  # both read all the server sent (the game waits for my move)
+                    whole.quiet(0.1)
+                    await pilot.pause(0.1)
+                    if whole.state is not None and whole.state["seq"] == session.seq:
+                        break
+            state = whole.state
+            assert state is not None and state["seq"] == session.seq and not next_deal_waits_for_me(state)
+            held = session.held
+            for key in ("observation", "legal", "seq", "names", "bots", "next_deal"):
+                assert held[key] == state[key], f"{key}: the deltas applied differ from the whole state"
+            assert not set(held) & set(FIRST_ONLY)
+            assert browser.is_alive(), "the other player's thread stopped"
+
+    try:
+        asyncio.run(run())
+    finally:
+        if browser is not None:
+            browser.stop.set()
+            browser.join(5)
+            browser.client.close()
 
 
 def test_bad_links_say_why(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:

@@ -10,7 +10,7 @@ import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from
 import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
-import { applyPatch } from "./patch.js";
+import { applyPatch, PatchError } from "./patch.js";
 import { setUpCardColours } from "./prefs.js";
 import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
@@ -208,8 +208,8 @@ function onDelta(message) {
   if (app.held && message.base === app.held.seq) {
     try {
       next = applyPatch(app.held, message.patch);
-    } catch {
-      next = null;
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
     }
   }
   if (next === null || next.seq !== message.seq) {
