@@ -97,6 +97,7 @@ class Watch:
     first: int | None = None  # the seq of the first event it got (0 when it joined before the game moved)
     seen: int | None = None  # the seq of the last state it holds: it has seen events first .. seen - 1
     held: dict[str, Any] | None = None  # that state (sent whole or built from deltas), as deltas apply to it
+    resyncing: bool = False  # a resync was asked for: the deltas until the whole state are skipped
     unconfirmed: list[int] = field(default_factory=list)  # events read since that state
     connections: int = 0
     drops: int = 0
@@ -140,22 +141,27 @@ class Watch:
                 self.resumes += reconnected
             self.hold(seq, {k: v for k, v in message.items() if k not in FIRST_ONLY}, tally)
         elif kind == "delta":
+            if self.resyncing:
+                return False  # on a state this spectator no longer holds; the whole one is on its way
             if self.held is None or message["base"] != self.held["seq"]:
                 tally.error("delta_on_other_base")  # a message was missed
-                self.held = None
-                return True
+                return self.resync()
             try:
                 held = jsonpatch.apply_patch(self.held, message["patch"], in_place=True)
             except jsonpatch.JsonPatchException:
                 tally.error("patch_failed")
-                self.held = None
-                return True
+                return self.resync()
             if held["seq"] != message["seq"]:
                 tally.error("patch_failed")
             self.hold(message["seq"], held, tally)
         elif kind == "error":
             tally.error(f"error_message:{message.get('reason')}")
         return False
+
+    def resync(self) -> bool:
+        """Drop the state held and ask for the whole one, once (counted as one error by the caller)."""
+        self.held, self.resyncing = None, True
+        return True
 
     def hold(self, seq: int, state: dict[str, Any], tally: Tally) -> None:
         """A new state of ``seq`` actions: every event read since the last one must have led to it."""
@@ -165,7 +171,7 @@ class Watch:
         elif expected is not None and seq != expected:
             tally.error("state_out_of_step")
         self.seen = seq
-        self.held = state
+        self.held, self.resyncing = state, False
         self.unconfirmed = []
 
     def url(self, base: str) -> str:
