@@ -192,10 +192,20 @@ class Coach:
                     points=sum(own[j]) / len(own[j]),
                     loss=loss,
                     loss_se=loss_se,
-                    acceptable=loss <= ACCEPT * loss_se,
+                    acceptable=acceptable(loss, loss_se),
                 )
             )
         return Advice(seat=seat, options=tuple(ranked), worlds=self.worlds, seed=seed)
+
+
+def acceptable(loss: float, loss_se: float) -> bool:
+    """Whether an option that lost ``loss`` points (standard error ``loss_se``) against the best is within two
+    standard errors of it.
+
+    >>> acceptable(2.0, 1.0), acceptable(2.5, 1.0), acceptable(0.0, 0.0)
+    (True, False, True)
+    """
+    return loss <= ACCEPT * loss_se
 
 
 def _mean_se(values: Sequence[float]) -> tuple[float, float]:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -23,9 +24,11 @@ from .coaching import Budget, Coaching
 from .errors import Refused, validation_sentence
 from .guard import SECURITY_HEADERS, Guard
 from .hub import Hub
-from .schemas import MAX_MESSAGE_BYTES, json_depth_over
+from .schemas import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, json_depth_over
 from .settings import CLUSTER_ENV, Settings, SettingsError
 from .storage import Storage
+
+log = logging.getLogger(__name__)
 
 
 def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
@@ -60,7 +63,9 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
                 await cluster.close()
             storage.close()
 
-    app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan)
+    # FastAPI's /docs and /redoc pages run inline scripts from a CDN that our
+    # Content-Security-Policy blocks; the schema stays at /openapi.json.
+    app = FastAPI(title="Liverpool Rummy table server", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, settings=settings)
@@ -76,8 +81,17 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
     return app
 
 
-async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+async def _refused(request: Request, exc: Refused) -> JSONResponse:
+    _log_refusal(request, exc.reason)
     return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+
+def _log_refusal(request: Request, reason: str) -> None:
+    """One line per refused API request: the route's template, never its path (which may hold a token)."""
+    route = request.scope.get("route")
+    where = getattr(route, "path", "?")
+    client = request.client.host if request.client else "?"
+    log.info("refused %s %s from %s: %s", request.method, where, client, reason)
 
 
 async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -96,7 +110,8 @@ async def _crashed(_request: Request, _exc: Exception) -> JSONResponse:
     )
 
 
-async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    _log_refusal(request, "invalid")
     problems = []
     for e in exc.errors():
         field = ".".join(str(p) for p in e["loc"][1:])
@@ -105,8 +120,12 @@ async def _invalid(_request: Request, exc: RequestValidationError) -> JSONRespon
     return JSONResponse({"reason": "invalid", "message": message, "errors": problems}, status_code=422)
 
 
+# Routes whose bodies are whole game records, not messages: they may be larger.
+_RECORD_PATHS = frozenset({"/api/replay"})
+
+
 class BodyLimit:
-    """Refuses request bodies over the message limit (413), bodies of unknown length (411), and JSON
+    """Refuses request bodies over the message limit (or the record limit for a record upload) (413), bodies of unknown length (411), and JSON
     nested deeper than :data:`~.schemas.MAX_DEPTH` (422 ``too_deep``), each with our error shape."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -117,11 +136,12 @@ class BodyLimit:
             headers = dict(scope["headers"])
             length = headers.get(b"content-length")
             refusal = None
+            limit = MAX_RECORD_BYTES if scope["path"] in _RECORD_PATHS else MAX_MESSAGE_BYTES
             if length is None:
                 if headers.get(b"transfer-encoding") is not None:
                     refusal = Refused(411, "length_required", "send a Content-Length")
-            elif not length.isdigit() or int(length) > MAX_MESSAGE_BYTES:
-                refusal = Refused(413, "too_large", f"a request body may hold at most {MAX_MESSAGE_BYTES} bytes")
+            elif not length.isdigit() or int(length) > limit:
+                refusal = Refused(413, "too_large", f"a request body may hold at most {limit} bytes")
             if refusal is None:
                 body, receive = await _buffered(receive)
                 if json_depth_over(body):

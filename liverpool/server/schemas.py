@@ -16,6 +16,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from .talk import MAX_CHAT_CHARS, ReactionId, printable
 
 MAX_MESSAGE_BYTES = 64 * 1024
+# A whole game's record is larger than any message: a 3-seat `british-9` game between random bots is
+# 145 KB, a 4-seat game played at the browser table 66 KB. Only the record upload (POST /api/replay) may
+# send this much.
+MAX_RECORD_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")

@@ -88,13 +88,13 @@ def _explain(observation: Observation, legal: list[Action]) -> dict[str, Any]:
             "key": "swap",
             "text": "A joker on the table stands for a card you hold: select that card and click the joker's meld "
             "to swap them; the joker comes to your hand.",
-            "highlight": None,
+            "highlight": "swap-option-0",
         }
     if "LayOff" in kinds:
         return {
             "key": "lay_off",
             "text": "You are down, so you may lay off: select a card marked ⊕ and click the meld it fits.",
-            "highlight": None,
+            "highlight": "layoff-hint",
         }
     if "DrawDiscard" in kinds:
         return {

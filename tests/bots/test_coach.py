@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 
 from liverpool.bots.medium import MediumBot
 from liverpool.cli import app
-from liverpool.coach import Coach, Judgement, Thresholds, judge, review_record
+from liverpool.coach import THRESHOLDS, Coach, Judgement, Thresholds, judge, review_record
 from liverpool.engine import (
     Buy,
     Card,
@@ -76,6 +77,9 @@ def test_going_down_to_go_out_ranks_first_and_staying_up_is_flagged() -> None:
     assert isinstance(advice.best.choice, GoDown)
     assert advice.margin is not None and advice.margin > 10
     assert "keeping only the K♦ to discard and go out" in advice.best.reason
+    assert all(o.se > 0 for o in advice.options), "each option's expected points carry a standard error"
+    assert advice.best in advice.acceptable
+    assert advice.acceptable == tuple(o for o in advice.options if o.loss <= 2 * o.loss_se), "within 2 standard errors"
     value = advice.value_of(stay_up)
     assert not value.acceptable
     assert judge(value.loss, value.loss_se, best=False).value in ("mistake", "blunder")
@@ -158,6 +162,21 @@ def test_bad_requests_are_refused_by_name() -> None:
         Coach(worlds=1)
     with pytest.raises(ValueError, match="thresholds must grow"):
         Thresholds(inaccuracy=5, mistake=3, blunder=10)
+
+
+def test_the_thresholds_in_force_are_the_documented_calibration() -> None:
+    """docs/coach.md's table of judgements gives the thresholds of judge.py (from the calibration run)."""
+    text = (Path(__file__).parents[2] / "docs" / "coach.md").read_text(encoding="utf-8")
+    documented = {
+        name: float(re.search(rf"^\| {name} \| `excess` ≥ (\d+) points \|$", text, re.M).group(1))  # type: ignore[union-attr]
+        for name in ("inaccuracy", "mistake", "blunder")
+    }
+    assert documented == {
+        "inaccuracy": THRESHOLDS.inaccuracy,
+        "mistake": THRESHOLDS.mistake,
+        "blunder": THRESHOLDS.blunder,
+    }
+    assert "suggested: inaccuracy 5, mistake 7" in text and "blunder 14" in text
 
 
 def test_judgements_by_points_lost_beyond_the_error() -> None:

@@ -336,3 +336,28 @@ def test_gymnasium_step_action_takes_engine_actions() -> None:
         assert np.array_equal(got[0]["observation"], obs["observation"]) and got[1:3] == (reward, terminated)
         if terminated:
             break
+
+
+def test_options_survive_a_reseed() -> None:
+    """The constructor's options (ruleset, seats, ``going_down``) hold after ``reset(seed=)`` with another seed:
+    a reseeded environment plays exactly as a fresh one of the same options and seed."""
+
+    def episode(env: liverpool_v0.raw_env, seed: int) -> list[bytes]:
+        env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        seen = []
+        for _ in range(200):
+            obs = env.observe(env.agent_selection)
+            seen.append(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+            _random_step(env, rng)
+        return seen
+
+    reused = liverpool_v0.raw_env(preset="may-i", seats=5, going_down="all")
+    episode(reused, 1)
+    again = episode(reused, 2)
+    assert (reused.seats, reused.going_down, reused.rules.name) == (
+        5,
+        "all",
+        liverpool_v0.raw_env(preset="may-i").rules.name,
+    )
+    assert again == episode(liverpool_v0.raw_env(preset="may-i", seats=5, going_down="all"), 2)

@@ -3,14 +3,19 @@ saved rulesets, refusals, and the pages."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 from server_fixtures import ServerProcess
 
+from liverpool.bots.random_bot import random_bot
+from liverpool.engine import GameRecord, run_game
 from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.rules.ruleset import field_docs
+from liverpool.server.schemas import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES
 
 
 def test_presets_hold_every_rule_and_the_field_docs(lobby_server: ServerProcess) -> None:
@@ -149,3 +154,18 @@ def test_the_name_fields_limit_is_the_servers_and_refusals_are_sentences(lobby_s
     assert too_long.json()["message"] == f"The name may be at most {limit} characters long."
     blank = lobby_server.post(f"/api/invite/{created['invite']}/join", {"seat": 0, "name": "  "})
     assert blank.json()["message"] == "The name may not be empty."
+
+
+def test_a_whole_game_record_may_be_uploaded_but_not_an_endless_one(lobby_server: ServerProcess) -> None:
+    """A record is larger than any message (a 4-seat game at the browser table is about 66 KB, a 3-seat
+    `british-9` game 145 KB): POST /api/replay takes up to MAX_RECORD_BYTES, every other route 64 KiB."""
+    state = run_game(PRESETS["british-9"], [random_bot] * 3, random.Random(5))
+    text = GameRecord.of(state, ["a", "b", "c"], {"seed": 5}).to_json()
+    assert MAX_MESSAGE_BYTES < len(text.encode()) < MAX_RECORD_BYTES
+    answer = httpx.post(f"{lobby_server.http}/api/replay", content=text.encode(), timeout=60)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["steps"][-1]["table"]["phase"] == "game_over"
+    endless = b'{"notes": "' + b"x" * MAX_RECORD_BYTES + b'"}'
+    refused = httpx.post(f"{lobby_server.http}/api/replay", content=endless, timeout=60)
+    assert refused.status_code == 413 and refused.json()["reason"] == "too_large"
+    assert str(MAX_RECORD_BYTES) in refused.json()["message"]

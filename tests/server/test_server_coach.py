@@ -6,6 +6,7 @@ table with other people), stored so that it survives a restart."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -204,3 +205,33 @@ def _has_note(client: Client, kind: str) -> bool:
 
 def _note(client: Client, kind: str) -> dict[str, Any]:
     return next(m for m in client.received if m["type"] == "note" and m["kind"] == kind)
+
+
+ONE_DEAL = {"deals": [{"contract": ["set 3", "set 3"], "hand_size": 7}]}
+
+
+def test_the_record_keeps_the_undone_actions_and_the_replay_shows_them(start_server: Start, sqlite_url: str) -> None:
+    """Ada takes the discard and takes it back, then leaves: a bot plays her seat (away after 1 s) to the end of
+    the one-deal game. The record's ``meta.undone`` keeps the action taken back and the replay narrates it where
+    it was played."""
+    server = start_server(sqlite_url)
+    created = server.create(rules=ONE_DEAL, seats=3, bots=BOTS, bot_pace_ms=0, away_timeout_s=1)
+    table = created["table_id"]
+    with server.player(server.join(created["invite"], 0, "Ada")) as me:
+        before = _my_draw(me)
+        taken = next(a for a in before["legal"] if a["type"] == "draw_discard")
+        me.act(taken)
+        me.state_where(lambda s: s["seq"] == before["seq"] + 1)
+        me.send({"type": "undo"})
+        me.state_where(lambda s: s["seq"] == before["seq"])
+        if not _has_note(me, "undo"):
+            me.until(lambda m: m["type"] == "note" and m["kind"] == "undo")
+    deadline = time.monotonic() + 180
+    while (answer := server.get(f"/api/tables/{table}/record")).status_code != 200:
+        assert time.monotonic() < deadline, f"the game did not end: {answer.json()}"
+        time.sleep(0.3)
+    record = GameRecord.from_json(answer.text)
+    assert record.meta["undone"] == [{"at": before["seq"], "seat": 0, "actions": [{**taken, "seat": 0}]}]
+    shown = server.get(f"/api/tables/{table}/replay").json()["undone"]
+    assert len(shown) == 1 and shown[0]["at"] == before["seq"] and shown[0]["seat"] == 0, shown
+    assert shown[0]["lines"] and shown[0]["lines"][0].startswith("Ada takes"), shown

@@ -170,6 +170,19 @@ def test_seat_tokens_are_never_logged(start_server: Start, sqlite_url: str) -> N
         assert secret not in logged
 
 
+def test_refused_api_requests_are_logged_once_with_their_reason(start_server: Start, sqlite_url: str) -> None:
+    server = start_server(sqlite_url, log_level="info")
+    created, tokens = three_humans(server)
+    assert server.post("/api/tables", {"seats": 99}).status_code == 422
+    assert server.post(f"/api/invite/{created['invite']}/join", {"name": "late", "seat": 0}).status_code == 409
+    server.stop()
+    logged = server.logged()
+    assert logged.count("refused POST /api/tables from 127.0.0.1: invalid") == 1
+    assert logged.count("refused POST /api/invite/{invite}/join from 127.0.0.1:") == 1
+    for secret in [*tokens, created["spectator"], created["invite"]]:
+        assert secret not in logged
+
+
 def test_one_seats_token_cannot_act_for_another(lobby_server: ServerProcess) -> None:
     _, tokens = three_humans(lobby_server)
     clients = [lobby_server.player(t) for t in tokens]
@@ -405,6 +418,20 @@ def test_pages_have_no_inline_script_or_style() -> None:
             r"new Function\(",
         ):
             assert re.search(banned, code) is None, f"{script.name}: {banned} is blocked by the Content-Security-Policy"
+
+
+def test_every_page_served_runs_under_the_content_security_policy(lobby_server: ServerProcess) -> None:
+    """No HTML answer needs an inline script or a script from another site (FastAPI's /docs and /redoc did)."""
+    paths = ["/", "/join/x", "/play/x", "/watch/x", "/replay/x", "/docs", "/redoc", "/docs/oauth2-redirect"]
+    for path in paths:
+        answer = lobby_server.get(path)
+        if not answer.headers.get("content-type", "").startswith("text/html"):
+            continue
+        html = answer.text
+        for script in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S):
+            assert script.strip() == "", f"{path}: an inline script the policy blocks"
+        for src in re.findall(r"<(?:script|link)\b[^>]*\b(?:src|href)=[\"']([^\"']+)", html):
+            assert not re.match(r"(https?:)?//", src), f"{path}: {src} is from another site"
 
 
 # -- item 3 (in part): bodies and actions -------------------------------------------------------------

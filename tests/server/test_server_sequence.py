@@ -6,6 +6,7 @@ websockets. ``docs/security.md`` lists what each test promises; ``docs/protocol.
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Callable
@@ -61,8 +62,14 @@ def event_seqs(messages: list[dict[str, Any]]) -> list[int]:
 
 
 def no_hidden_cards(messages: list[dict[str, Any]], seat: int | None) -> None:
-    """Every state shows the hand of ``seat`` only (none to a spectator); nothing names the stock or hands."""
-    assert '"hands"' not in json.dumps(messages) and '"stock":' not in json.dumps(messages)
+    """Every state shows the hand of ``seat`` only (none to a spectator); nothing names the stock or hands,
+    but for the hands of the deals that have ended, which everyone sees (issue 24 item 10: a deal's end is public)."""
+    during = copy.deepcopy(messages)
+    for m in during:
+        if m["type"] == "state" and m["observation"] is not None:
+            for result in m["observation"].get("results", []):
+                assert len(result.pop("hands")) == len(m["observation"]["seats"]), "a deal's end shows every hand"
+    assert '"hands"' not in json.dumps(during) and '"stock":' not in json.dumps(during)
     for m in messages:
         if m["type"] == "state" and m["observation"] is not None:
             obs = m["observation"]

@@ -4,14 +4,27 @@ before it, and opens the Review of a finished table with its graphs drawn. Real 
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from browser_fixtures import Tab, body, browser, open_tab, visible
 from server_fixtures import ServerProcess
 from test_accessibility import AXE, violations
+
+from liverpool.engine import (
+    DrawDiscard,
+    DrawStock,
+    GameRecord,
+    action_to_dict,
+    apply,
+    chance_action,
+    find_preset,
+    new_game,
+)
 
 pytestmark = pytest.mark.slow  # a game's review is measured: about a minute or more on a shared machine
 
@@ -95,6 +108,29 @@ def test_the_guided_first_game_starts_from_the_lobby(browser: Browser, lobby_ser
     page.wait_for_selector("[data-testid=tutorial-step][data-step=go_down]")
     assert page.locator(".tutorial-next").evaluate("e => e.dataset.testid") == "godown-option-0"
     tab.screenshot("tutorial")
+    tab.by("godown-option-0").click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=swap]")
+    assert page.locator(".tutorial-next").evaluate("e => e.dataset.testid") == "swap-option-0"
     if AXE.exists():
         assert violations(tab) == []
+    assert tab.errors == []
+
+
+def test_the_replay_shows_a_move_taken_back(browser: Browser, lobby_server: ServerProcess, tmp_path: Path) -> None:
+    """A record whose ``meta.undone`` keeps a take-back (the draw of the discard, then the stock drawn
+    instead): the replay page lists it, struck through, before the move played in its place."""
+    state = new_game(find_preset("liverpool"), seats=3)
+    apply(state, chance_action(state, random.Random(1)))
+    seat = state.current
+    apply(state, DrawStock(seat))
+    undone = [{"at": 1, "seat": seat, "actions": [action_to_dict(DrawDiscard(seat))]}]
+    saved = tmp_path / "game.json"
+    saved.write_text(GameRecord.of(state, meta={"undone": undone}).to_json(), encoding="utf-8")
+    tab = open_tab(browser).goto(lobby_server.http + "/static/replay.html")
+    tab.by("replay-file").set_input_files(str(saved))
+    tab.page.wait_for_selector("body[data-ready='1']")
+    taken = tab.by("replay-undone")
+    assert taken.count() == 1 and "takes" in taken.inner_text(), taken.inner_text()
+    assert taken.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+    assert taken.evaluate("e => e.nextElementSibling.dataset.step") == "2", "listed before the move played instead"
     assert tab.errors == []

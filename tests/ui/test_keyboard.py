@@ -139,15 +139,22 @@ def test_going_down_and_laying_off_by_keys(browser: Browser, lobby_server: Serve
             assert card is not None
             select_by_key(tab, card)
             page.keyboard.press("l")
+            answered = True
             for _ in range(3):  # several melds: the focus is on the first; both ends: on "low end"
-                for _ in range(40):  # the page answers the key after a moment: a move sent, or the focus moved
+                for _ in range(100):  # the page answers the key after a moment: a move sent, or the focus moved
                     if body(tab, "seq") != seq or body(tab, "pending") or focused(tab) in ("meld", "layoff-end-low"):
                         break
                     page.wait_for_timeout(50)
                 if body(tab, "seq") != seq or body(tab, "pending"):
                     break
-                assert focused(tab) in ("meld", "layoff-end-low"), focused(tab)
+                if focused(tab) not in ("meld", "layoff-end-low"):
+                    # A state that arrived between the selection and the key drew the hand again (the
+                    # selection and focus go with it): select and press l again from the top of the loop.
+                    answered = False
+                    break
                 page.keyboard.press("Enter")
+            if not answered:
+                continue
             moved(tab, seq)
             assert "lays off" in tab.by("log").inner_text().splitlines()[-1]
             used.add("lay_off")

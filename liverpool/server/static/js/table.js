@@ -397,14 +397,18 @@ function renderSummary(view) {
   }));
 }
 
-/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away). */
+/** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away, or lie
+ * under the piles, which stay at the top of the scrolling area there). */
 function showTargets() {
-  const target = document.querySelector("[data-testid=meld].target, [data-testid=meld].swap-target");
-  if (!target) return;
-  const box = target.getBoundingClientRect();
-  const me = $("me").getBoundingClientRect();
-  const bottom = $("me").hidden ? window.innerHeight : me.top;
-  if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "nearest" });
+  const targets = [...document.querySelectorAll("[data-testid=meld].target, [data-testid=meld].swap-target")];
+  const piles = document.querySelector(".piles");
+  const top = piles && getComputedStyle(piles).position === "sticky" ? piles.getBoundingClientRect().bottom : 0;
+  const bottom = $("me").hidden ? window.innerHeight : $("me").getBoundingClientRect().top;
+  const away = targets.find((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top < top || box.bottom > bottom;
+  });
+  away?.scrollIntoView({ block: "nearest" });
 }
 
 /** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
@@ -451,7 +455,29 @@ function renderNextDealLeft() {
   if (node && app.nextDealAt !== null) node.textContent = String(Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000)));
 }
 
+/** Where the keyboard focus is, as a control's test id and its place among those of that id: a render
+ * draws the table anew, and the focus must not fall back to the page under a keyboard player. */
+function focusPlace() {
+  const testid = document.activeElement?.dataset?.testid;
+  if (!testid) return null;
+  const index = [...document.querySelectorAll(`[data-testid="${testid}"]`)].indexOf(document.activeElement);
+  return { testid, index };
+}
+
+/** Focus the control at that place again when the render replaced it (and nothing else took the focus). */
+function restoreFocus(place) {
+  if (!place || document.activeElement?.dataset?.testid) return;
+  const again = document.querySelectorAll(`[data-testid="${place.testid}"]`)[place.index];
+  again?.focus({ preventScroll: true });
+}
+
 function render() {
+  const place = focusPlace();
+  draw();
+  restoreFocus(place);
+}
+
+function draw() {
   const view = app.view;
   if (!view) return;
   view.rules = app.rules;
