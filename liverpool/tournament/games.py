@@ -116,7 +116,7 @@ def make_setup(rules: Ruleset, bots: Sequence[str], seed: int) -> Setup:
         try:
             make_bot(name)
         except UnknownBot as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(f"{exc} (and, in a tournament only, {cheat.NAME})") from None
     try:
         rules.deck_for(len(names))
     except RulesetError:

@@ -1,5 +1,6 @@
-"""The measurement-only ``cheat`` bot (``hard`` seeing every hand): the tournament seats it and replays it
-exactly from a seed; nothing that seats bots by name for people (the registry, ``liverpool watch``, the
+"""The measurement-only ``cheat`` bot (``hard`` seeing every hand, ``docs/bots.md``): it searches the live
+hands, and at a position where they matter it chooses otherwise than ``hard``; the tournament seats it and
+replays it exactly from a seed; nothing that seats bots by name for people (the registry, ``liverpool watch``, the
 terminal game ``liverpool play``, the RL env) knows it, and only the tournament imports it. The server's refusal is in
 ``tests/server/test_server_api.py`` (``test_bad_tables_are_refused_and_say_why``)."""
 
@@ -10,13 +11,17 @@ import random
 from pathlib import Path
 
 import pytest
+from test_bots import decision_points
 from typer.testing import CliRunner
 
 from liverpool.bots import cheat
+from liverpool.bots.hard import HardBot
 from liverpool.bots.medium import MediumBot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
+from liverpool.bots.worlds import sample_world
 from liverpool.cli import app
 from liverpool.cli.rulesfile import load_ruleset
+from liverpool.engine.actions import Action, DrawDiscard, DrawStock
 from liverpool.engine.game.legal import is_chance, legal_actions
 from liverpool.engine.observe import observe
 from liverpool.engine.play import SeededChance, step
@@ -37,9 +42,9 @@ def test_no_bot_of_the_registry_is_named_cheat() -> None:
 def test_liverpool_watch_and_the_terminal_game_refuse_it() -> None:
     runner = CliRunner()
     watched = runner.invoke(app, ["watch", "--bots", "cheat,medium,medium", "--quiet"])
-    assert watched.exit_code == 2 and "no bot named 'cheat'" in watched.output
+    assert watched.exit_code == 2 and "no bot named 'cheat'; bots: random, easy, medium, hard" in watched.output
     played = runner.invoke(app, ["play", "--bots", "cheat,medium"])
-    assert played.exit_code != 0 and "unknown bots ['cheat']" in played.output
+    assert played.exit_code != 0 and "unknown bots ['cheat']; bots: random, easy, medium, hard" in played.output
 
 
 def test_the_rl_env_refuses_it() -> None:
@@ -81,10 +86,42 @@ def test_a_cheat_searches_the_live_hands() -> None:
         cheat.Truth().world(observe(state, 0), random.Random(0))
 
 
+ONE_DEAL = """\
+base = "may-i"
+name = "one deal"
+deals = [{ contract = "set 3, set 3", hand_size = 7 }]
+"""
+
+
+def test_seeing_the_hands_changes_its_choice() -> None:
+    """Seat 0 draws in deal 2 with KC in hand and KD on the discard pile: ``hard`` draws from the stock,
+    and so does a cheat bound to another world its observation allows; the cheat that sees the real hands
+    takes the KD."""
+    state, seat = decision_points("liverpool", 3, every=4)[18]
+    seen = observe(state, seat)
+    options = legal_actions(state, seat)
+    other = sample_world(seen, random.Random(5))
+    assert observe(other, seat) == seen and other.hands != state.hands
+
+    def cheat_on(truth_state: GameState) -> Action | None:
+        truth = cheat.Truth()
+        truth.see(truth_state, options[0])
+        return cheat.make_cheat(truth)(seen, options, random.Random(11))
+
+    assert HardBot()(seen, options, random.Random(11)) == DrawStock(seat)
+    assert cheat_on(other) == DrawStock(seat)
+    assert cheat_on(state) == DrawDiscard(seat, depth=1)
+
+
 @pytest.mark.slow
-def test_a_tournament_seats_it_and_replays_it_exactly_from_a_seed(short_rules: Path) -> None:
-    setup = make_setup(load_ruleset(str(short_rules)), ["cheat", "medium", "medium"], seed=3)
-    first = play_game(setup, group=0, rotation=1)
-    assert play_game(setup, group=0, rotation=1) == first
-    hard = play_game(make_setup(setup.rules, ["hard", "medium", "medium"], seed=3), group=0, rotation=1)
-    assert hard.totals != first.totals or hard.buys != first.buys
+def test_a_tournament_seats_it_bound_to_its_game_and_replays_it_from_a_seed(tmp_path: Path) -> None:
+    """A one-deal game where the cheat goes out and ``hard`` in its seat, on the same shuffle, does not."""
+    path = tmp_path / "one.toml"
+    path.write_text(ONE_DEAL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    setup = make_setup(rules, ["cheat", "medium", "medium"], seed=1)
+    first = play_game(setup, group=0, rotation=0)
+    assert play_game(setup, group=0, rotation=0) == first
+    assert first.went_out == (0,)
+    hard = play_game(make_setup(rules, ["hard", "medium", "medium"], seed=1), group=0, rotation=0)
+    assert hard.went_out != (0,) and hard.totals != first.totals

@@ -89,6 +89,8 @@ def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None
         assert answer.status_code == 422, (body, answer.text)
         assert answer.json()["reason"] == reason, body
         assert answer.json()["field"] == field, body
+    cheat = lobby_server.post("/api/tables", {"seats": 4, "bots": {"1": "cheat"}}).json()["message"]
+    assert cheat == "no bot named 'cheat'; bots: random, easy, medium, hard"
     for body in ({"seats": 2}, {"seats": 9}, {"bot_pace_ms": -1}, {"colour": "red"}):
         answer = lobby_server.post("/api/tables", body)
         assert answer.status_code == 422, body
