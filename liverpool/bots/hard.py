@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from liverpool.engine import (
     Action,
@@ -50,9 +50,17 @@ WORLDS = 12
 CANDIDATES = 3
 SCREEN = 4
 
+Sampler = Callable[[Observation, random.Random], GameState]
+
 
 class HardBot:
-    """The search bot (see the module docstring)."""
+    """The search bot (see the module docstring).
+
+    ``sample`` draws the worlds (default :func:`~.worlds.sample_world`: uniform among those the observation
+    allows; the measurement-only :mod:`.cheat` passes one that knows every hand). After each decision,
+    ``last_worlds`` is how many worlds it searched and ``last_diffs[j]`` candidate ``j``'s score minus the
+    first choice's in each world it met (empty when nothing was searched; ``last_diffs[0]`` stays empty).
+    """
 
     def __init__(
         self,
@@ -63,8 +71,10 @@ class HardBot:
         max_steps: int = 3000,
         confidence: float = 2.0,
         screen: int = SCREEN,
+        sample: Sampler = sample_world,
     ) -> None:
         self.worlds = worlds
+        self.sample = sample
         self.confidence = confidence
         self.screen = screen
         self.candidates = candidates
@@ -73,9 +83,11 @@ class HardBot:
         self.guide = MediumBot(weights)
         self.policy = MediumBot(weights, counting=False)
         self.last_worlds = 0
+        self.last_diffs: list[list[float]] = []
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
         self.last_worlds = 0
+        self.last_diffs = []
         if len(options) == 1 and must_act(observation):
             return options[0]
         ranked = self.guide.rank(observation, options)
@@ -118,11 +130,12 @@ class HardBot:
         """
         seat = me(observation)
         diffs: list[list[float]] = [[] for _ in shortlist]
+        self.last_diffs = diffs
         racing = list(range(1, len(shortlist)))
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         for done in range(1, self.worlds + 1):
-            world = sample_world(observation, rng)
+            world = self.sample(observation, rng)
             chance_seed = rng.getrandbits(64)
             scores: dict[int, float] = {}
             for j in [0, *racing]:

@@ -39,7 +39,7 @@ from .easy import Choice
 from .hard import HardBot
 from .registry import make_bot
 from .table import me
-from .worlds import sample_world
+from .worlds import known_world, sample_world
 
 CHANCE_SHARE = 0.0228  # P(mean + 2 SE < 0) for a difference that is really 0 (normal approximation)
 
@@ -97,17 +97,10 @@ def evaluate(
     return Decision(kind(shortlist[0]), tuple(options))
 
 
-def known_hands_world(state: GameState, rng: random.Random) -> GameState:
-    """``state`` with only its stock shuffled: every hand as it really is, the order of the stock unknown."""
-    world = state.clone()
-    rng.shuffle(world.stock)
-    return world
-
-
 class Probe:
     """A ``medium`` seat that evaluates each decision ``hard`` would search (see the module docstring).
 
-    With ``truth`` (the live game state), worlds are :func:`known_hands_world` of it instead of samples of
+    With ``truth`` (the live game state), worlds are :func:`~.worlds.known_world` of it instead of samples of
     the observation: what the search would find if it knew every hand.
     """
 
@@ -124,7 +117,7 @@ class Probe:
             shortlist = self.hard.shortlist(observation, ranked)
             if len(shortlist) > 1:
                 truth = self.truth
-                sample = None if truth is None else (lambda rng: known_hands_world(truth, rng))
+                sample = None if truth is None else (lambda rng: known_world(observation, truth, rng))
                 self.decisions.append(evaluate(observation, shortlist, self.worlds, self.rng, sample))
         return ranked[0]
 

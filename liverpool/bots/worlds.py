@@ -7,6 +7,8 @@ field of :class:`~liverpool.engine.state.GameState` from the observation. What t
 tell (the first dealer, the cut) does not matter within a deal and gets neutral values.
 
 A world depends only on the observation and the random source, so nothing hidden leaks into it.
+:func:`known_world` is the exception, for measurement only (:mod:`.cheat`): the same world with every
+hand as it really is.
 """
 
 from __future__ import annotations
@@ -51,6 +53,30 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         take = slots[seat.seat]
         hands.append([*seat.known, *unseen[position : position + take]])
         position += take
+    return world_of(observation, hands, unseen[position:])
+
+
+def known_world(observation: Observation, truth: GameState, rng: random.Random) -> GameState:
+    """The world of ``observation`` whose hands are ``truth``'s (the live game it was observed in), the
+    stock shuffled: what a seat that saw every hand, but not the order of the stock, would search."""
+    viewer = me(observation)
+    counts = [s.hand_count for s in observation.seats]
+    if (
+        truth.deal != observation.deal
+        or [len(h) for h in truth.hands] != counts
+        or sorted(truth.hands[viewer]) != sorted(observation.hand)
+    ):
+        raise ValueError(
+            f"the game state is not the one seat {viewer} observes: deal {truth.deal} with hands of "
+            f"{[len(h) for h in truth.hands]} cards, observed deal {observation.deal} with hands of {counts}"
+        )
+    stock = list(truth.stock)
+    rng.shuffle(stock)
+    return world_of(observation, [list(h) for h in truth.hands], stock)
+
+
+def world_of(observation: Observation, hands: list[list[Card]], stock: list[Card]) -> GameState:
+    """The game state with these hands and stock, every other field filled from ``observation``."""
     rules = observation.rules
     return GameState(
         rules=rules,
@@ -61,7 +87,7 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         deal=observation.deal,
         current=observation.current,
         hands=hands,
-        stock=unseen[position:],
+        stock=stock,
         discard_pile=list(observation.discard_pile),
         melds=list(observation.melds),
         down=[s.down for s in observation.seats],

@@ -63,7 +63,14 @@ def _progress_line(task: Task, out: Path) -> str:
 def tournament(
     bots: Annotated[
         str,
-        typer.Option("--bots", "-b", help="Bots by name, comma-separated, one per seat (3-8); a name may repeat."),
+        typer.Option(
+            "--bots",
+            "-b",
+            help=(
+                "Bots by name, comma-separated, one per seat (3-8); a name may repeat. Besides the bots of "
+                "'liverpool play', 'cheat' (hard seeing every hand; measurement only, docs/bots.md)."
+            ),
+        ),
     ],
     preset: Annotated[
         str, typer.Option("--preset", "-p", metavar="NAME_OR_FILE", help="Preset name or alias, or a ruleset file.")

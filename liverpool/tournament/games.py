@@ -6,6 +6,10 @@ played once in every seat rotation: rotation ``r`` puts entrant ``i`` at seat ``
 made fresh for each game and draw from ``random.Random(f"{seed}:{g}:{r}")``, so every game is a pure
 function of (setup, group, rotation), whichever process or machine plays it.
 
+Besides the bots of :mod:`liverpool.bots.registry`, a tournament seats ``cheat``
+(:mod:`liverpool.bots.cheat`, ``hard`` seeing every hand): for measurement only, it is seated here and
+nowhere else, reading the game's state through the driver's ``before`` hook.
+
 >>> [seat_of(entrant, rotation=1, seats=3) for entrant in range(3)]
 [1, 2, 0]
 >>> [entrant_at(seat, rotation=1, seats=3) for seat in range(3)]
@@ -21,6 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from liverpool.bots import cheat
 from liverpool.bots.registry import UnknownBot, make_bot
 from liverpool.engine import Action, GameState, Ruleset, RulesetError, SeededChance, Shuffle, run_game
 
@@ -106,10 +111,12 @@ def make_setup(rules: Ruleset, bots: Sequence[str], seed: int) -> Setup:
     if not MIN_SEATS <= len(names) <= MAX_SEATS:
         raise TournamentError(f"a tournament seats {MIN_SEATS} to {MAX_SEATS} bots, not {len(names)}")
     for name in dict.fromkeys(names):
+        if name == cheat.NAME:
+            continue
         try:
             make_bot(name)
         except UnknownBot as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(f"{exc} (and, in a tournament only, {cheat.NAME})") from None
     try:
         rules.deck_for(len(names))
     except RulesetError:
@@ -125,10 +132,15 @@ def play_game(setup: Setup, group: int, rotation: int) -> GameResult:
     """Play the game of ``group`` in ``rotation`` with fresh bots."""
     n = setup.seats
     seated = [entrant_at(seat, rotation, n) for seat in range(n)]
-    agents = [make_bot(setup.bots[entrant]) for entrant in seated]
+    truth = cheat.Truth()
+    agents = [
+        cheat.make_cheat(truth) if setup.bots[entrant] == cheat.NAME else make_bot(setup.bots[entrant])
+        for entrant in seated
+    ]
     seat_buys = [0] * n
 
     def count_buys(state: GameState, action: Action) -> None:
+        truth.see(state, action)
         if isinstance(action, Shuffle):
             _add(seat_buys, state.buys)
 

@@ -23,7 +23,6 @@ from liverpool.bots.probe import (
     Row,
     evaluate,
     kind,
-    known_hands_world,
     probe_deal,
     summarize,
 )
@@ -32,7 +31,7 @@ from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, bot_names, make_bot
 from liverpool.bots.rollout import playout, quick_options
 from liverpool.bots.table import fits_table
-from liverpool.bots.worlds import sample_world, unseen_cards
+from liverpool.bots.worlds import known_world, sample_world, unseen_cards
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, GoDown
 from liverpool.engine.cards import Card, parse_cards
 from liverpool.engine.game import checks
@@ -460,12 +459,22 @@ def test_the_probe_command_names_bad_input(argv: list[str], message: str, capsys
     assert stop.value.code == 2 and message in capsys.readouterr().err
 
 
-def test_known_hands_worlds_keep_every_hand_and_shuffle_only_the_stock() -> None:
-    state, _ = decision_points("liverpool", 3, every=5)[2]
-    world = known_hands_world(state, random.Random(3))
+def test_known_worlds_keep_every_hand_and_shuffle_only_the_stock() -> None:
+    state, seat = decision_points("liverpool", 3, every=5)[2]
+    seen = observe(state, seat)
+    world = known_world(seen, state, random.Random(3))
     assert world.hands == state.hands and world.melds == state.melds and world.discard_pile == state.discard_pile
     assert sorted(world.stock) == sorted(state.stock) and world.stock != state.stock
-    assert known_hands_world(state, random.Random(3)).stock == world.stock
+    assert known_world(seen, state, random.Random(3)).stock == world.stock
+    sampled = sample_world(seen, random.Random(3))
+    for name in ("phase", "current", "deal", "down", "buys", "known", "window", "turn_end_counts", "taken"):
+        assert getattr(world, name) == getattr(sampled, name), name
+
+
+def test_a_known_world_refuses_a_game_the_seat_does_not_observe() -> None:
+    (state, seat), (later, _) = decision_points("liverpool", 3, every=5)[2:4]
+    with pytest.raises(ValueError, match=f"not the one seat {seat} observes"):
+        known_world(observe(state, seat), later, random.Random(3))
 
 
 def test_the_probe_with_known_hands_sees_the_real_hands() -> None:

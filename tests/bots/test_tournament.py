@@ -267,7 +267,10 @@ def test_ctrl_c_reports_the_complete_groups_so_far(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "random,nosuchbot,random"], "no bot named 'nosuchbot'"),
+        (
+            ["--bots", "random,nosuchbot,random"],
+            "no bot named 'nosuchbot'; bots: random, easy, medium, hard (and, in a tournament only, cheat)",
+        ),
         (["--bots", ",".join(["random"] * 9)], "3 to 8 bots, not 9"),
         (["--bots", "random,random"], "3 to 8 bots, not 2"),
         (["--bots", ",".join(["random"] * 6), "--preset", "contract"], "contract is for 3 to 5 players"),

@@ -26,6 +26,7 @@ def test_presets_hold_every_rule_and_the_field_docs(lobby_server: ServerProcess)
     assert "uk" in by_name["british"]["aliases"]
     assert data["fields"] == field_docs()
     assert "random" in data["bots"]
+    assert "cheat" not in data["bots"]
 
 
 def test_create_a_table_then_join_it_by_invite(lobby_server: ServerProcess) -> None:
@@ -80,6 +81,7 @@ def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None
         ({"rules": {"buy_limit": -1}}, "bad_rules", "rules.buy_limit"),
         ({"preset": "contract", "seats": 6}, "bad_seats", "seats"),
         ({"seats": 4, "bots": {"1": "grandmaster"}}, "unknown_bot", "bots"),
+        ({"seats": 4, "bots": {"1": "cheat"}}, "unknown_bot", "bots"),  # measurement only: docs/bots.md
         ({"seats": 3, "bots": {"5": "random"}}, "no_such_seat", "bots"),
     ]
     for body, reason, field in cases:
@@ -87,6 +89,8 @@ def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None
         assert answer.status_code == 422, (body, answer.text)
         assert answer.json()["reason"] == reason, body
         assert answer.json()["field"] == field, body
+    cheat = lobby_server.post("/api/tables", {"seats": 4, "bots": {"1": "cheat"}}).json()["message"]
+    assert cheat == "no bot named 'cheat'; bots: random, easy, medium, hard"
     for body in ({"seats": 2}, {"seats": 9}, {"bot_pace_ms": -1}, {"colour": "red"}):
         answer = lobby_server.post("/api/tables", body)
         assert answer.status_code == 422, body
