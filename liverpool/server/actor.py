@@ -49,7 +49,6 @@ from . import assist, tutorial
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .coaching import Coaching, hint_seed
 from .commits import GroupCommit
-from .deltas import diff
 from .errors import Refused
 from .loading import RESUME_EVENTS, Loaded, display_name, load, table_position
 from .messages import (
@@ -65,7 +64,6 @@ from .messages import (
     Message,
     NextDealDeadline,
     Ready,
-    Resync,
     Say,
     Submit,
     TurnDeadline,
@@ -134,7 +132,6 @@ class TableActor:
         self._pause: Pause | None = None
         self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
-        self._sent: dict[int | None, dict[str, Any]] = {}  # the last state each view's clients hold
         self._on_idle = on_idle
         # When a bot starts playing for each away human (stored, so that it survives a restart), and
         # the changes not yet stored.
@@ -159,7 +156,6 @@ class TableActor:
         self.unloaded = True
         self.state = None
         self.backlog = []
-        self._sent = {}
         if self._on_idle is not None:
             self._on_idle(self)
 
@@ -216,10 +212,6 @@ class TableActor:
         """A line of table talk or a quick reaction from ``client``, for everyone at the table."""
         self._post(Say(client, text, reaction))
 
-    def resync(self, client: Client) -> None:
-        """``client`` asks for its whole state again (it missed a delta, or holds another base)."""
-        self._post(Resync(client))
-
     def ready(self, client: Client) -> None:
         """``client``'s seat has read the deal's summary (Next deal)."""
         self._post(Ready(client))
@@ -268,19 +260,20 @@ class TableActor:
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
-                first = {
-                    "rules": self.info.ruleset,
-                    "resumed": missed is not None,
-                    "talk": self.talk.snapshot(self._may_talk(client)),
-                }
-                self._broadcast_state(whole=client, extra=first)
+                client.send(
+                    {
+                        **self.view(client.seat),
+                        "rules": self.info.ruleset,
+                        "resumed": missed is not None,
+                        "talk": self.talk.snapshot(self._may_talk(client)),
+                    }
+                )
+                self._broadcast_state(skip=client)
             case Detach(client=client):
                 self.clients.discard(client)
                 self._broadcast_state()
             case Submit(client=client, action=raw, seq=seq, id=action_id):
                 await self._submit(client, raw, seq, action_id)
-            case Resync(client=client):
-                self._broadcast_state(whole=client)
             case Call(run=run, future=future):
                 await self._answer(run, future)
             case BotTurn(seq=seq):
@@ -374,7 +367,7 @@ class TableActor:
                 f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again",
                 seq=current,
             )
-            self._broadcast_state(whole=client)
+            client.send(self.view(seat))
             return
         if await self._commit(action, client) and action_id is not None:
             self._remember(seat, action_id, current + 1)
@@ -751,8 +744,8 @@ class TableActor:
             "status": self.status,
             "seq": 0 if state is None else len(state.history),
             "seat": seat,
-            "names": list(self.names),  # copies: the last view sent is the next delta's base, and a join
-            "bots": list(self.bots),  # changes the actor's lists in place
+            "names": self.names,
+            "bots": self.bots,
             "away": sorted(self.away),
             "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
             "observation": observation,
@@ -778,28 +771,12 @@ class TableActor:
         reason = deal_end_reason(self.state.results[-1], self.display_names())
         return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
-    def _broadcast_state(self, whole: Client | None = None, extra: dict[str, Any] | None = None) -> None:
-        """Send each client what changed in the state of its seat (or the spectators' view) since the last
-        state its view was sent, as a ``delta`` encoded once for the view; ``whole`` gets its state whole,
-        with ``extra``. Every client of a view thus holds the same state, the base of the next delta."""
-        viewers: dict[int | None, list[Client]] = {}
+    def _broadcast_state(self, skip: Client | None = None) -> None:
+        """Send each client the state of its seat (or the spectators' view), each view encoded once."""
+        views: dict[int | None, str] = {}
         for client in self.clients:
-            viewers.setdefault(client.seat, []).append(client)
-        for gone in self._sent.keys() - viewers.keys():
-            del self._sent[gone]
-        for seat, clients in viewers.items():
-            view = self.view(seat)
-            last = self._sent.get(seat)
-            self._sent[seat] = view
-            others = [c for c in clients if c is not whole]
-            if not others:
+            if client is skip:
                 continue
-            assert last is not None, "a client was attached without its state"
-            patch = diff(last, view)
-            if not patch:
-                continue
-            text = encode({"type": "delta", "seq": view["seq"], "base": last["seq"], "patch": patch})
-            for client in others:
-                client.send_text(text)
-        if whole is not None and whole in self.clients:
-            whole.send({**self._sent[whole.seat], **(extra or {})})
+            if client.seat not in views:
+                views[client.seat] = encode(self.view(client.seat))
+            client.send_text(views[client.seat])

@@ -152,13 +152,6 @@ class Submit:
 
 
 @dataclass
-class Resync:
-    """A client asks for its whole state again."""
-
-    client: Client
-
-
-@dataclass
 class Call:
     """A request from the lobby, run inside the actor; its answer goes to ``future``."""
 
@@ -235,7 +228,6 @@ Message = (
     Attach
     | Detach
     | Submit
-    | Resync
     | Call
     | BotTurn
     | BuyDeadline

@@ -124,12 +124,6 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-class ResyncAsk(Strict):
-    """A client asks for its whole ``state`` again (a ``delta`` whose ``base`` is not the state it holds)."""
-
-    type: Literal["resync"]
-
-
 class NextDeal(Strict):
     """A seat has read the summary of the deal that just ended and is ready for the next one."""
 
@@ -162,7 +156,7 @@ class React(Strict):
     reaction: ReactionId
 
 
-AnyClientMessage = ActionMessage | Ping | ResyncAsk | NextDeal | HintAsk | UndoAsk | Chat | React
+AnyClientMessage = ActionMessage | Ping | NextDeal | HintAsk | UndoAsk | Chat | React
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
