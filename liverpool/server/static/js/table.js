@@ -404,11 +404,15 @@ function showTargets() {
   const piles = document.querySelector(".piles");
   const top = piles && getComputedStyle(piles).position === "sticky" ? piles.getBoundingClientRect().bottom : 0;
   const bottom = $("me").hidden ? window.innerHeight : $("me").getBoundingClientRect().top;
-  const away = targets.find((node) => {
-    const box = node.getBoundingClientRect();
-    return box.top < top || box.bottom > bottom;
-  });
-  away?.scrollIntoView({ block: "nearest" });
+  if (!targets.length) return;
+  // Bring every target between the sticky piles and the hand when they fit there together, else the first.
+  const boxes = targets.map((node) => node.getBoundingClientRect());
+  const first = Math.min(...boxes.map((b) => b.top));
+  const last = Math.max(...boxes.map((b) => b.bottom));
+  if (first >= top && last <= bottom) return;
+  const span = last - first <= bottom - top ? { top: first, bottom: last } : boxes[0];
+  const by = span.top < top ? span.top - top : span.bottom - bottom;
+  window.scrollBy({ top: by, behavior: "instant" });
 }
 
 /** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
