@@ -39,9 +39,8 @@ Start = Callable[..., ServerProcess]
 KILLS = int(os.environ.get("LIVERPOOL_CRASH_KILLS", "3"))
 
 
-def rebuilt(db: str, table_id: str, upto: int | None = None) -> tuple[GameState, int]:
-    """The game of a table rebuilt from its stored log, or its first ``upto`` actions (every action
-    checked by the engine); and how many actions there are."""
+def stored_log(db: str, table_id: str) -> tuple[GameState, list[dict[str, Any]]]:
+    """A table's first state (its ruleset, seats and dealer) and its stored log of actions."""
     storage = Storage(db)
     try:
         info = storage.table(table_id)
@@ -50,6 +49,13 @@ def rebuilt(db: str, table_id: str, upto: int | None = None) -> tuple[GameState,
     finally:
         storage.close()
     state = new_game(Ruleset.from_dict(info.ruleset), info.seat_count, info.first_dealer)
+    return state, log
+
+
+def rebuilt(db: str, table_id: str, upto: int | None = None) -> tuple[GameState, int]:
+    """The game of a table rebuilt from its stored log, or its first ``upto`` actions (every action
+    checked by the engine); and how many actions there are."""
+    state, log = stored_log(db, table_id)
     assert upto is None or upto <= len(log), f"seq {upto} was shown, but only {len(log)} actions are stored"
     for raw in log[:upto]:
         action = action_from_dict(raw)
@@ -166,14 +172,7 @@ def bot_choices_replayed(db: str, table_id: str, names: list[str]) -> int:
     """Replay a table's stored log with bots that play it through from the start, never restarted, asked
     as the engine asks seats (:func:`~liverpool.engine.play.step`); every stored bot action must be what
     they choose there. How many actions were checked."""
-    storage = Storage(db)
-    try:
-        info = storage.table(table_id)
-        assert info is not None
-        log = storage.actions(table_id)
-    finally:
-        storage.close()
-    state = new_game(Ruleset.from_dict(info.ruleset), info.seat_count, info.first_dealer)
+    state, log = stored_log(db, table_id)
     veterans = [make_bot(name) for name in names]
     checked = 0
     for seq, raw in enumerate(log):
