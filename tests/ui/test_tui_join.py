@@ -118,7 +118,15 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
                 turn = session.turn()
                 return turn.kind == "human" and any(isinstance(a, DrawStock | Discard) for a in turn.options)
 
-            await until(pilot, lambda: can_move() and session.pending is None, "draw or discard of mine")
+            # Buy offers and calls before that are answered, not left to the 10 s buy timeout: two such waits
+            # in a row once took this past `until`'s 20 s on a loaded machine (CI of 2026-12-06).
+            deadline = time.monotonic() + 60
+            while not (can_move() and session.pending is None):
+                assert time.monotonic() < deadline, f"no draw or discard of mine: {session.log[-5:]}"
+                if session.turn().kind == "human" and session.pending is None:
+                    await play(pilot, 1)
+                else:
+                    await pilot.pause(0.05)
             before = session.seq
             assert before is not None and session.socket is not None
             mine = sum(1 for line in session.log if line.startswith("ada "))
