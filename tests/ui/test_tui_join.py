@@ -16,14 +16,14 @@ from server_fixtures import ServerProcess, my_move, simple_choice
 from typer.testing import CliRunner
 
 from liverpool.cli import app as cli
-from liverpool.engine import Discard, DrawStock, GoDown, LayOff
+from liverpool.engine import Discard, DrawStock, EndTurn, GoDown, LayOff
 from liverpool.tui.app import LiverpoolApp
 from liverpool.tui.commands import parse
 from liverpool.tui.remote import LinkError, RemoteSession, seat_link
 
 
 def _command(session: RemoteSession) -> str:
-    """A simple scripted player's next typed command: go down, lay off, draw, discard, else pass."""
+    """A simple scripted player's next typed command: go down, lay off, draw, discard, end a turn, else pass."""
     options = session.turn().options
     hand = session.hand()
     for action in options:
@@ -37,6 +37,8 @@ def _command(session: RemoteSession) -> str:
     discards = [a for a in options if isinstance(a, Discard)]
     if discards:
         return f"x {hand.index(discards[-1].card) + 1}"
+    if any(isinstance(a, EndTurn) for a in options):  # a floating empty hand (RULES.md §3 floating)
+        return "e"
     return "p"
 
 
