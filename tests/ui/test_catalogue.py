@@ -100,6 +100,8 @@ def dynamic_domains() -> dict[str, set[str]]:
         "colours.": {"two", "four", "safe"},
         "connection.": {"connecting", "open", "closed", "gone"},
         "controls.swap_": {k.value for k in MeldKind},
+        "builder.title_": {k.value for k in MeldKind},
+        "builder.title_longer_": {k.value for k in MeldKind},
         "hand.tag_": {k.value for k in MeldKind},
         "list.": {"and", "or"},
         "rules.meld_": {k.value for k in MeldKind},

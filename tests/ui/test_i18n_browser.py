@@ -139,18 +139,23 @@ ENGLISH_IN_LOG = re.compile(
     re.IGNORECASE,
 )
 """Words of the English log lines that no bokmål line has."""
-SEEN_LOG = """() => {
+SEEN = """() => {
   window.seenLog = [...document.querySelectorAll('#log li')].map((li) => li.textContent);
   new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach((li) =>
     window.seenLog.push(li.textContent)))).observe(document.getElementById('log'), { childList: true });
+  window.builderTitles = new Set();
+  new MutationObserver(() => document.querySelectorAll('.builder-head strong').forEach((title) =>
+    window.builderTitles.add(title.textContent))).observe(document.body, { childList: true, subtree: true });
 }"""
+"""Keeps every line the log shows (``seenLog``) and every title the going-down builder shows."""
 
 
 def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_server: ServerProcess) -> None:
     """The log's lines are said from the server's phrases (issue 28 item 7): a table opened in English shows
     the server's English line; switched to bokmål, every line of the deal (drawing, discarding, a buy with
     its penalty card, going down, the deal's end) is in bokmål with no English word left, and so are the
-    replay's steps (RULES.md §3 buying: the buyer gets the discard and a penalty card from the stock)."""
+    replay's steps (RULES.md §3 buying: the buyer gets the discard and a penalty card from the stock).
+    Kari goes down through the builder, whose meld title is bokmål too."""
     created = lobby_server.create(rules=SHORT_DEAL, seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
     token = lobby_server.join(created["invite"], 0, "Kari")
     tab = open_tab(browser, locale="en-GB")
@@ -162,8 +167,8 @@ def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_serve
 
     tab.by("language").select_option("nb")
     page.wait_for_selector("html[lang='nb'] body[data-phase]:not([data-phase='waiting'])")
-    page.evaluate(SEEN_LOG)
-    kari = Player(tab, buys=99)
+    page.evaluate(SEEN)
+    kari = Player(tab, buys=99, builder=True)
     play_until([kari], lambda: body(tab, "phase") == "game_over", limit_s=150)
     lines: list[str] = page.evaluate("window.seenLog")
     assert re.fullmatch(r"Giv 1: sett på 3; 10 kort hver; .+ gir", lines[0]), "the lines sent on connect, in bokmål"
@@ -175,6 +180,11 @@ def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_serve
     bought = re.findall(r"(\S+) får det kjøpte kortet \S+, med 1 straffekort fra bunken\.", said)
     assert bought, f"no buy went through: {kari.moves}"
     assert re.search(r" går ned: sett \S+ \S+ \S+", said), said
+    titles = set(page.evaluate("[...window.builderTitles]"))
+    assert not [title for title in titles if ENGLISH_IN_LOG.search(title)], titles
+    if kari.moves.get("go_down"):
+        assert "Sett 1: minst 3 kort" in titles, titles
+    print(f"Kari: {kari.moves}; builder titles: {sorted(titles)}")
     assert re.search(r"Giv 1 er ferdig: (.+ gikk ut|ingen gikk ut: bunken gikk tom)\.$", said, re.M), said
 
     tab.goto(f"{lobby_server.http}/replay/{created['table_id']}")

@@ -3,10 +3,11 @@ phrases (catalogue keys with parameters taken from the engine's public data, doc
 key a phrase can use is in every catalogue, for every kind of action the engine has and every way a deal
 can end. The phrases are said here from their JSON as the browser's ``phrases.js`` says them: in English
 they give the server's English line word for word (so they carry everything the line says), in bokmål a
-line with no English left."""
+line with no English left. The going-down builder's meld titles are checked the same way."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -17,15 +18,20 @@ from typing import Any, get_args
 import pytest
 
 from liverpool.cli.narrate import deal_end_reason, deal_end_words, describe_step, log_keys, step_words
+from liverpool.cli.phrases import Phrase
 from liverpool.engine import (
     PRESETS,
     Action,
     Card,
     DealEndReason,
     DealResult,
+    DealRule,
     GameState,
+    MeldRule,
     apply,
     chance_action,
+    draft_go_down,
+    find_preset,
     is_chance,
     legal_actions,
     new_game,
@@ -164,3 +170,20 @@ def test_a_missing_key_is_found() -> None:
     for key in {sent[-1]["key"], *nested}:
         lacking = {k: v for k, v in CATALOGUES["nb"].items() if k != key}
         assert missing(sent, lacking) == {key}
+
+
+@pytest.mark.parametrize("longer", [False, True])
+@pytest.mark.parametrize("contract", [["set 3", "run 4"], ["run 5", "set 4", "set 3"]])
+def test_the_builders_titles_are_said_from_the_drafts_data(contract: list[str], longer: bool) -> None:
+    """The builder's meld titles (``builder.title_<kind>``, ``builder.title_longer_<kind>``, from the draft's
+    ``kind``, ``length`` and ``at_least``, as ``builder.js`` says them): in English the engine's title, in
+    bokmål with no English left."""
+    deal = DealRule(tuple(MeldRule.parse(meld) for meld in contract), 11)
+    rules = dataclasses.replace(find_preset("liverpool"), deals=(deal,), longer_melds=longer)
+    state = new_game(rules, 3, 0)
+    apply(state, chance_action(state, random.Random(0)))
+    for n, part in enumerate(draft_go_down(state, 1, []).to_dict()["melds"], 1):
+        key = f"builder.title_longer_{part['kind']}" if part["at_least"] else f"builder.title_{part['kind']}"
+        title = Phrase(key, {"n": n, "length": part["length"]}).to_dict()
+        assert say(title, CATALOGUES["en"], NAMES) == part["title"]
+        assert not ENGLISH_WORDS.search(say(title, CATALOGUES["nb"], NAMES))
