@@ -35,7 +35,7 @@ def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
 
 def describe_words(before: GameState, action: Action) -> Phrase:
     """What ``action`` did, given the state just before it, as a phrase of the log (``log.*``)."""
-    who = Seat(action.seat) if action.seat is not None else Seat(0)
+    who = Seat(action.seat or 0)  # (a shuffle or reshuffle has no seat and names none)
     match action:
         case Shuffle():
             rule = before.deal_rule
