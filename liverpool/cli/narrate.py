@@ -1,7 +1,12 @@
-"""Readable sentences for a game's events, for logs and the terminal."""
+"""A game's events in words: each as a :class:`~liverpool.cli.phrases.Phrase` (a catalogue key and its
+parameters, which the server sends so that each browser says it in its language) and as English
+sentences (for the log files, the terminal and tests)."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
+from liverpool.cli.phrases import Listed, Phrase, Seat, Value, english
 from liverpool.engine import (
     Action,
     Buy,
@@ -16,6 +21,7 @@ from liverpool.engine import (
     GameState,
     GoDown,
     LayOff,
+    MeldKind,
     Pass,
     Reshuffle,
     Shuffle,
@@ -27,83 +33,134 @@ def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.pretty() for c in cards)
 
 
-def describe(before: GameState, action: Action, names: list[str]) -> str:
-    """One line saying what ``action`` did, given the state just before it."""
-    who = names[action.seat] if action.seat is not None else ""
+def describe_words(before: GameState, action: Action) -> Phrase:
+    """What ``action`` did, given the state just before it, as a phrase of the log (``log.*``)."""
+    who = Seat(action.seat or 0)  # (a shuffle or reshuffle has no seat and names none)
     match action:
         case Shuffle():
             rule = before.deal_rule
-            contract = ", ".join(str(m) for m in rule.contract)
-            return f"Deal {before.deal + 1}: {contract}; {rule.hand_size} cards each; {names[before.dealer]} deals"
+            contract = Listed(
+                tuple(Phrase(f"log.contract.{m.kind.value}", {"length": m.length}) for m in rule.contract), "list.comma"
+            )
+            params: dict[str, Value] = {"deal": before.deal + 1, "contract": contract, "count": rule.hand_size}
+            return Phrase("log.shuffle", {**params, "dealer": Seat(before.dealer)})
         case Reshuffle():
-            return f"The stock is empty: {len(action.stock)} discards are washed into a new stock"
+            return Phrase("log.reshuffle", {"count": len(action.stock)})
         case DrawStock():
-            return f"{who} draws from the stock"
+            return Phrase("log.draw_stock", {"name": who})
         case DrawDiscard(depth=depth):
-            taken = before.discard_pile[-depth:]
-            return f"{who} takes {cards_text(taken)} from the discard pile"
+            return Phrase("log.draw_discard", {"name": who, "cards": tuple(before.discard_pile[-depth:])})
         case Buy():
-            top = before.discard_pile[-1]
-            return f"{who} asks to buy {top.pretty()} (May I?)"
+            return Phrase("log.buy", {"name": who, "card": before.discard_pile[-1]})
         case Pass():
-            return f"{who} passes"
+            return Phrase("log.pass", {"name": who})
         case GoDown(melds=melds):
-            laid = "; ".join(f"{m.kind.value} {cards_text(m.cards)}" for m in melds)
-            return f"{who} goes down: {laid}"
+            laid = tuple(Phrase(f"log.meld.{m.kind.value}", {"cards": tuple(m.cards)}) for m in melds)
+            return Phrase("log.go_down", {"name": who, "melds": Listed(laid, "list.semicolon")})
         case LayOff(card=card, meld=meld):
             target = before.melds[meld]
-            return f"{who} lays off {card.pretty()} on {names[target.owner]}'s {target.meld.kind.value}"
+            params = {"name": who, "card": card, "owner": Seat(target.owner)}
+            return Phrase(f"log.lay_off.{target.meld.kind.value}", params)
         case SwapJoker(card=card, meld=meld):
             target = before.melds[meld]
-            return f"{who} swaps {card.pretty()} for the joker in {names[target.owner]}'s {target.meld.kind.value}"
+            params = {"name": who, "card": card, "owner": Seat(target.owner)}
+            return Phrase(f"log.swap_joker.{target.meld.kind.value}", params)
         case Discard(card=card):
-            return f"{who} discards {card.pretty()}"
+            return Phrase("log.discard", {"name": who, "card": card})
         case EndTurn():
-            return f"{who} ends the turn without a discard"
+            return Phrase("log.end_turn", {"name": who})
         case Call(card=card):
             if card is None:
-                return f"{who} calls rummy on {names[before.discarder or 0]}'s discard"
-            return f"{who} calls Liverpool and sheds {card.pretty()}"
-    return repr(action)
+                return Phrase("log.call_rummy", {"name": who, "owner": Seat(before.discarder or 0)})
+            return Phrase("log.call_liverpool", {"name": who, "card": card})
+    assert_never(action)
 
 
-def outcome(before: GameState, after: GameState, names: list[str]) -> list[str]:
-    """What an action led to besides itself, in sentences: who got a bought card (with its penalty cards
-    from the stock), and why a deal ended. ``before`` and ``after`` are the states around one action."""
+def outcome_words(before: GameState, after: GameState) -> list[Phrase]:
+    """What an action led to besides itself: who got a bought card (with its penalty cards from the stock),
+    and why a deal ended. ``before`` and ``after`` are the states around one action."""
     lines = []
     if after.deal == before.deal and after.buys and before.discard_pile:
         penalty = before.rules.buy_penalty_cards
-        extra = f", with {penalty} penalty card{'s' if penalty != 1 else ''} from the stock" if penalty else ""
         for seat, (was, now) in enumerate(zip(before.buys, after.buys, strict=True)):
             if now > was:
-                lines.append(f"{names[seat]} gets the bought {before.discard_pile[-1].pretty()}{extra}.")
+                card = before.discard_pile[-1]
+                if penalty:
+                    lines.append(Phrase("log.bought_penalty", {"name": Seat(seat), "card": card, "count": penalty}))
+                else:
+                    lines.append(Phrase("log.bought", {"name": Seat(seat), "card": card}))
     if len(after.results) > len(before.results):
         result = after.results[-1]
-        lines.append(f"Deal {result.deal + 1} is over: {deal_end_reason(result, names)}.")
+        lines.append(Phrase("log.deal_over", {"deal": result.deal + 1, "reason": deal_end_words(result)}))
     return lines
+
+
+def step_words(before: GameState, action: Action, after: GameState) -> list[Phrase]:
+    """The table log's line for one action, as phrases: what it did, then what it led to."""
+    return [describe_words(before, action), *outcome_words(before, after)]
+
+
+def deal_end_words(result: DealResult) -> Phrase:
+    """Why a deal ended: who went out, or how the stock ran out (and how often it was washed before)."""
+    if result.went_out is not None:
+        return Phrase("summary.went_out", {"name": Seat(result.went_out)})
+    if result.reason is DealEndReason.BEFORE_POSITION:
+        return Phrase("dealend.before_position.plain")
+    washes = result.reshuffles
+    return Phrase(f"dealend.{result.reason.value}.{'washed' if washes else 'plain'}", {"count": washes})
+
+
+def took_hint(seat: int) -> Phrase:
+    """The note that ``seat`` asked the coach for a hint (everyone at the table sees it)."""
+    return Phrase("log.took_hint", {"name": Seat(seat)})
+
+
+def took_back(seat: int, moves: list[Phrase]) -> Phrase:
+    """The note that ``seat`` took ``moves`` back with undo."""
+    return Phrase("log.took_back", {"name": Seat(seat), "moves": Listed(tuple(moves), "list.semicolon")})
+
+
+BEFORE_FIRST_DEAL = Phrase("log.before_first_deal")
+"""The replay's step 0."""
+
+
+def log_keys() -> set[str]:
+    """Every catalogue key the phrases of this module can use: each catalogue must hold them all
+    (tests/ui/test_catalogue.py, tests/rules/test_log_words.py)."""
+    kinds = [kind.value for kind in MeldKind]
+    simple = [
+        "shuffle", "reshuffle", "draw_stock", "draw_discard", "buy", "pass", "go_down", "discard", "end_turn",
+        "call_rummy", "call_liverpool", "bought", "bought_penalty", "deal_over", "took_hint", "took_back",
+        "before_first_deal",
+    ]  # fmt: skip
+    ends = {"summary.went_out", "dealend.before_position.plain"} | {
+        f"dealend.{reason.value}.{washed}"
+        for reason in DealEndReason
+        if reason not in (DealEndReason.WENT_OUT, DealEndReason.BEFORE_POSITION)
+        for washed in ("plain", "washed")
+    }
+    per_kind = {f"log.{part}.{kind}" for part in ("contract", "meld", "lay_off", "swap_joker") for kind in kinds}
+    return {f"log.{key}" for key in simple} | per_kind | ends | {"list.comma", "list.semicolon"}
+
+
+def describe(before: GameState, action: Action, names: list[str]) -> str:
+    """One line saying what ``action`` did, given the state just before it."""
+    return english(describe_words(before, action), names)
+
+
+def outcome(before: GameState, after: GameState, names: list[str]) -> list[str]:
+    """What an action led to besides itself, in sentences (see :func:`outcome_words`)."""
+    return [english(phrase, names) for phrase in outcome_words(before, after)]
 
 
 def describe_step(before: GameState, action: Action, after: GameState, names: list[str]) -> str:
     """The table log's line for one action: what it did, then what it led to (see :func:`outcome`)."""
-    return " ".join([describe(before, action, names), *outcome(before, after, names)])
+    return " ".join(english(phrase, names) for phrase in step_words(before, action, after))
 
 
 def deal_end_reason(result: DealResult, names: list[str]) -> str:
     """Why a deal ended, as a sentence: who went out, or how the stock ran out."""
-    if result.went_out is not None:
-        return f"{names[result.went_out]} went out"
-    if result.reason is DealEndReason.BEFORE_POSITION:
-        return "played before the record's starting position (only its points are known)"
-    washes = result.reshuffles
-    ran_out = f"was washed {washes} time{'s' if washes != 1 else ''} and ran out again" if washes else "ran out"
-    match result.reason:
-        case DealEndReason.WASHES_USED if not washes:
-            return "nobody went out: the stock ran out and may not be washed"
-        case DealEndReason.WASHES_USED:
-            return f"nobody went out: the stock {ran_out}, as many washes as allowed"
-        case DealEndReason.PILE_TOO_SMALL:
-            return f"nobody went out: the stock {ran_out}, with too few discards to wash"
-    return f"nobody went out: the stock {ran_out}"
+    return english(deal_end_words(result), names)
 
 
 def deal_end_lines(result: DealResult, names: list[str]) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 
 from liverpool.bots.registry import bot_names, make_bot
-from liverpool.cli.narrate import deal_end_reason, describe_step
+from liverpool.cli.narrate import deal_end_reason
 from liverpool.engine import (
     Action,
     Agent,
@@ -50,7 +50,7 @@ from .clock import Pause, TurnClock, between_deals, turn_key
 from .coaching import Coaching, hint_seed
 from .commits import GroupCommit
 from .errors import Refused
-from .loading import RESUME_EVENTS, Loaded, display_name, load, table_position
+from .loading import RESUME_EVENTS, Loaded, display_name, load, step_event, table_position
 from .messages import (
     Attach,
     AwayTimeout,
@@ -400,7 +400,7 @@ class TableActor:
         self._track_window(state)
         self._track_turn(state)
         self._open_pause(state)
-        event = {"type": "event", "seq": seq, "text": describe_step(before, action, state, self.display_names())}
+        event = step_event(seq, before, action, state, self.display_names())
         self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         text = encode(event)
         for each in self.clients:

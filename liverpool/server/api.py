@@ -14,13 +14,16 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from liverpool.bots.registry import bot_names
-from liverpool.cli.narrate import describe
+from liverpool.cli.narrate import BEFORE_FIRST_DEAL, describe_words
+from liverpool.cli.phrases import Phrase, english
 from liverpool.engine import (
     ALIASES,
     PRESETS,
     SUMMARY_FIELDS,
+    Action,
     CardNotationError,
     GameRecord,
+    GameState,
     Group,
     RecordError,
     ReplayError,
@@ -323,9 +326,18 @@ def stored_record(storage: Storage, info: TableInfo) -> GameRecord:
 
 
 def _views(record: GameRecord) -> dict[str, Any]:
-    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated, and the
-    moves taken back by undo, each narrated where it was played (``undone``: ``at``, ``seat``, ``lines``)."""
-    steps = replay_views(record, lambda before, action: describe(before, action, record.seats))
+    """The replay of ``record`` at every step, as the engine builds it (``replay_views``), narrated (``text``
+    in English, ``words`` as phrases), and the moves taken back by undo, each narrated where it was played
+    (``undone``: ``at``, ``seat``, ``lines``, ``words``)."""
+    said: list[Phrase] = [BEFORE_FIRST_DEAL]
+
+    def narrate(before: GameState, action: Action) -> str:
+        said.append(describe_words(before, action))
+        return english(said[-1], record.seats)
+
+    steps = replay_views(record, narrate)
+    for step, phrase in zip(steps, said, strict=True):
+        step["words"] = [phrase.to_dict()]
     undone = [_undone(record, n, u) for n, u in enumerate(record.meta.get("undone") or [])]
     return {
         "ruleset": record.rules.to_dict(),
@@ -346,13 +358,14 @@ def _undone(record: GameRecord, n: int, taken: Any) -> dict[str, Any]:
         state = replay(
             GameRecord(record.rules, record.seats, record.first_dealer, record.actions[:at], position=record.position)
         )
-        lines = []
+        moves = []
         for action in map(action_from_dict, raw):
-            lines.append(describe(state, action, record.seats))
+            moves.append(describe_words(state, action))
             apply(state, action)
     except (TypeError, KeyError, IndexError, ValueError) as exc:  # IllegalAction is a ValueError too
         raise RecordError(where, f"not a take-back: {exc}") from exc
-    return {"at": at, "seat": taken.get("seat"), "lines": lines}
+    lines = [english(move, record.seats) for move in moves]
+    return {"at": at, "seat": taken.get("seat"), "lines": lines, "words": [move.to_dict() for move in moves]}
 
 
 @router.get("/tables/{table_id}/replay")

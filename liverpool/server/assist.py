@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 
-from liverpool.cli.narrate import describe
+from liverpool.cli.narrate import describe, describe_words, took_back, took_hint
+from liverpool.cli.phrases import english
 from liverpool.engine import GameRecord, UndoRefused, action_to_dict, apply, observe, replay, undo_point
 
-from .loading import table_position
+from .loading import note_event, table_position
 from .messages import Client, HintReady
 
 if TYPE_CHECKING:
@@ -78,10 +79,10 @@ async def hint_ready(actor: TableActor, ready: HintReady) -> None:
         client.refuse("hint_failed", f"the coach could not measure this hint ({ready.failed})")
         return
     client.send({"type": "hint", "seq": ready.seq, **ready.hint})
-    text = f"{actor.display_names()[seat]} took a hint from the coach"
-    data = {"seat": seat, "text": text}
+    phrase = took_hint(seat)
+    data = {"seat": seat, "text": english(phrase, actor.display_names()), "words": [phrase.to_dict()]}
     await to_thread.run_sync(actor.storage.add_note, actor.id, ready.seq, "hint", data)
-    actor.note({"type": "note", "kind": "hint", "seq": ready.seq, "seat": seat, "text": text})
+    actor.note(note_event(ready.seq, "hint", data))
 
 
 async def undo(actor: TableActor, client: Client) -> None:
@@ -110,15 +111,21 @@ async def undo(actor: TableActor, client: Client) -> None:
         client.refuse(exc.reason, _refusal(exc, GameRecord.of(state, position=table_position(actor.info)), names))
         return
     walk = back.state.clone()
-    lines = []
+    moves = []
     for action in back.actions:
-        lines.append(describe(walk, action, names))
+        moves.append(describe_words(walk, action))
         apply(walk, action)
-    text = f"{names[seat]} takes back: " + "; ".join(lines)
-    data = {"seat": seat, "at": back.at, "actions": [action_to_dict(a) for a in back.actions], "text": text}
+    phrase = took_back(seat, moves)
+    data = {
+        "seat": seat,
+        "at": back.at,
+        "actions": [action_to_dict(a) for a in back.actions],
+        "text": english(phrase, names),
+        "words": [phrase.to_dict()],
+    }
     await to_thread.run_sync(partial(actor.storage.take_back, actor.id, back.at, data))
     actor.rewind(back.state)
-    actor.note({"type": "note", "kind": "undo", "seq": back.at, "at": back.at, "seat": seat, "text": text})
+    actor.note(note_event(back.at, "undo", data))
     actor.broadcast()
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from liverpool.cli.narrate import describe_step
-from liverpool.engine import GameRecord, GameState, Position, Ruleset, action_from_dict, apply, replay
+from liverpool.cli.narrate import step_words
+from liverpool.cli.phrases import english
+from liverpool.engine import Action, GameRecord, GameState, Position, Ruleset, action_from_dict, apply, replay
 
 from .storage import WAITING, Storage, TableInfo
 from .talk import REPLAYED
@@ -51,10 +52,18 @@ def load(storage: Storage, table_id: str) -> Loaded | None:
     for seq, action in enumerate(actions[start:], start):
         before = state.clone()
         apply(state, action)
-        backlog.append({"type": "event", "seq": seq, "text": describe_step(before, action, state, names)})
+        backlog.append(step_event(seq, before, action, state, names))
     backlog += [note_event(seq, kind, data) for seq, kind, data in storage.notes(table_id) if seq >= start]
     backlog.sort(key=lambda e: (e["seq"], e["type"] == "event"))  # a note comes before the action of its seq
     return Loaded(info, state, backlog[-RESUME_EVENTS:], chat)
+
+
+def step_event(seq: int, before: GameState, action: Action, after: GameState, names: list[str]) -> dict[str, Any]:
+    """The ``event`` message of one action: its table log line in English (``text``) and as phrases that
+    each browser says in its language (``words``, docs/protocol.md)."""
+    words = step_words(before, action, after)
+    text = " ".join(english(phrase, names) for phrase in words)
+    return {"type": "event", "seq": seq, "text": text, "words": [phrase.to_dict() for phrase in words]}
 
 
 def table_position(info: TableInfo) -> Position | None:
@@ -65,4 +74,6 @@ def table_position(info: TableInfo) -> Position | None:
 def note_event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """A stored note as the ``note`` message the table's log shows."""
     event = {"type": "note", "kind": kind, "seq": seq, "seat": data["seat"], "text": data["text"]}
+    if "words" in data:  # (notes stored before they had phrases have only their English text)
+        event["words"] = data["words"]
     return {**event, "at": data["at"]} if kind == "undo" else event

@@ -112,3 +112,21 @@ def test_runs_lie_where_their_naturals_say(
 def test_runs_that_cannot_lie_say_why(run: str, problem: str) -> None:
     state = drawn(hand=f"9C 9D 9S {run} 2C 3C 4S", deal_no=1)
     assert draft_go_down(state, 1, [[], cards(run)]).melds[1].problems == (problem,)
+
+
+def test_titles_and_placements_come_as_data_for_a_page_to_word() -> None:
+    """What a page in another language words itself (docs/i18n.md): whether a meld may be longer than the
+    contract's length (RULES.md §3.3 longer melds), the meld's words and each placement's words, the same
+    as the English labels say."""
+    state = drawn(hand="7H 7S JK 9C 9D 9S 2C 3C 4C 5C", deal_no=1)
+    run = draft_go_down(state, 1, [cards("9C 9D 9S"), cards("2C 3C 4C JK")]).to_dict()["melds"][1]
+    assert run["at_least"] is True and run["title"] == "Run 2: 4+ cards"
+    assert run["placement_words"] == [
+        {"kind": "run", "suit": "C", "low": 1, "high": 4},
+        {"kind": "run", "suit": "C", "low": 2, "high": 5},
+    ]
+    assert run["words"] == run["placement_words"][0] and run["label"] == run["placements"][0]
+    exact = dataclasses.replace(LIVERPOOL, longer_melds=False)
+    part = draft_go_down(drawn(exact), 1, [cards("7H 7S JK"), []]).to_dict()["melds"][0]
+    assert part["at_least"] is False and part["title"] == "Set 1: 3 cards"
+    assert part["words"] == {"kind": "set", "rank": 7} and part["placement_words"] == []

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from liverpool.bots.registry import bot_names
+from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
 from liverpool.server.errors import LIMITS
@@ -99,6 +100,8 @@ def dynamic_domains() -> dict[str, set[str]]:
         "colours.": {"two", "four", "safe"},
         "connection.": {"connecting", "open", "closed", "gone"},
         "controls.swap_": {k.value for k in MeldKind},
+        "builder.title_": {k.value for k in MeldKind},
+        "builder.title_longer_": {k.value for k in MeldKind},
         "hand.tag_": {k.value for k in MeldKind},
         "list.": {"and", "or"},
         "rules.meld_": {k.value for k in MeldKind},
@@ -145,7 +148,9 @@ def test_the_scan_finds_the_server_reasons() -> None:
 
 
 def used_keys() -> set[str]:
-    keys = static_keys()
+    """The keys the pages name, build at run time, or say from the server's phrases (the table log, the
+    replay: ``log_keys()``, docs/i18n.md)."""
+    keys = static_keys() | log_keys()
     prefixes = set()
     for text in js_sources().values():
         prefixes |= set(re.findall(r"\bt\(\s*`([^`$]*)\$\{", text))

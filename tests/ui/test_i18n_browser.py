@@ -1,5 +1,6 @@
 """Norwegian and English (issue 28 item 7): a browser whose language is Norwegian gets the lobby and the
-table in bokmål; the header's switch turns the page to English, and the choice outlives a reload."""
+table in bokmål; the header's switch turns the page to English, and the choice outlives a reload. The
+guided game, the melds, the table log and the replay's steps are said from the server's codes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import browser, open_tab
+from browser_fixtures import Player, body, browser, open_tab, play_until
 from server_fixtures import ServerProcess
 
 from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
@@ -121,3 +122,75 @@ def test_melds_are_named_in_the_page_language(browser: Browser, lobby_server: Se
         shown = tab.page.locator(".meld-label").all_inner_texts()
         assert shown == expected, (locale, shown)
         assert tab.errors == []
+
+
+# One short deal of a single set with jokers galore (as test_browser_ui's LAY_OFF_DEAL): everyone goes
+# down soon, and the deal ends when a seat goes out or the stock runs out.
+SHORT_DEAL = {
+    "deals": [{"contract": ["set 3"], "hand_size": 10}],
+    "set_min_naturals": 1,
+    "decks": [{"max_players": 5, "decks": 2, "jokers": 30}, {"max_players": 8, "decks": 3, "jokers": 30}],
+    "stock_out": "end_deal",
+    "final_deal": "normal",
+}
+ENGLISH_IN_LOG = re.compile(
+    r"\b(draws|takes|from|the|stock|discards?|pile|asks|buy|passes|goes|down|set|run|lays|off|swaps|calls|"
+    r"sheds|ends|gets|bought|with|penalty|cards?|deals?|each|is|went|out|nobody|washed|before|first)\b",
+    re.IGNORECASE,
+)
+"""Words of the English log lines that no bokmål line has."""
+SEEN = """() => {
+  window.seenLog = [...document.querySelectorAll('#log li')].map((li) => li.textContent);
+  new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach((li) =>
+    window.seenLog.push(li.textContent)))).observe(document.getElementById('log'), { childList: true });
+  window.builderTitles = new Set();
+  new MutationObserver(() => document.querySelectorAll('.builder-head strong').forEach((title) =>
+    window.builderTitles.add(title.textContent))).observe(document.body, { childList: true, subtree: true });
+}"""
+"""Keeps every line the log shows (``seenLog``) and every title the going-down builder shows."""
+
+
+def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_server: ServerProcess) -> None:
+    """The log's lines are said from the server's phrases (issue 28 item 7): a table opened in English shows
+    the server's English line; switched to bokmål, every line of the deal (drawing, discarding, a buy with
+    its penalty card, going down, the deal's end) is in bokmål with no English word left, and so are the
+    replay's steps (RULES.md §3 buying: the buyer gets the discard and a penalty card from the stock).
+    Kari goes down through the builder, whose meld title is bokmål too."""
+    created = lobby_server.create(rules=SHORT_DEAL, seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    token = lobby_server.join(created["invite"], 0, "Kari")
+    tab = open_tab(browser, locale="en-GB")
+    page = tab.page
+    tab.goto(f"{lobby_server.http}/play/{token}")
+    page.wait_for_selector("#log li")
+    first = page.locator("#log li").first.inner_text()
+    assert re.fullmatch(r"Deal 1: set 3; 10 cards each; (Kari|bot \d \(random\)) deals", first), first
+
+    tab.by("language").select_option("nb")
+    page.wait_for_selector("html[lang='nb'] body[data-phase]:not([data-phase='waiting'])")
+    page.evaluate(SEEN)
+    kari = Player(tab, buys=99, builder=True)
+    play_until([kari], lambda: body(tab, "phase") == "game_over", limit_s=150)
+    lines: list[str] = page.evaluate("window.seenLog")
+    assert re.fullmatch(r"Giv 1: sett på 3; 10 kort hver; .+ gir", lines[0]), "the lines sent on connect, in bokmål"
+    english = [line for line in lines if ENGLISH_IN_LOG.search(line)]
+    assert not english, english
+    said = "\n".join(lines)
+    assert "Kari trekker fra bunken" in said and re.search(r"^Kari kaster \S+$", said, re.M), said
+    assert re.search(r"^Kari vil kjøpe \S+ \(«Kan jeg\?»\)", said, re.M), said
+    bought = re.findall(r"(\S+) får det kjøpte kortet \S+, med 1 straffekort fra bunken\.", said)
+    assert bought, f"no buy went through: {kari.moves}"
+    assert re.search(r" går ned: sett \S+ \S+ \S+", said), said
+    titles = set(page.evaluate("[...window.builderTitles]"))
+    assert not [title for title in titles if ENGLISH_IN_LOG.search(title)], titles
+    if kari.moves.get("go_down"):
+        assert "Sett 1: minst 3 kort" in titles, titles
+    print(f"Kari: {kari.moves}; builder titles: {sorted(titles)}")
+    assert re.search(r"Giv 1 er ferdig: (.+ gikk ut|ingen gikk ut: bunken gikk tom)\.$", said, re.M), said
+
+    tab.goto(f"{lobby_server.http}/replay/{created['table_id']}")
+    page.wait_for_selector("body[data-ready='1']")
+    steps = page.locator("#actions li").all_inner_texts()
+    assert steps[0] == "0. Før første giv" and steps[1].startswith("1. Giv 1: sett på 3; 10 kort hver; "), steps[:2]
+    assert not [step for step in steps if ENGLISH_IN_LOG.search(step)], steps
+    assert any(" vil kjøpe " in step for step in steps) and any(" går ned: " in step for step in steps)
+    assert tab.errors == []

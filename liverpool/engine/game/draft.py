@@ -18,7 +18,7 @@ from typing import Any
 from liverpool.engine.actions import GoDown, action_to_dict
 from liverpool.engine.cards import JOKER_FACE, Card
 from liverpool.engine.game.verify import refusal
-from liverpool.engine.melds import Meld, joker_stands, meld_label, meld_problem
+from liverpool.engine.melds import Meld, joker_stands, meld_label, meld_problem, meld_words
 from liverpool.engine.rules.parts import MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
@@ -26,16 +26,20 @@ from liverpool.engine.state import GameState
 
 @dataclass(frozen=True, slots=True)
 class DraftMeld:
-    """One meld of a draft: the contract's ``rule``, the ``cards`` in the order they lie, the ``meld`` they
-    make (None while they make none), its ``label``, what each card ``stands`` for (a joker's rank, else
-    None), the ``placements`` a run could take (labels; ``choice`` is the one used) and its ``problems``."""
+    """One meld of a draft: the contract's ``rule`` (``at_least``: whether the meld may hold more cards than
+    the rule's length), its ``title``, the ``cards`` in the order they lie, the ``meld`` they make (None
+    while they make none), its ``label``, what each card ``stands`` for (a joker's rank, else None), the
+    ``ways`` a run could lie and their ``placements`` (labels; ``choice`` is the one used) and its
+    ``problems``."""
 
     rule: MeldRule
+    at_least: bool
     title: str
     cards: tuple[Card, ...]
     meld: Meld | None
     label: str | None
     stands: tuple[str | None, ...]
+    ways: tuple[Meld, ...]
     placements: tuple[str, ...]
     choice: int
     problems: tuple[str, ...]
@@ -58,11 +62,14 @@ class Draft:
                     "rule": str(m.rule),
                     "kind": m.rule.kind.value,
                     "length": m.rule.length,
+                    "at_least": m.at_least,
                     "title": m.title,
                     "cards": [str(c) for c in m.cards],
                     "label": m.label,
+                    "words": None if m.meld is None else meld_words(m.meld),
                     "stands": list(m.stands),
                     "placements": list(m.placements),
+                    "placement_words": [meld_words(way) for way in m.ways],
                     "choice": m.choice,
                     "problems": list(m.problems),
                 }
@@ -96,25 +103,29 @@ def draft_go_down(state: GameState, seat: int, slots: Sequence[Sequence[Card]], 
 
 
 def _draft_meld(index: int, rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Ruleset) -> DraftMeld:
-    title = f"{rule.kind.value.capitalize()} {index + 1}: {rule.length}{'+' if rules.longer_melds else ''} cards"
+    longer = rules.longer_melds
+    title = f"{rule.kind.value.capitalize()} {index + 1}: {rule.length}{'+' if longer else ''} cards"
     problems: list[str] = []
     if len(cards) < rule.length:
         missing = rule.length - len(cards)
         problems.append(f"needs {missing} more card{'s' * (missing != 1)}")
-    elif len(cards) > rule.length and not rules.longer_melds:
+    elif len(cards) > rule.length and not longer:
         problems.append(f"holds {len(cards)} cards; longer melds are not allowed")
     if not any(c & 63 != JOKER_FACE for c in cards):
-        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, "needs a natural card"))
+        return DraftMeld(rule, longer, title, cards, None, None, (), (), (), 0, (*problems, "needs a natural card"))
     ways = _ways(rule.kind, cards)
     fit = [m for m in ways if meld_problem(m, rules) is None] if len(cards) >= 3 else ways
     if not fit:
         why = meld_problem(ways[0], rules) if ways else _no_way(rule.kind, cards)
-        return DraftMeld(rule, title, cards, None, None, (), (), 0, (*problems, why or "these cards make no meld"))
+        why = why or "these cards make no meld"
+        return DraftMeld(rule, longer, title, cards, None, None, (), (), (), 0, (*problems, why))
     pick = min(max(choice, 0), len(fit) - 1)
     meld = fit[pick]
-    placements = tuple(meld_label(m) for m in fit) if rule.kind is MeldKind.RUN else ()
+    lies = tuple(fit) if rule.kind is MeldKind.RUN else ()
+    placements = tuple(meld_label(m) for m in lies)
+    stands = joker_stands(meld)
     return DraftMeld(
-        rule, title, meld.cards, meld, meld_label(meld), joker_stands(meld), placements, pick, tuple(problems)
+        rule, longer, title, meld.cards, meld, meld_label(meld), stands, lies, placements, pick, tuple(problems)
     )
 
 

@@ -3,7 +3,7 @@
 // missing and which going-down to send. It checks nothing itself.
 
 import { el, postJSON } from "./api.js";
-import { cardElement, pretty } from "./cards.js";
+import { cardElement, meldName, pretty } from "./cards.js";
 import { t } from "./i18n.js";
 
 /** The builder's memory: which cards go to which meld of the contract, and the engine's last answer. */
@@ -100,11 +100,13 @@ export function renderBuilder(builder, ctx) {
       node.addEventListener("click", () => ctx.onRemove(id));
       return node;
     });
+    const params = { n: i + 1, length: part?.length };
+    const title = !part ? `${i + 1}` : part.at_least ? t(`builder.title_longer_${part.kind}`, params) : t(`builder.title_${part.kind}`, params);
     const problems = part ? part.problems : [];
     const missing = !part ? t("builder.checking") : problems.length ? problems.join("; ") : t("builder.ready");
     return el("div", { class: "builder-slot" + (part && !problems.length ? " ready" : ""), dataset: { testid: `builder-slot-${i}` } },
       el("div", { class: "builder-head" },
-        el("strong", { text: part?.title ?? `${i + 1}` }),
+        el("strong", { text: title }),
         el("button", {
           type: "button", class: "small", dataset: { testid: `builder-add-${i}` },
           disabled: ctx.selected.size === 0,
@@ -116,7 +118,7 @@ export function renderBuilder(builder, ctx) {
         el("select", {
           dataset: { testid: `builder-run-choice-${i}` },
           onchange: (e) => ctx.onChoice(i, Number(e.target.value)),
-        }, part.placements.map((c, k) => el("option", { value: String(k), text: c, selected: k === part.choice })))),
+        }, part.placement_words.map((words, k) => el("option", { value: String(k), text: meldName({ words }), selected: k === part.choice })))),
       el("p", { class: "builder-missing" + (part && !problems.length ? " ok" : ""), dataset: { testid: `builder-missing-${i}` }, text: missing }));
   });
   const summary = !draft ? t("builder.checking") : draft.go_down ? t("builder.all_set") : t("builder.missing", { problem: draft.problem });

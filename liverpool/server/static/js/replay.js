@@ -7,6 +7,7 @@ import { bySuit, cardBack, cardElement, meldName } from "./cards.js";
 import { scoreChart, scoreTable } from "./scores.js";
 import { setUpCardColours } from "./prefs.js";
 import { listWords, t } from "./i18n.js";
+import { phraseText, phrasesText } from "./phrases.js";
 
 setUpCardColours(null);
 
@@ -19,6 +20,11 @@ function showError(text) {
   $("error").textContent = text;
 }
 
+/** A step's action in words, from the server's phrases. */
+function stepText(step) {
+  return phrasesText(step.words, (s) => viewer.names[s]);
+}
+
 function render() {
   const { steps, at, names } = viewer;
   if (!steps.length) return;
@@ -26,7 +32,7 @@ function render() {
   const state = step.table;
   $("slider").value = String(at);
   $("step").textContent = t("replay.step", { at, count: steps.length - 1 });
-  $("action").textContent = step.text;
+  $("action").textContent = stepText(step);
   const acting = step.action?.seat;
   const showHands = $("show-hands").checked;
 
@@ -72,7 +78,7 @@ function render() {
     scoreTable(state.results, state.totals, names, { testid: "replay-score-table", winners: state.winners }),
     scoreChart(state.results, names));
   if (state.phase === "game_over") {
-    $("action").textContent = t("replay.over", { text: step.text, names: listWords(state.winners.map((s) => names[s])), count: state.winners.length });
+    $("action").textContent = t("replay.over", { text: stepText(step), names: listWords(state.winners.map((s) => names[s])), count: state.winners.length });
   }
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("current", Number(li.dataset.step) === at));
   document.querySelector("#actions li.current")?.scrollIntoView({ block: "nearest" });
@@ -104,7 +110,7 @@ function togglePlay() {
   }, PLAY_MS);
 }
 
-/** Show a replay as the server gives it: {ruleset, names, meta, steps: [{action, text, table}], undone}. */
+/** Show a replay as the server gives it: {ruleset, names, meta, steps: [{action, text, words, table}], undone}. */
 function load(replay, downloadHref) {
   viewer.steps = replay.steps;
   viewer.names = replay.names;
@@ -117,9 +123,9 @@ function load(replay, downloadHref) {
   const undone = replay.undone ?? [];
   $("actions").replaceChildren(...viewer.steps.flatMap((step, i) => [
     ...undone.filter((u) => u.at + 1 === i).map((u) => el("li", {
-      class: "undone", dataset: { testid: "replay-undone" }, text: t("replay.taken_back", { moves: u.lines.join("; ") }),
+      class: "undone", dataset: { testid: "replay-undone" }, text: t("replay.taken_back", { moves: u.words.map((w) => phraseText(w, (s) => names[s])).join(t("list.semicolon")) }),
     })),
-    el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${step.text}`, onclick: () => go(i) })]));
+    el("li", { class: step.action?.type === "shuffle" ? "deal-start" : "", dataset: { step: String(i) }, text: `${i}. ${stepText(step)}`, onclick: () => go(i) })]));
   const download = $("download");
   download.href = downloadHref;
   download.download = `liverpool-${replay.meta?.table_id ?? "game"}.json`;

@@ -12,6 +12,7 @@ import { TableSocket } from "./socket.js";
 import { setUpCardColours } from "./prefs.js";
 import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
+import { phrasesText } from "./phrases.js";
 import { fieldLine, loadFields } from "./rules-form.js";
 import { TableTalk } from "./talk.js";
 
@@ -32,6 +33,8 @@ const app = {
   coach: { pending: false, hint: null },
   seq: -1,
   eventSeq: -1,
+  people: null,
+  unnamed: [],
   resultsSeen: null,
   announced: null,
   deadlineAt: null,
@@ -96,6 +99,19 @@ function logLine(text, kind = "event") {
   log.scrollTop = log.scrollHeight;
 }
 
+/**
+ * A log line the server sent (an event or a note), said from its phrases (`words`) in the page's language
+ * (a note stored before notes had phrases has only its English `text`). The lines sent on connect come
+ * before the first state: they wait for the seats' names.
+ */
+function logMessage(message, kind) {
+  if (!app.people) {
+    app.unnamed.push([message, kind]);
+    return;
+  }
+  logLine(message.words ? phrasesText(message.words, (s) => seatName(app.people, s)) : message.text ?? "", kind);
+}
+
 // -- incoming messages ----------------------------------------------------------------------------
 
 function onState(message) {
@@ -103,6 +119,8 @@ function onState(message) {
   if (message.rules) app.rules = message.rules;
   if (message.table_id) app.tableId = message.table_id;
   if (message.talk) app.talk.onTalk(message.talk);
+  app.people = { names: message.names ?? [], bots: message.bots ?? [] };
+  for (const [waiting, kind] of app.unnamed.splice(0)) logMessage(waiting, kind);
   app.talk.setPeople(message.names ?? [], message.seat ?? null);
   if (!obs) {
     onWaiting(message);
@@ -204,7 +222,7 @@ function onMessage(message) {
         if (message.seq <= app.eventSeq) break;
         app.eventSeq = message.seq;
       }
-      logLine(message.text ?? "");
+      logMessage(message, "event");
       break;
     case "hint":
       app.coach = { pending: false, hint: message };
@@ -216,7 +234,7 @@ function onMessage(message) {
         app.eventSeq = Math.min(app.eventSeq, message.at - 1);
         app.coach = { pending: false, hint: null };
       }
-      logLine(message.text ?? "", `note ${message.kind ?? ""}`);
+      logMessage(message, `note ${message.kind ?? ""}`);
       break;
     case "error":
       if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
