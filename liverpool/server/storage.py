@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,6 +35,8 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from .models import ActionRow, ChatRow, NoteRow, ReviewRow, SavedRuleset, SeatRow, TableRow
 from .settings import MIGRATE_WAIT_ENV, MIGRATE_WAIT_S
 from .talk import line_message
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite:///liverpool.db"
 DB_ENV = "LIVERPOOL_DB"
@@ -105,32 +108,52 @@ def lock_for_migration(connection: Connection, wait_s: int) -> None:
     """Begin ``connection``'s transaction by taking the migration lock, held until the transaction ends.
 
     On PostgreSQL, an advisory lock named after the schema; on SQLite, the database's write lock
-    (``BEGIN EXCLUSIVE``, which also makes the DDL of a migration part of its transaction, so a migration
-    is all or nothing). :class:`MigrationWait` if another process holds it for ``wait_s`` seconds.
+    (``BEGIN EXCLUSIVE``, which also puts the DDL of the migrations inside the transaction). When another
+    process holds it, a warning says so and this one waits, up to ``wait_s`` seconds (0: no limit), then
+    :class:`MigrationWait`.
     """
     match connection.dialect.name:
         case "postgresql":
-            schema = connection.execute(text("SELECT current_schema()")).scalar_one()
-            key = int.from_bytes(hashlib.sha256(f"liverpool migrations {schema}".encode()).digest()[:8], signed=True)
-            previous = connection.execute(text("SELECT current_setting('lock_timeout')")).scalar_one()
-            connection.execute(text("SELECT set_config('lock_timeout', :ms, true)"), {"ms": str(wait_s * 1000)})
-            try:
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
-            except OperationalError as exc:
-                if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
-                    raise _waited(wait_s) from exc
-                raise
-            connection.execute(text("SELECT set_config('lock_timeout', :was, true)"), {"was": previous})
+            _lock_postgresql(connection, wait_s)
         case "sqlite":
-            connection.exec_driver_sql(f"PRAGMA busy_timeout={wait_s * 1000 if wait_s else 2**31 - 1}")
-            try:
-                connection.exec_driver_sql("BEGIN EXCLUSIVE")
-            except OperationalError as exc:
-                if getattr(exc.orig, "sqlite_errorname", None) == "SQLITE_BUSY":
-                    raise _waited(wait_s) from exc
+            _lock_sqlite(connection, wait_s)
+
+
+def _lock_postgresql(connection: Connection, wait_s: int) -> None:
+    schema = connection.execute(text("SELECT current_schema()")).scalar_one()
+    key = int.from_bytes(hashlib.sha256(f"liverpool migrations {schema}".encode()).digest()[:8], signed=True)
+    if connection.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": key}).scalar_one():
+        return
+    _waiting("another process is migrating the schema", wait_s)
+    previous = connection.execute(text("SELECT current_setting('lock_timeout')")).scalar_one()
+    connection.execute(text("SELECT set_config('lock_timeout', :ms, true)"), {"ms": str(wait_s * 1000)})
+    try:
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    except OperationalError as exc:
+        if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            raise _waited(wait_s) from exc
+        raise
+    connection.execute(text("SELECT set_config('lock_timeout', :was, true)"), {"was": previous})
+
+
+def _lock_sqlite(connection: Connection, wait_s: int) -> None:
+    for busy_ms in (0, wait_s * 1000 if wait_s else 2**31 - 1):
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={busy_ms}")
+        try:
+            connection.exec_driver_sql("BEGIN EXCLUSIVE")
+            return
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlite_errorname", None) != "SQLITE_BUSY":
                 raise
-            finally:
-                connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            if busy_ms:
+                raise _waited(wait_s) from exc
+            _waiting("another process is writing to the database (migrating its schema?)", wait_s)
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
+def _waiting(why: str, wait_s: int) -> None:
+    log.warning("%s: waiting %s for it to finish", why, f"up to {wait_s} s" if wait_s else "with no limit")
 
 
 def _waited(wait_s: int) -> MigrationWait:

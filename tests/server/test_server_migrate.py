@@ -38,7 +38,7 @@ from liverpool.server.storage import make_engine, token_hash
 OLD = "0001"
 HEAD = ScriptDirectory(str(storage_module.MIGRATIONS)).get_current_head()
 NAMES = ("Ada", "Bea", "Cy")
-WAITING_TABLES = 300  # old tables waiting for a third player: rows for every migration to go through
+WAITING_TABLES = 3000  # old tables waiting for a third player: the migrations take about a second here
 PLAYED_ACTIONS = 12
 CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": "3"}
 
@@ -159,6 +159,7 @@ def servers(tmp_path: Path) -> Iterator[Callable[..., list[ServerProcess]]]:
         server.stop()
 
 
+@pytest.mark.slow
 def test_two_servers_starting_at_once_migrate_an_old_database_once(
     db_url: str, servers: Callable[..., list[ServerProcess]]
 ) -> None:
@@ -183,27 +184,31 @@ def test_two_servers_starting_at_once_migrate_an_old_database_once(
             for seat, player in enumerate(players):
                 state = player.state_where(lambda s: s["observation"] is not None)
                 assert (state["seat"], state["seq"]) == (seat, table.actions)
-            play_until(players, table.actions + 6)
+            play_until(players, table.actions + 4)
         finally:
             for player in players:
                 player.close()
-        assert action_seqs(db_url, table.id)[: table.actions + 6] == list(range(table.actions + 6))
+        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
     for server in (a, b):
         assert "Traceback" not in server.logged(), server.logged()
 
 
 def test_a_server_waits_for_a_migration_in_progress(db_url: str, tmp_path: Path) -> None:
-    """While another process holds the migration lock, a starting server neither migrates nor serves; once
-    the lock is let go, it finds the schema as the other left it and comes up."""
+    """While another process holds the migration lock, a starting server says it waits, and neither
+    migrates nor serves; once the lock is let go, it finds the schema as the other left it and comes up."""
     tables = old_database(db_url, waiting=1)
     engine = make_engine(db_url)
-    server = ServerProcess(db_url, tmp_path)
+    server = ServerProcess(db_url, tmp_path, env={"LIVERPOOL_MIGRATE_WAIT_S": "60"})
     try:
         with ThreadPoolExecutor(1) as pool:
             with engine.connect() as holder:
                 storage_module.lock_for_migration(holder, wait_s=10)
                 starting = pool.submit(server.start)
-                time.sleep(3)
+                deadline = time.monotonic() + 30
+                while not (server.log.exists() and "waiting up to 60 s for it to finish" in server.logged()):
+                    assert time.monotonic() < deadline and not starting.done(), server.logged()
+                    time.sleep(0.1)
+                time.sleep(1)
                 assert not starting.done(), "the server came up while another process held the migration lock"
                 assert stored(db_url, "SELECT version_num FROM alembic_version") == [(OLD,)]
                 holder.rollback()
