@@ -85,6 +85,16 @@ def free_port() -> int:
         return port
 
 
+def server_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a server process: this one's, with ``extra``."""
+    env = {**os.environ, **extra}
+    # The server runs in another folder: a relative PYTHONPATH (``PYTHONPATH=.`` in a worktree)
+    # must still name this checkout, or the server would import whatever liverpool is installed.
+    paths = env.get("PYTHONPATH", "").split(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
+    return env
+
+
 class ServerProcess:
     """``liverpool serve`` on a free port of 127.0.0.1, started, killed and restarted on one database."""
 
@@ -128,12 +138,9 @@ class ServerProcess:
             *self.args,
         ]
         with self.log.open("ab") as log:
-            env = {**os.environ, **self.env}
-            # The server runs in another folder: a relative PYTHONPATH (``PYTHONPATH=.`` in a worktree)
-            # must still name this checkout, or the server would import whatever liverpool is installed.
-            paths = env.get("PYTHONPATH", "").split(os.pathsep)
-            env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
-            self.process = subprocess.Popen(args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=env)
+            self.process = subprocess.Popen(
+                args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=server_env(self.env)
+            )
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -345,6 +352,27 @@ def play_moves(client: Client, moves: int, timeout: float = WAIT_S) -> None:
             client.act(simple_choice(state))
         client.state_where(past(state["seq"]), timeout)
         assert not client.errors, client.errors
+
+
+def play_until(players: list[Client], seq: int, timeout: float = 60, watchers: tuple[Client, ...] = ()) -> None:
+    """The simple player on every seat in ``players`` (the others are bots) until the table is past ``seq``.
+    ``watchers`` are read on every round too, as a browser reads its socket: a client that stops reading stops
+    answering the server's pings and is rightly closed as dead."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for player in (*players, *watchers):
+            player.quiet(0.2)
+        if max(p.state["seq"] for p in players if p.state is not None) > seq:
+            return
+        for player in players:
+            state = player.state
+            if state is None or not my_move(state):
+                continue
+            if next_deal_waits_for_me(state):
+                player.send({"type": "next_deal"})
+            else:
+                player.send({"type": "action", "action": simple_choice(state), "seq": state["seq"]})
+    pytest.fail(f"the table did not get past seq {seq} within {timeout}s")
 
 
 def action_seqs(db: str, table_id: str) -> list[int]:

@@ -40,7 +40,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact.install()
         storage = Storage(db_url)
-        await to_thread.run_sync(storage.migrate)
+        await to_thread.run_sync(storage.migrate, settings.migrate_wait_s)
         coaching = Coaching(
             settings.coach_workers, Budget(worlds=settings.hint_worlds), Budget(worlds=settings.review_worlds)
         )

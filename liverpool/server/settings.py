@@ -34,8 +34,11 @@ LIMIT_ENV = {
     "review_worlds": "LIVERPOOL_REVIEW_WORLDS",
     "cluster_lease_s": "LIVERPOOL_CLUSTER_LEASE_S",
     "chat_per_10s": "LIVERPOOL_CHAT_PER_10S",
+    "migrate_wait_s": "LIVERPOOL_MIGRATE_WAIT_S",
 }
 CLUSTER_ENV = LIMIT_ENV["cluster_lease_s"]
+MIGRATE_WAIT_ENV = LIMIT_ENV["migrate_wait_s"]
+MIGRATE_WAIT_S = 120
 
 
 class SettingsError(ValueError):
@@ -59,6 +62,8 @@ class Settings:
     # alone, anything else shares tables with other processes on the same PostgreSQL (cluster.py).
     cluster_lease_s: int = 0
     chat_per_10s: int = 5
+    # Seconds a starting process waits for another to finish migrating the schema (storage.migrate).
+    migrate_wait_s: int = MIGRATE_WAIT_S
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -25,14 +26,17 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, text, update
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from .models import ActionRow, ChatRow, NoteRow, ReviewRow, SavedRuleset, SeatRow, TableRow
+from .settings import MIGRATE_WAIT_ENV, MIGRATE_WAIT_S
 from .talk import line_message
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite:///liverpool.db"
 DB_ENV = "LIVERPOOL_DB"
@@ -73,17 +77,90 @@ def _sqlite_pragmas(connection: DBAPIConnection, _record: ConnectionPoolEntry) -
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration."""
+# -- migrations -------------------------------------------------------------------------------------
+
+BUSY_TIMEOUT_MS = 5000  # how long SQLite waits for another writer, as a rule
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout runs out
+
+
+class MigrationWait(RuntimeError):
+    """Another process held the migration lock for longer than this one was to wait."""
+
+
+def migrate(engine: Engine, wait_s: int = MIGRATE_WAIT_S) -> None:
+    """Bring the schema up to the newest migration, under the database's migration lock: a process that
+    starts while another migrates waits (up to ``wait_s`` seconds, 0 for no limit), then finds the schema
+    as the other left it, at head, and has nothing to do."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with engine.connect() as connection:
+        lock_for_migration(connection, wait_s)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        connection.commit()
+
+
+def lock_for_migration(connection: Connection, wait_s: int) -> None:
+    """Begin ``connection``'s transaction by taking the migration lock, held until the transaction ends.
+
+    On PostgreSQL, an advisory lock named after the schema; on SQLite, the database's write lock
+    (``BEGIN EXCLUSIVE``, which also puts the DDL of the migrations inside the transaction). When another
+    process holds it, a warning says so and this one waits, up to ``wait_s`` seconds (0: no limit), then
+    :class:`MigrationWait`.
+    """
+    match connection.dialect.name:
+        case "postgresql":
+            _lock_postgresql(connection, wait_s)
+        case "sqlite":
+            _lock_sqlite(connection, wait_s)
+
+
+def _lock_postgresql(connection: Connection, wait_s: int) -> None:
+    schema = connection.execute(text("SELECT current_schema()")).scalar_one()
+    key = int.from_bytes(hashlib.sha256(f"liverpool migrations {schema}".encode()).digest()[:8], signed=True)
+    if connection.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": key}).scalar_one():
+        return
+    _waiting("another process is migrating the schema", wait_s)
+    previous = connection.execute(text("SELECT current_setting('lock_timeout')")).scalar_one()
+    connection.execute(text("SELECT set_config('lock_timeout', :ms, true)"), {"ms": str(wait_s * 1000)})
+    try:
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    except OperationalError as exc:
+        if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            raise _waited(wait_s) from exc
+        raise
+    connection.execute(text("SELECT set_config('lock_timeout', :was, true)"), {"was": previous})
+
+
+def _lock_sqlite(connection: Connection, wait_s: int) -> None:
+    for busy_ms in (0, wait_s * 1000 if wait_s else 2**31 - 1):
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={busy_ms}")
+        try:
+            connection.exec_driver_sql("BEGIN EXCLUSIVE")
+            return
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlite_errorname", None) != "SQLITE_BUSY":
+                raise
+            if busy_ms:
+                raise _waited(wait_s) from exc
+            _waiting("another process is writing to the database (migrating its schema?)", wait_s)
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
+def _waiting(why: str, wait_s: int) -> None:
+    log.warning("%s: waiting %s for it to finish", why, f"up to {wait_s} s" if wait_s else "with no limit")
+
+
+def _waited(wait_s: int) -> MigrationWait:
+    return MigrationWait(
+        f"waited {wait_s} s for another process to finish migrating the database schema; "
+        f"start this one again once it has, or give it longer with ${MIGRATE_WAIT_ENV}"
+    )
 
 
 TOKEN_BYTES = 32
@@ -183,8 +260,8 @@ class Storage:
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
-    def migrate(self) -> None:
-        migrate(self.engine)
+    def migrate(self, wait_s: int = MIGRATE_WAIT_S) -> None:
+        migrate(self.engine, wait_s)
 
     def close(self) -> None:
         self.engine.dispose()

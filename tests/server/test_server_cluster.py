@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from server_fixtures import Client, ServerProcess, action_seqs, my_move, next_deal_waits_for_me, simple_choice
+from server_fixtures import Client, ServerProcess, action_seqs, play_until
 from sqlalchemy import create_engine, text
 
 from liverpool.engine.actions import action_from_dict
@@ -50,27 +50,6 @@ def lease_owner(db: str, table_id: str) -> tuple[str, bool] | None:
             return None if row is None else (row[0], bool(row[1]))
     finally:
         engine.dispose()
-
-
-def play_until(players: list[Client], seq: int, timeout: float = 60, watchers: tuple[Client, ...] = ()) -> None:
-    """The simple player on every seat in ``players`` (the others are bots) until the table is past ``seq``.
-    ``watchers`` are read on every round too, as a browser reads its socket: a client that stops reading stops
-    answering the server's pings and is rightly closed as dead."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for player in (*players, *watchers):
-            player.quiet(0.2)
-        if max(p.state["seq"] for p in players if p.state is not None) > seq:
-            return
-        for player in players:
-            state = player.state
-            if state is None or not my_move(state):
-                continue
-            if next_deal_waits_for_me(state):
-                player.send({"type": "next_deal"})
-            else:
-                player.send({"type": "action", "action": simple_choice(state), "seq": state["seq"]})
-    pytest.fail(f"the table did not get past seq {seq} within {timeout}s")
 
 
 def event_seqs(client: Client) -> list[int]:

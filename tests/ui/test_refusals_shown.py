@@ -9,18 +9,21 @@ words"), in Chromium against a real ``liverpool serve`` with low limits.
   many tables, a name longer than the server takes, a seat taken meanwhile, a stale move and too many
   connections each show the Norwegian catalogue's sentence (with the server's numbers), never the reason
   code or the server's English.
+- In English and in Norwegian, one by one: too many tables, an unknown invite, a blank name, too long a
+  name, a stale move and a full table, each the catalogue's sentence with no code, key or JSON in it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import Player, Tab, body, browser, create_table, open_tab, visible
+from browser_fixtures import Player, Tab, body, browser, create_table, join, open_tab, visible
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
@@ -31,7 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["browser"]
 
 Start = Callable[..., ServerProcess]
-NB = json.loads((Path(__file__).resolve().parents[2] / "liverpool/server/static/i18n/nb.json").read_text())
+I18N = Path(__file__).resolve().parents[2] / "liverpool/server/static/i18n"
+CATALOGUES = {lang: json.loads((I18N / f"{lang}.json").read_text()) for lang in ("en", "nb")}
+NB = CATALOGUES["nb"]
 ENGLISH = ("at most", "try again", "refused", "taken", "stale", "too_many", "invalid", "seat_taken")
 
 
@@ -42,6 +47,24 @@ def norwegian(text: str, key: str, **params: Any) -> None:
         want = want.replace(f"{{{name}}}", str(value))
     assert text == want, f"{text!r} is not nb.json {key}: {want!r}"
     assert not any(word in text.lower() for word in ENGLISH), text
+
+
+def in_words(text: str, lang: str, key: str, **params: Any) -> None:
+    """``text`` is the ``lang`` catalogue's message ``key`` filled with ``params``: a sentence, with no
+    reason code, catalogue key or JSON in it."""
+    want = CATALOGUES[lang][key]
+    for name, value in params.items():
+        want = want.replace(f"{{{name}}}", str(value))
+    assert text == want, f"{text!r} is not {lang}.json {key}: {want!r}"
+    assert not re.search(r"[{}\[\]\"]|\b\w+_\w+\b|\b(reason|invalid|join|table)\.\w", text), text
+    assert text[:1].isupper() and text.endswith((".", "!", "?")), text
+
+
+def refusal(tab: Tab, testid: str, act: Callable[[], object]) -> str:
+    """The text ``testid`` shows after ``act`` (emptied first, so that an earlier refusal is not read)."""
+    tab.by(testid).evaluate("(element) => { element.textContent = ''; }")
+    act()
+    return wait_for_text(tab, testid)
 
 
 def wait_for_text(tab: Tab, testid: str) -> str:
@@ -120,37 +143,7 @@ def test_refusals_are_shown_in_norwegian(browser: Browser, start_server: Start, 
     )
     norwegian(late.by("join-error").text_content() or "", "join.seat_taken")
 
-    # The stale move: Ada's seat open twice; the second page does not hear of the first page's move (its
-    # socket's messages are held) and makes the same move, chosen in the table as it was.
-    held: list[str | bytes] = []
-    sockets: list[WebSocketRoute] = []
-
-    def hold(socket: WebSocketRoute) -> None:
-        real = socket.connect_to_server()
-        socket.on_message(real.send)
-        real.on_message(lambda message: held.append(message) if held else socket.send(message))
-        sockets.append(socket)
-
-    second = open_tab(browser, locale="nb")
-    second.page.route_web_socket("**/ws/**", hold)
-    second.goto(early.page.url)
-    late.goto(links["invite"])  # Bea takes seat 1: the game starts
-    late.page.wait_for_selector("body[data-ready='1']")
-    late.by("seat-option-1").check()
-    late.by("name-input").fill("Bea")
-    late.by("join-button").click()
-    late.page.wait_for_url("**/play/**")
-    control = _first_move(early, second, Player(late))
-    seq = body(early, "seq")
-    held.append("")  # from now on the server's messages to the second page wait
-    early.by(control).click()
-    early.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
-    second.by(control).click()
-    second.page.wait_for_timeout(1_000)
-    waiting = held[1:]
-    held.clear()
-    for message in waiting:
-        sockets[-1].send(message)
+    second, bea = stale_move(browser, "nb", early, links["invite"])
     norwegian(wait_for_text(second, "error"), "table.stale")
 
     busy = start_server(sqlite_url, env={"LIVERPOOL_CONNECTIONS_PER_CLIENT": "1"})
@@ -161,7 +154,78 @@ def test_refusals_are_shown_in_norwegian(browser: Browser, start_server: Start, 
         refused = open_tab(browser, locale="nb").goto(f"{busy.http}/play/{token}")
         refused.page.wait_for_function("() => document.querySelector('[data-testid=error]').textContent.includes('1')")
         norwegian(refused.by("error").text_content() or "", "reason.too_many_connections", limit=1)
-    assert [t.errors for t in (lobby, late, early, second, refused)] == [[]] * 5
+    assert [t.errors for t in (lobby, late, early, second, bea, refused)] == [[]] * 6
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_every_refusal_a_player_can_reach_is_a_sentence_of_the_catalogue(
+    lang: str, browser: Browser, start_server: Start, sqlite_url: str
+) -> None:
+    """One by one, in the lobby, the join page and the table: a table created too soon after the last, an
+    invite that does not exist, a blank name, a name longer than the server takes, a stale move and a full
+    table. Each is shown as the page language's catalogue sentence, never a code, a key or JSON."""
+    server = start_server(sqlite_url, env={"LIVERPOOL_TABLES_PER_MINUTE": "1"})
+    lobby = open_tab(browser, locale=lang)
+    links = create_table(lobby, server.http, ["human", "human", "random"])
+    text = refusal(lobby, "create-error", lobby.by("create-table").click)
+    wait = text.removesuffix(" s.").rsplit(" ", 1)[-1]
+    in_words(text, lang, "reason.too_many_tables", limit=1, wait_s=wait)
+
+    guest = open_tab(browser, locale=lang).goto(f"{server.http}/join/no-such-invite")
+    guest.page.wait_for_selector("body[data-ready='1']")
+    in_words(guest.by("join-error").text_content() or "", lang, "join.no_table")
+    guest.goto(links["invite"])
+    guest.page.wait_for_selector("body[data-ready='1']")
+    guest.by("seat-option-0").check()
+    guest.by("name-input").fill("   ")
+    in_words(refusal(guest, "join-error", guest.by("join-button").click), lang, "join.pick_and_name")
+    guest.by("name-input").evaluate("(input) => input.removeAttribute('maxlength')")  # a page with no limit on it
+    guest.by("name-input").fill("N" * 40)
+    text = refusal(guest, "join-error", guest.by("join-button").click)
+    in_words(text, lang, "invalid.string_too_long", field=CATALOGUES[lang]["input.name"], limit=32)
+
+    ada = open_tab(browser, locale=lang)
+    join(ada, links["invite"], 0, "Ada")
+    second, bea = stale_move(browser, lang, ada, links["invite"])
+    in_words(wait_for_text(second, "error"), lang, "table.stale")
+    late = open_tab(browser, locale=lang).goto(links["invite"])
+    late.page.wait_for_selector("body[data-ready='1']")
+    in_words(late.by("join-error").text_content() or "", lang, "join.full")
+    assert [t.errors for t in (lobby, guest, ada, second, bea, late)] == [[]] * 6
+
+
+def stale_move(browser: Browser, locale: str, ada: Tab, invite: str) -> tuple[Tab, Tab]:
+    """Provoke a stale move: Ada's seat (open in ``ada``) is opened again in a second page whose socket's
+    messages can be held; Bea takes seat 1 through ``invite`` in a third page (the game starts, and the
+    table is full); when Ada may move, ``ada`` moves and the second page, which has not heard of it, makes
+    the same move, chosen in the table as it was. Returns the second page (whose error then says why) and
+    Bea's."""
+    held: list[str | bytes] = []
+    sockets: list[WebSocketRoute] = []
+
+    def hold(socket: WebSocketRoute) -> None:
+        real = socket.connect_to_server()
+        socket.on_message(real.send)
+        real.on_message(lambda message: held.append(message) if held else socket.send(message))
+        sockets.append(socket)
+
+    second = open_tab(browser, locale=locale)
+    second.page.route_web_socket("**/ws/**", hold)
+    second.goto(ada.page.url)
+    bea = open_tab(browser, locale=locale)
+    join(bea, invite, 1, "Bea")
+    control = _first_move(ada, second, Player(bea))
+    seq = body(ada, "seq")
+    held.append("")  # from now on the server's messages to the second page wait
+    ada.by(control).click()
+    ada.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
+    second.by(control).click()
+    second.page.wait_for_timeout(1_000)
+    waiting = held[1:]
+    held.clear()
+    for message in waiting:
+        sockets[-1].send(message)
+    return second, bea
 
 
 def _first_move(ada: Tab, twin: Tab, bea: Player) -> str:
