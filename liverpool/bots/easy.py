@@ -31,6 +31,7 @@ from liverpool.engine import (
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan, plan_use
+from .style import Style
 from .table import (
     HandNeeds,
     face_values,
@@ -159,7 +160,8 @@ def _shed_key(first: bool, joker: bool, value: int) -> int:
 class EasyBot:
     """The greedy bot (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, style: Style = Style.BALANCED) -> None:
+        self.style = style
         self.hand_needs = HandNeeds()  # this seat's hand and its need, read by :meth:`gains`
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:

@@ -42,6 +42,7 @@ from liverpool.engine import (
 from .easy import Choice, must_act
 from .medium import MediumBot, Weights
 from .rollout import playout
+from .style import Style
 from .table import me, relevant
 from .worlds import sample_world
 
@@ -72,7 +73,9 @@ class HardBot:
         confidence: float = 2.0,
         screen: int = SCREEN,
         sample: Sampler = sample_world,
+        style: Style = Style.BALANCED,
     ) -> None:
+        self.style = style
         self.worlds = worlds
         self.sample = sample
         self.confidence = confidence
@@ -80,8 +83,8 @@ class HardBot:
         self.candidates = candidates
         self.time_limit = time_limit
         self.max_steps = max_steps
-        self.guide = MediumBot(weights)
-        self.policy = MediumBot(weights, counting=False)
+        self.guide = MediumBot(weights, style=style)
+        self.policy = MediumBot(weights, counting=False, style=style)
         self.last_worlds = 0
         self.last_diffs: list[list[float]] = []
 

@@ -38,6 +38,7 @@ from liverpool.engine import (
 from .easy import Choice, EasyBot, unused_cards, without
 from .options import Options
 from .plan import Plan
+from .style import Style
 from .table import contract_ends_deal, is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 
 
@@ -79,8 +80,8 @@ class Weights:
 class MediumBot(EasyBot):
     """The tuned heuristic bot (see the module docstring)."""
 
-    def __init__(self, weights: Weights | None = None, counting: bool = True) -> None:
-        super().__init__()
+    def __init__(self, weights: Weights | None = None, counting: bool = True, style: Style = Style.BALANCED) -> None:
+        super().__init__(style)
         self.weights = weights if weights is not None else Weights()
         self.counting = counting
         self._deciding: Observation | None = None
