@@ -85,6 +85,8 @@ class HardBot:
         self.max_steps = max_steps
         self.guide = MediumBot(weights, style=style)
         self.policy = MediumBot(weights, counting=False, style=style)
+        # the other seats of a rollout play ``balanced`` (the same bot when this one is)
+        self.others = self.policy if style is Style.BALANCED else MediumBot(weights, counting=False)
         self.last_worlds = 0
         self.last_diffs: list[list[float]] = []
 
@@ -186,7 +188,7 @@ class HardBot:
     def deal_points(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> tuple[int, ...]:
         """``seat`` plays ``choice`` in ``world`` (changed in place; ``None`` declines), then ``medium`` bots
         play to the end of the deal: each seat's points for the deal."""
-        agents = [self.policy] * world.seats
+        agents = [self.policy if s == seat else self.others for s in range(world.seats)]
         deal = world.deal
         if choice is None:
             return playout(world, agents, rng, skip_through=seat, max_steps=self.max_steps)
