@@ -105,6 +105,16 @@ def make_spec(spec: str) -> Agent:
     return make_bot(name, style)
 
 
+def seat_entry(seat: int, spec: str) -> dict[str, object]:
+    """What a game record's ``meta.bot_versions`` says of a bot seat: its level, style and version now.
+
+    >>> seat_entry(2, 'medium:aggressive')
+    {'seat': 2, 'bot': 'medium', 'style': 'aggressive', 'version': 'medium/1'}
+    """
+    name, style = parse_spec(spec)
+    return {"seat": seat, "bot": name, "style": style.value, "version": version_of(name)}
+
+
 __all__ = [
     "DEFAULT_STYLE",
     "FACTORIES",
@@ -119,6 +129,7 @@ __all__ = [
     "make_bot",
     "make_spec",
     "parse_spec",
+    "seat_entry",
     "styles_of",
     "version_of",
 ]

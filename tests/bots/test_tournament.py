@@ -74,6 +74,13 @@ def _spy_factory(name: str, seen: dict[str, set[int | None]]) -> Callable[[Style
     return lambda style: agent
 
 
+def test_a_bot_spec_seats_a_bot_in_its_style() -> None:
+    setup = make_setup(find_preset("may-i"), ["easy:aggressive", "easy", "easy:cautious"], SEED)
+    assert setup.bots == ("easy:aggressive", "easy", "easy:cautious")
+    result = play_game(setup, group=0, rotation=0)
+    assert len(result.totals) == 3
+
+
 def test_play_game_seats_each_bot_by_its_rotation_and_reports_in_entrant_order(monkeypatch: pytest.MonkeyPatch) -> None:
     names = ["spy-a", "spy-b", "spy-c"]
     seen: dict[str, set[int | None]] = {}
@@ -272,6 +279,7 @@ def test_ctrl_c_reports_the_complete_groups_so_far(
             ["--bots", "random,nosuchbot,random"],
             "no bot named 'nosuchbot'; bots: random, easy, medium, hard (and, in a tournament only, cheat)",
         ),
+        (["--bots", "random,medium:bold,random"], "no style named 'bold'; styles: cautious, balanced, aggressive"),
         (["--bots", ",".join(["random"] * 9)], "3 to 8 bots, not 9"),
         (["--bots", "random,random"], "3 to 8 bots, not 2"),
         (["--bots", ",".join(["random"] * 6), "--preset", "contract"], "contract is for 3 to 5 players"),
