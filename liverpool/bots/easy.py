@@ -26,15 +26,20 @@ from liverpool.engine import (
     Observation,
     Phase,
     SwapJoker,
+    TableMeld,
     table_fits,
+    table_lay_off_index,
 )
 
 from .options import Options, buys_and_passes
 from .plan import FACES, Plan, plan_use
+from .style import Style
 from .table import (
     HandNeeds,
+    contract_ends_deal,
     face_values,
     fits_table,
+    is_final_deal,
     keeps_last_card,
     me,
     need_of,
@@ -49,6 +54,18 @@ Choice = Action | None
 
 _BUY: Final = Phase.BUY
 _DRAW: Final = Phase.DRAW
+_BALANCED: Final = Style.BALANCED
+_CAUTIOUS: Final = Style.CAUTIOUS
+CAUTIOUS_NEED: Final = 3  # a cautious easy bot buys only once its hand needs at most this many cards
+CAUTIOUS_STUCK: Final = 4  # it waits to go down while this many cards or more would be stuck in hand
+
+
+def near_hand(hand: Sequence[Card], card: Card) -> bool:
+    """Whether ``card`` (not a joker) pairs a card of ``hand``: the start of a set."""
+    if card.is_joker:
+        return False
+    face_rank = card.rank
+    return any(not c.is_joker and c.rank == face_rank for c in hand)
 
 
 def must_act(observation: Observation) -> bool:
@@ -159,7 +176,8 @@ def _shed_key(first: bool, joker: bool, value: int) -> int:
 class EasyBot:
     """The greedy bot (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, style: Style = Style.BALANCED) -> None:
+        self.style = style
         self.hand_needs = HandNeeds()  # this seat's hand and its need, read by :meth:`gains`
 
     def __call__(self, observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
@@ -305,13 +323,23 @@ class EasyBot:
         return self.gains(observation, card)
 
     def wants_buy(self, observation: Observation) -> bool:
-        """Buy the top discard (penalty card and all)?"""
+        """Buy the top discard (penalty card and all)? ``balanced``: when it lowers the need, counting the
+        penalty cards in a whole-hand deal; ``cautious``: only then and once the hand needs at most
+        :data:`CAUTIOUS_NEED` cards; ``aggressive``: also when it lowers the need without counting the
+        penalty cards, or pairs a card of the hand (:func:`near_hand`)."""
         top = observation.top_discard
         if top is None or self.is_down(observation):
             return False
         if type(self) is EasyBot and not whole_hand(observation):  # (:meth:`gains` reads no penalty cards there)
-            return self.gains(observation, top)
-        return self.gains(observation, top, observation.rules.buy_penalty_cards)
+            wanted = self.gains(observation, top)
+        else:
+            wanted = self.gains(observation, top, observation.rules.buy_penalty_cards)
+        style = self.style
+        if style is _BALANCED:
+            return wanted
+        if style is _CAUTIOUS:
+            return wanted and self.plan_need(observation, observation.hand) <= CAUTIOUS_NEED
+        return wanted or self.gains(observation, top) or near_hand(observation.hand, top)
 
     def choose_call(self, observation: Observation, calls: list[Call]) -> Call | None:
         """A call on a playable discard, or None. Calls shed a card (Liverpool) or punish the discarder."""
@@ -345,8 +373,31 @@ class EasyBot:
         return list(go_downs)
 
     def go_down_now(self, observation: Observation, best: Choice) -> bool:
-        """Whether to go down now with ``best`` (always)."""
-        return True
+        """Whether to go down now with ``best``: always, but ``cautious`` waits while going down would leave
+        :data:`CAUTIOUS_STUCK` cards or more stuck in hand and nobody else is down (never in the last
+        deal, nor when going down goes out)."""
+        if self.style is not _CAUTIOUS:
+            return True
+        return self.waits_less_than(observation, best, CAUTIOUS_STUCK)
+
+    def waits_less_than(self, observation: Observation, best: Choice, stuck: float) -> bool:
+        """Go down with ``best`` unless it would leave ``stuck`` cards or more that could not be laid off at
+        once while nobody else is down (always in the last deal, or when going down goes out)."""
+        if not isinstance(best, GoDown) or is_final_deal(observation) or contract_ends_deal(observation):
+            return True
+        seat = me(observation)
+        if any(s.down for s in observation.seats if s.seat != seat):
+            return True
+        return len(self._stuck(observation, best)) < stuck
+
+    def _stuck(self, observation: Observation, go_down: GoDown) -> list[Card]:
+        """The cards left in hand after ``go_down`` that could not be laid off at once."""
+        rules = observation.rules
+        seat = me(observation)
+        table = [*observation.melds, *(TableMeld(seat, m) for m in go_down.melds)]
+        used = {c for m in go_down.melds for c in m.cards}
+        fits = table_lay_off_index(table, rules)
+        return [c for c in observation.hand if c not in used and (c & 63) not in fits]
 
     def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:
         """A joker swap to make before going down (only when the plain going-down is not possible)."""

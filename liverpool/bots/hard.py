@@ -42,6 +42,7 @@ from liverpool.engine import (
 from .easy import Choice, must_act
 from .medium import MediumBot, Weights
 from .rollout import playout
+from .style import Style
 from .table import me, relevant
 from .worlds import sample_world
 
@@ -72,7 +73,9 @@ class HardBot:
         confidence: float = 2.0,
         screen: int = SCREEN,
         sample: Sampler = sample_world,
+        style: Style = Style.BALANCED,
     ) -> None:
+        self.style = style
         self.worlds = worlds
         self.sample = sample
         self.confidence = confidence
@@ -80,8 +83,10 @@ class HardBot:
         self.candidates = candidates
         self.time_limit = time_limit
         self.max_steps = max_steps
-        self.guide = MediumBot(weights)
-        self.policy = MediumBot(weights, counting=False)
+        self.guide = MediumBot(weights, style=style)
+        self.policy = MediumBot(weights, counting=False, style=style)
+        # the other seats of a rollout play ``balanced`` (the same bot when this one is)
+        self.others = self.policy if style is Style.BALANCED else MediumBot(weights, counting=False)
         self.last_worlds = 0
         self.last_diffs: list[list[float]] = []
 
@@ -183,7 +188,7 @@ class HardBot:
     def deal_points(self, world: GameState, seat: int, choice: Choice, rng: random.Random) -> tuple[int, ...]:
         """``seat`` plays ``choice`` in ``world`` (changed in place; ``None`` declines), then ``medium`` bots
         play to the end of the deal: each seat's points for the deal."""
-        agents = [self.policy] * world.seats
+        agents = [self.policy if s == seat else self.others for s in range(world.seats)]
         deal = world.deal
         if choice is None:
             return playout(world, agents, rng, skip_through=seat, max_steps=self.max_steps)

@@ -19,7 +19,7 @@ The weights live in :class:`Weights`; ``liverpool.bots.tune`` picks them from se
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from liverpool.engine import (
     Action,
@@ -30,14 +30,14 @@ from liverpool.engine import (
     MeldKind,
     Observation,
     SwapJoker,
-    TableMeld,
     best_leftover,
     table_lay_off_index,
 )
 
-from .easy import Choice, EasyBot, unused_cards, without
+from .easy import Choice, EasyBot, near_hand, unused_cards, without
 from .options import Options
 from .plan import Plan
+from .style import Style
 from .table import contract_ends_deal, is_final_deal, live_counts, me, plan_of, unseen_value, whole_hand
 
 
@@ -76,12 +76,30 @@ class Weights:
     hold: float = 8.0
 
 
+def styled(weights: Weights, style: Style) -> Weights:
+    """``weights`` as a style plays them: ``balanced`` as they are; ``aggressive`` buys on half the margin
+    and weighs a buy's gain half as much again; ``cautious`` wants twice the margin, weighs the gain at
+    two thirds, fears the penalty more as opponents go down, and waits to go down while four cards or
+    more would be stuck in hand and nobody else is down."""
+    if style is Style.AGGRESSIVE:
+        return replace(weights, buy_margin=weights.buy_margin / 2, buy_gain=weights.buy_gain * 1.5)
+    if style is Style.CAUTIOUS:
+        return replace(
+            weights,
+            buy_margin=weights.buy_margin * 2,
+            buy_gain=weights.buy_gain * 2 / 3,
+            buy_risk=weights.buy_risk + 1.0,
+            wait_left=min(weights.wait_left, 4.0),
+        )
+    return weights
+
+
 class MediumBot(EasyBot):
     """The tuned heuristic bot (see the module docstring)."""
 
-    def __init__(self, weights: Weights | None = None, counting: bool = True) -> None:
-        super().__init__()
-        self.weights = weights if weights is not None else Weights()
+    def __init__(self, weights: Weights | None = None, counting: bool = True, style: Style = Style.BALANCED) -> None:
+        super().__init__(style)
+        self.weights = styled(weights if weights is not None else Weights(), style)
         self.counting = counting
         self._deciding: Observation | None = None
         self._live: list[int] | None = None
@@ -137,12 +155,14 @@ class MediumBot(EasyBot):
         w = self.weights
         gain = self.gain(observation, top, observation.rules.buy_penalty_cards)
         if gain < w.buy_margin:
-            return False
+            return self.style is Style.AGGRESSIVE and gain >= 0 and near_hand(observation.hand, top)
         seat = me(observation)
         others = [s for s in observation.seats if s.seat != seat]
         danger = sum(s.down for s in others) / max(1, len(others))
         penalty = observation.rules.buy_penalty_cards * unseen_value(observation, self.live(observation))
-        return w.buy_gain * gain > penalty * (1 + w.buy_risk * 4 * danger)
+        if w.buy_gain * gain > penalty * (1 + w.buy_risk * 4 * danger):
+            return True
+        return self.style is Style.AGGRESSIVE and near_hand(observation.hand, top)
 
     # -- going down -------------------------------------------------------------------------------
 
@@ -151,26 +171,12 @@ class MediumBot(EasyBot):
         ranked: list[Choice] = [*sorted(go_downs, key=lambda g: self._stuck_after(observation, g))]
         return ranked
 
-    def _stuck(self, observation: Observation, go_down: GoDown) -> list[Card]:
-        """The cards left in hand after ``go_down`` that could not be laid off at once."""
-        rules = observation.rules
-        seat = me(observation)
-        table = [*observation.melds, *(TableMeld(seat, m) for m in go_down.melds)]
-        used = {c for m in go_down.melds for c in m.cards}
-        fits = table_lay_off_index(table, rules)
-        return [c for c in observation.hand if c not in used and (c & 63) not in fits]
-
     def _stuck_after(self, observation: Observation, go_down: GoDown) -> int:
         return sum(observation.rules.value(c) for c in self._stuck(observation, go_down))
 
     def go_down_now(self, observation: Observation, best: Choice) -> bool:
         """Go down, unless many cards would be stuck in hand while nobody else is down yet."""
-        if not isinstance(best, GoDown) or is_final_deal(observation) or contract_ends_deal(observation):
-            return True
-        seat = me(observation)
-        if any(s.down for s in observation.seats if s.seat != seat):
-            return True
-        return len(self._stuck(observation, best)) < self.weights.wait_left
+        return self.waits_less_than(observation, best, self.weights.wait_left)
 
     def swap_to_go_down(self, observation: Observation, g: Options) -> SwapJoker | None:
         if self.is_down(observation) or not g.swaps:

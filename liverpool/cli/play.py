@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from liverpool.bots.random_bot import random_bot
-from liverpool.bots.registry import UnknownBot, make_bot
+from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec, seat_entry
 from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine import (
@@ -48,7 +48,10 @@ def watch(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", "-b", help="The bots, one per seat, e.g. medium,easy,easy,medium (the seat count follows)."
+            "--bots",
+            "-b",
+            help="The bots, one per seat, e.g. medium,easy:aggressive,easy,medium (LEVEL or LEVEL:STYLE; "
+            "the seat count follows).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed plays the same game.")] = 1,
@@ -63,8 +66,10 @@ def watch(
     except ValueError as exc:
         raise _fail(str(exc)) from exc
     try:
-        agents = [make_bot(b) for b in bots.split(",")] if bots else [random_bot] * seats
-    except UnknownBot as exc:
+        specs = bots.split(",") if bots else []
+        agents = [make_spec(b) for b in specs] if specs else [random_bot] * seats
+        bot_versions = [seat_entry(s, b) for s, b in enumerate(specs or ["random"] * seats)]
+    except (UnknownBot, UnknownStyle) as exc:
         raise _fail(str(exc)) from exc
     seats = len(agents)
     names = [f"seat {s}" for s in range(seats)]
@@ -83,7 +88,9 @@ def watch(
     _catch_up(state, names, printed)
     _print_totals(state, names)
     if record is not None:
-        record.write_text(GameRecord.of(state, names, {"seed": seed}).to_json(), encoding="utf-8")
+        record.write_text(
+            GameRecord.of(state, names, {"seed": seed, "bot_versions": bot_versions}).to_json(), encoding="utf-8"
+        )
         console.print(f"record written to {record}", markup=False)
 
 

@@ -67,7 +67,8 @@ def tournament(
             "--bots",
             "-b",
             help=(
-                "Bots by name, comma-separated, one per seat (3-8); a name may repeat. Besides the bots of "
+                "Bots by name, comma-separated, one per seat (3-8); a name may repeat and may name a style, "
+                "medium:aggressive (cautious, balanced, aggressive). Besides the bots of "
                 "'liverpool play', 'cheat' (hard seeing every hand; measurement only, docs/bots.md)."
             ),
         ),

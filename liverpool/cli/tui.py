@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from liverpool.bots.registry import FACTORIES
+from liverpool.bots.registry import FACTORIES, UnknownBot, UnknownStyle, parse_spec
 from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine import GameRecord, IllegalAction, RecordError, ReplayError
 
@@ -27,7 +27,10 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", help="The other seats' bots, in seat order after yours: random, easy, medium, hard."
+            "--bots",
+            "-b",
+            help="The other seats' bots, in seat order after yours: random, easy, medium, hard; "
+            "LEVEL:STYLE picks a style, e.g. medium:aggressive (cautious, balanced, aggressive).",
         ),
     ] = "medium,medium,medium",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed deals the same cards.")] = 1,
@@ -76,9 +79,13 @@ def play(
         except ValueError as exc:
             raise _fail(str(exc)) from exc
         names = [b.strip().lower() for b in bots.split(",") if b.strip()]
-        unknown = [b for b in names if b not in FACTORIES]
-        if unknown or not names:
-            raise _fail(f"unknown bots {unknown or bots!r}; bots: {', '.join(FACTORIES)}")
+        if not names:
+            raise _fail(f"no bots in {bots!r}; bots: {', '.join(FACTORIES)}")
+        for spec in names:
+            try:
+                parse_spec(spec)
+            except (UnknownBot, UnknownStyle) as exc:
+                raise _fail(str(exc)) from exc
         try:
             session = Session(rules, names, seed=seed, name=name)
         except ValueError as exc:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from anyio import to_thread
 
-from liverpool.bots.registry import bot_names, make_bot
+from liverpool.bots.registry import bot_names, make_bot, version_of
 from liverpool.cli.narrate import deal_end_reason
 from liverpool.engine import (
     Action,
@@ -115,7 +115,10 @@ class TableActor:
         self.claimed = [s.bot is not None or s.token_hash is not None for s in info.seats]
         self.rematch_id = info.rematch_id
         self.rng = live_rng()
-        self.agents: dict[int, Agent] = {s: make_bot(b) for s, b in enumerate(self.bots) if b is not None}
+        self.styles: list[str | None] = [s.style for s in info.seats]
+        self.agents: dict[int, Agent] = {
+            s: make_bot(b, self.styles[s]) for s, b in enumerate(self.bots) if b is not None
+        }
         self.clients: set[Client] = set()
         self.away: set[int] = set()
         self.backlog = loaded.backlog
@@ -417,7 +420,8 @@ class TableActor:
                 if position is None
                 else new_position(self.rules, position)
             )
-            await to_thread.run_sync(partial(self.storage.set_status, self.id, PLAYING))
+            versions = {s: version_of(b) for s, b in enumerate(self.bots) if b is not None}
+            await to_thread.run_sync(partial(self.storage.start, self.id, PLAYING, versions))
             self.status = PLAYING
             self._broadcast_state()
         state = self.state
@@ -675,7 +679,8 @@ class TableActor:
             raise Refused(409, "not_over", "a rematch is made once the game is over")
         if self.rematch_id is None:
             seats = [
-                NewSeat(name=None if b is not None else n, bot=b) for n, b in zip(self.names, self.bots, strict=True)
+                NewSeat(name=None if b is not None else n, bot=b, style=self.styles[s])
+                for s, (n, b) in enumerate(zip(self.names, self.bots, strict=True))
             ]
             dealer = choose_first_dealer(self.rules, len(seats), self.rng)
             info = await to_thread.run_sync(

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from liverpool.bots.registry import bot_names
+from liverpool.bots.registry import DEFAULT_STYLE, STYLES, UnknownStyle, bot_names, find_style, styles_of
 from liverpool.cli.narrate import BEFORE_FIRST_DEAL, describe_words
 from liverpool.cli.phrases import Phrase, english
 from liverpool.engine import (
@@ -116,6 +116,9 @@ async def presets() -> dict[str, Any]:
         "fields": field_docs(),
         "summary_fields": list(SUMMARY_FIELDS),
         "bots": bot_names(),
+        "bot_styles": {name: list(styles_of(name)) for name in bot_names()},
+        "styles": list(STYLES),
+        "default_style": DEFAULT_STYLE.value,
     }
 
 
@@ -192,8 +195,9 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
         if key not in known:
             raise Refused(422, "unknown_bot", f"no bot named {name!r}; bots: {', '.join(known)}", "bots")
         bots[seat] = key
+    styles = _styles(body.styles, bots)
     dealer = choose_first_dealer(rules, body.seats, live_rng())
-    seats = [NewSeat(bot=bots.get(s)) for s in range(body.seats)]
+    seats = [NewSeat(bot=bots.get(s), style=styles.get(s)) for s in range(body.seats)]
     info = await to_thread.run_sync(
         server.storage.create_table, rules.to_dict(), dealer, body.options().model_dump(), seats
     )
@@ -205,6 +209,49 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
         "invite_url": f"/join/{info.invite}",
         "spectator": info.spectator,
         "spectator_url": f"/watch/{info.spectator}",
+    }
+
+
+def _styles(asked: dict[int, str], bots: dict[int, str]) -> dict[int, str]:
+    """The style of each bot seat that names one (``balanced`` is stored as no style: today's play)."""
+    styles: dict[int, str] = {}
+    for seat, style in asked.items():
+        if seat not in bots:
+            raise Refused(422, "style_without_bot", f"a style for seat {seat}, which has no bot", "styles")
+        try:
+            found = find_style(bots[seat], style)
+        except UnknownStyle as exc:
+            raise Refused(422, "unknown_style", f"seat {seat}: {exc}", "styles") from exc
+        if found is not DEFAULT_STYLE:
+            styles[seat] = found.value
+    return styles
+
+
+def seat_bots(info: TableInfo) -> list[dict[str, Any]]:
+    """Each bot seat's level, style and the version it plays (null until the game starts, and for tables
+    started before versions were stored)."""
+    return [
+        {"seat": s.seat, "bot": s.bot, "style": s.style or DEFAULT_STYLE.value, "version": s.version}
+        for s in info.seats
+        if s.bot is not None
+    ]
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, server: Srv) -> dict[str, Any]:
+    """A table's public facts: status, ruleset, seats (names and bots) and each bot seat's level, style and
+    version (``bots``)."""
+    info = await to_thread.run_sync(server.storage.table, table_id)
+    if info is None:
+        raise Refused(404, "no_such_table", f"there is no table {table_id!r}")
+    names = display_names(info)
+    return {
+        "table_id": info.id,
+        "status": info.status,
+        "ruleset": info.ruleset.get("name"),
+        "created": info.created.isoformat(),
+        "seats": [{"seat": s.seat, "name": names[s.seat], "bot": s.bot, "free": s.free} for s in info.seats],
+        "bots": seat_bots(info),
     }
 
 
@@ -240,6 +287,7 @@ async def invite(invite: str, server: Srv) -> dict[str, Any]:
         "ruleset": info.ruleset,
         "options": info.options,
         "seats": [{"seat": s.seat, "name": names[s.seat], "bot": s.bot, "free": s.free} for s in info.seats],
+        "bots": seat_bots(info),
         "status": info.status,
         "spectator_url": f"/watch/{info.spectator}",
     }
@@ -311,6 +359,8 @@ def _record_of(info: TableInfo, actions: list[dict[str, Any]], undone: list[dict
     they were taken back to, as the terminal client's records have them)."""
     names = [display_name(s.seat, s.name, s.bot) for s in info.seats]
     meta: dict[str, Any] = {"table_id": info.id, "created": info.created.isoformat()}
+    if any(s.bot is not None for s in info.seats):
+        meta["bot_versions"] = seat_bots(info)
     if undone:
         meta["undone"] = [{"at": u["at"], "seat": u["seat"], "actions": u["actions"]} for u in undone]
     actions_ = [action_from_dict(a) for a in actions]

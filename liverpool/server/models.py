@@ -38,7 +38,8 @@ class SeatRow(Base):
     """One seat: a bot (``bot`` is its difficulty), a human (``token_hash`` is the SHA-256 of the
         secret seat token, which is never stored), a seat reserved for a rematch (a name, no token yet),
         or a free seat (no name). The column keeps its first name, ``token``. ``away_at``: while a human
-    is away, the time at which a bot starts playing for them (it survives a restart)."""
+    is away, the time at which a bot starts playing for them (it survives a restart). A bot seat's
+    ``bot_style`` is chosen with the table, its ``bot_version`` stored when the game starts."""
 
     __tablename__ = "seats"
 
@@ -48,6 +49,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column("token", String(TOKEN_LENGTH), unique=True, nullable=True)
     away_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    bot_style: Mapped[str | None] = mapped_column(String(16), nullable=True)  # a bot's style; None: balanced
+    bot_version: Mapped[str | None] = mapped_column(String(32), nullable=True)  # ``medium/1``, once the game starts
 
 
 class ActionRow(Base):

@@ -78,6 +78,10 @@ class CreateTable(TableOptions):
     bots: dict[Seat, Annotated[str, Field(max_length=32)]] = Field(
         default_factory=dict, description="Seat -> bot difficulty."
     )
+    styles: dict[Seat, Annotated[str, Field(max_length=16)]] = Field(
+        default_factory=dict,
+        description="Seat -> the style of its bot: cautious, balanced (the default) or aggressive (docs/bots.md).",
+    )
 
     def options(self) -> TableOptions:
         return TableOptions.model_validate({name: getattr(self, name) for name in TableOptions.model_fields})

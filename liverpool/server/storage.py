@@ -201,6 +201,8 @@ class SeatInfo:
     bot: str | None
     token_hash: str | None
     away_at: datetime | None = None
+    style: str | None = None  # a bot's style (None: balanced)
+    version: str | None = None  # the bot's version (``medium/1``), stored when the game starts
 
     @property
     def free(self) -> bool:
@@ -244,6 +246,7 @@ class NewSeat:
 
     name: str | None = None
     bot: str | None = None
+    style: str | None = None
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -294,7 +297,7 @@ class Storage:
             session.add(table)
             session.flush()
             for number, seat in enumerate(seats):
-                session.add(SeatRow(table_id=table.id, seat=number, name=seat.name, bot=seat.bot))
+                session.add(SeatRow(table_id=table.id, seat=number, name=seat.name, bot=seat.bot, bot_style=seat.style))
             if rematch_of is not None:
                 session.execute(update(TableRow).where(TableRow.id == rematch_of).values(rematch_id=table.id))
             session.flush()
@@ -389,6 +392,17 @@ class Storage:
             session.execute(
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(away_at=when)
             )
+
+    def start(self, table_id: str, status: str, versions: dict[int, str]) -> None:
+        """The game starts: the table's new status and the version of each bot seat, in one transaction."""
+        with self._sessions.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+            for seat, version in versions.items():
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(bot_version=version)
+                )
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._sessions.begin() as session:
@@ -528,6 +542,9 @@ class Storage:
             created=table.created if table.created.tzinfo is not None else table.created.replace(tzinfo=UTC),
             rematch_of=table.rematch_of,
             rematch_id=table.rematch_id,
-            seats=tuple(SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at)) for s in seats),
+            seats=tuple(
+                SeatInfo(s.seat, s.name, s.bot, s.token_hash, _aware(s.away_at), s.bot_style, s.bot_version)
+                for s in seats
+            ),
             position=table.position,
         )

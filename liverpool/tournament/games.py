@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from liverpool.bots import cheat
-from liverpool.bots.registry import UnknownBot, make_bot
+from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec
 from liverpool.engine import Action, GameState, Ruleset, RulesetError, SeededChance, Shuffle, run_game
 
 MIN_SEATS = 3
@@ -114,8 +114,8 @@ def make_setup(rules: Ruleset, bots: Sequence[str], seed: int) -> Setup:
         if name == cheat.NAME:
             continue
         try:
-            make_bot(name)
-        except UnknownBot as exc:
+            make_spec(name)
+        except (UnknownBot, UnknownStyle) as exc:
             raise TournamentError(f"{exc} (and, in a tournament only, {cheat.NAME})") from None
     try:
         rules.deck_for(len(names))
@@ -134,7 +134,7 @@ def play_game(setup: Setup, group: int, rotation: int) -> GameResult:
     seated = [entrant_at(seat, rotation, n) for seat in range(n)]
     truth = cheat.Truth()
     agents = [
-        cheat.make_cheat(truth) if setup.bots[entrant] == cheat.NAME else make_bot(setup.bots[entrant])
+        cheat.make_cheat(truth) if setup.bots[entrant] == cheat.NAME else make_spec(setup.bots[entrant])
         for entrant in seated
     ]
     seat_buys = [0] * n

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from liverpool.bots.registry import make_bot
+from liverpool.bots.registry import make_spec, seat_entry
 from liverpool.cli.narrate import deal_end_lines, describe
 from liverpool.engine import (
     Action,
@@ -64,7 +64,7 @@ class Session(SeatCommands):
             else:
                 bot = next(bot_iter)
                 self.names.append(f"{bot} {seat}")
-                self.agents.append(make_bot(bot))
+                self.agents.append(make_spec(bot))
         self.chance = SeededChance(seed)
         self.rng = random.Random(f"{seed}:bots")
         self.by_rank = False
@@ -95,6 +95,9 @@ class Session(SeatCommands):
     def record(self) -> GameRecord:
         """The game so far in the engine's record format, with what :meth:`resume` needs in ``meta``."""
         meta: dict[str, Any] = {"seed": self.seed, "bots": self.bot_names, "human": self.human, "client": "tui"}
+        meta["bot_versions"] = [
+            seat_entry(s, self.bot_names[self._bot_index(s)]) for s in range(len(self.names)) if s != self.human
+        ]
         if self.undone:
             meta["undone"] = self.undone
         return GameRecord.of(self.state, self.names, meta)
@@ -125,7 +128,7 @@ class Session(SeatCommands):
         self.undone.append({"at": at, "actions": [action_to_dict(a) for a in history[at:]]})
         self.state = back.state
         self.agents = [
-            None if a is None else make_bot(self.bot_names[self._bot_index(s)]) for s, a in enumerate(self.agents)
+            None if a is None else make_spec(self.bot_names[self._bot_index(s)]) for s, a in enumerate(self.agents)
         ]
         self._declined, self._declined_at = set(), -1
         self._results_logged = len(self.state.results)

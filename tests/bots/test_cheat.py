@@ -44,7 +44,7 @@ def test_liverpool_watch_and_the_terminal_game_refuse_it() -> None:
     watched = runner.invoke(app, ["watch", "--bots", "cheat,medium,medium", "--quiet"])
     assert watched.exit_code == 2 and "no bot named 'cheat'; bots: random, easy, medium, hard" in watched.output
     played = runner.invoke(app, ["play", "--bots", "cheat,medium"])
-    assert played.exit_code != 0 and "unknown bots ['cheat']; bots: random, easy, medium, hard" in played.output
+    assert played.exit_code != 0 and "no bot named 'cheat'; bots: random, easy, medium, hard" in played.output
 
 
 def test_the_rl_env_refuses_it() -> None:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from liverpool.bots import registry
 from liverpool.bots.random_bot import random_bot
+from liverpool.bots.style import Style
 from liverpool.cli import app
 from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine.actions import Action
@@ -63,14 +64,21 @@ def test_rotation_r_puts_entrant_i_at_seat_i_plus_r(seats: int) -> None:
     assert sorted(seat_of(0, rotation, seats) for rotation in range(seats)) == list(range(seats))
 
 
-def _spy_factory(name: str, seen: dict[str, set[int | None]]) -> Callable[[], Agent]:
+def _spy_factory(name: str, seen: dict[str, set[int | None]]) -> Callable[[Style], Agent]:
     """A bot factory whose bots play like ``random`` and note the seat they play from under ``name``."""
 
     def agent(observation: Observation, options: list[Action], rng: random.Random) -> Action | None:
         seen.setdefault(name, set()).add(observation.viewer)
         return random_bot(observation, options, rng)
 
-    return lambda: agent
+    return lambda style: agent
+
+
+def test_a_bot_spec_seats_a_bot_in_its_style() -> None:
+    setup = make_setup(find_preset("may-i"), ["easy:aggressive", "easy", "easy:cautious"], SEED)
+    assert setup.bots == ("easy:aggressive", "easy", "easy:cautious")
+    result = play_game(setup, group=0, rotation=0)
+    assert len(result.totals) == 3
 
 
 def test_play_game_seats_each_bot_by_its_rotation_and_reports_in_entrant_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,6 +279,7 @@ def test_ctrl_c_reports_the_complete_groups_so_far(
             ["--bots", "random,nosuchbot,random"],
             "no bot named 'nosuchbot'; bots: random, easy, medium, hard (and, in a tournament only, cheat)",
         ),
+        (["--bots", "random,medium:bold,random"], "no style named 'bold'; styles: cautious, balanced, aggressive"),
         (["--bots", ",".join(["random"] * 9)], "3 to 8 bots, not 9"),
         (["--bots", "random,random"], "3 to 8 bots, not 2"),
         (["--bots", ",".join(["random"] * 6), "--preset", "contract"], "contract is for 3 to 5 players"),

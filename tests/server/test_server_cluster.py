@@ -225,7 +225,7 @@ def test_the_lease_table_is_made_by_the_migrations(db_url: str, start: str, star
                     )
         storage_module.migrate(engine)
         with engine.connect() as connection:
-            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0008"
             rows = connection.execute(text("SELECT table_id, owner FROM table_leases")).all()
         columns = {c["name"]: c for c in sa.inspect(engine).get_columns("table_leases")}
         assert set(columns) == {"table_id", "owner", "expires"}

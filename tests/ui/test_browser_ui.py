@@ -331,3 +331,29 @@ def test_the_builder_shows_what_the_engine_says_is_missing(browser: Browser, lob
     assert tab.by("builder-missing").inner_text() == "Missing: set 1 needs 2 more cards"
     assert tab.by("builder-go-down").is_disabled()
     assert tab.errors == []
+
+
+@pytest.mark.parametrize(("locale", "aggressive"), [("en-GB", "aggressive"), ("nb-NO", "offensiv")])
+def test_the_lobby_picks_a_style_per_bot_seat(
+    browser: Browser, lobby_server: ServerProcess, locale: str, aggressive: str
+) -> None:
+    """Issue 29 item 4: a style select beside each bot seat whose level has styles (hidden for people and
+    for `random`), in the page's language; the table stores the style chosen."""
+    tab = open_tab(browser, locale=locale).goto(lobby_server.http + "/")
+    page = tab.page
+    page.wait_for_selector("body[data-ready='1']")
+    tab.by("seat-count").fill("3")
+    tab.by("seat-count").dispatch_event("change")
+    assert not tab.by("seat-style-0").is_visible(), "no style for a person's seat"
+    tab.by("seat-kind-1").select_option("medium")
+    tab.by("seat-kind-2").select_option("random")
+    assert tab.by("seat-style-1").is_visible() and not tab.by("seat-style-2").is_visible()
+    assert tab.by("seat-style-1").input_value() == "balanced"
+    assert aggressive in tab.by("seat-style-1").locator("option[value=aggressive]").inner_text()
+    tab.by("seat-style-1").select_option("aggressive")
+    tab.by("create-table").click()
+    page.wait_for_selector("[data-testid=created]:not([hidden])")
+    invite = tab.by("invite-link").input_value().rsplit("/", 1)[-1]
+    bots = lobby_server.get(f"/api/invite/{invite}").json()["bots"]
+    assert [(b["seat"], b["bot"], b["style"]) for b in bots] == [(1, "medium", "aggressive"), (2, "random", "balanced")]
+    assert tab.errors == []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from liverpool.bots.registry import bot_names
+from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
@@ -90,6 +90,7 @@ def dynamic_domains() -> dict[str, set[str]]:
     fields = field_registry()
     return {
         "bot.": set(bot_names()),
+        "style.": set(STYLES),
         "table_status.": {WAITING, PLAYING, OVER},
         "field.": {f.name for f in fields},
         "doc.": {f.name for f in fields},

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from liverpool.bots.registry import VERSIONS
 from liverpool.cli import app
 from liverpool.engine.record import GameRecord, replay
 
@@ -106,3 +107,26 @@ def test_replay_runs_as_a_real_command(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "$.format" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_watch_takes_bot_styles_and_records_the_bots_versions(tmp_path: Path) -> None:
+    out = tmp_path / "styled.json"
+    bots = "easy:aggressive,medium:cautious,random"
+    result = runner.invoke(app, ["watch", "--bots", bots, "--seed", "2", "--quiet", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    meta = GameRecord.from_json(out.read_text(encoding="utf-8")).meta
+    assert meta["bot_versions"] == [
+        {"seat": 0, "bot": "easy", "style": "aggressive", "version": "easy/" + str(VERSIONS["easy"])},
+        {"seat": 1, "bot": "medium", "style": "cautious", "version": "medium/" + str(VERSIONS["medium"])},
+        {"seat": 2, "bot": "random", "style": "balanced", "version": "random/" + str(VERSIONS["random"])},
+    ]
+
+
+def test_a_bad_style_is_named_by_watch_and_play(tmp_path: Path) -> None:
+    out = tmp_path / "never.json"
+    watched = runner.invoke(app, ["watch", "--bots", "easy,medium:bold,easy", "--record", str(out)])
+    assert watched.exit_code != 0 and "no style named 'bold'; styles: cautious, balanced, aggressive" in watched.output
+    assert not out.exists()
+    played = runner.invoke(app, ["play", "--bots", "random:aggressive,easy"])
+    assert played.exit_code != 0
+    assert "bot 'random' has no style 'aggressive': it plays only balanced" in " ".join(played.output.split())

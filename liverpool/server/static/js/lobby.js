@@ -11,6 +11,9 @@ const lobby = {
   presets: [],
   fields: [],
   bots: [],
+  botStyles: {},
+  styles: [],
+  defaultStyle: "balanced",
   summaryFields: [],
   saved: [],
   form: null,
@@ -71,14 +74,19 @@ function fitSeats() {
 
 function drawSeatKinds(count) {
   const list = $("seat-kinds");
-  const before = [...list.querySelectorAll("select")].map((s) => s.value);
+  const before = [...list.querySelectorAll("select.seat-kind")].map((s) => s.value);
+  const styled = [...list.querySelectorAll("select.seat-style")].map((s) => s.value);
   list.replaceChildren(...Array.from({ length: count }, (_, seat) => {
     const value = before[seat] ?? "human";
-    return el("li", {},
-      el("span", { class: "seat-label", text: t("common.seat_n", { n: seat + 1 }) }),
-      el("select", { "aria-label": t("lobby.who_plays", { n: seat + 1 }), dataset: { testid: `seat-kind-${seat}` } },
-        el("option", { value: "human", text: t("lobby.kind_human"), selected: value === "human" }),
-        lobby.bots.map((bot) => el("option", { value: bot, text: t("lobby.kind_bot", { bot: t(`bot.${bot}`) }), selected: value === bot }))));
+    const kind = el("select", { class: "seat-kind", "aria-label": t("lobby.who_plays", { n: seat + 1 }), dataset: { testid: `seat-kind-${seat}` } },
+      el("option", { value: "human", text: t("lobby.kind_human"), selected: value === "human" }),
+      lobby.bots.map((bot) => el("option", { value: bot, text: t("lobby.kind_bot", { bot: t(`bot.${bot}`) }), selected: value === bot })));
+    const style = el("select", { class: "seat-style", "aria-label": t("lobby.bot_style", { n: seat + 1 }), dataset: { testid: `seat-style-${seat}` } },
+      lobby.styles.map((name) => el("option", { value: name, text: t(`style.${name}`), selected: name === (styled[seat] ?? lobby.defaultStyle) })));
+    const showStyle = () => { style.hidden = (lobby.botStyles[kind.value] ?? []).length < 2; };
+    kind.addEventListener("change", showStyle);
+    showStyle();
+    return el("li", {}, el("span", { class: "seat-label", text: t("common.seat_n", { n: seat + 1 }) }), kind, style);
   }));
 }
 
@@ -121,14 +129,19 @@ async function createTable(event) {
   error.textContent = "";
   const { preset, rules } = chosenRules();
   const bots = {};
-  document.querySelectorAll("#seat-kinds select").forEach((select, seat) => {
-    if (select.value !== "human") bots[String(seat)] = select.value;
+  const styles = {};
+  document.querySelectorAll("#seat-kinds li").forEach((row, seat) => {
+    const kind = row.querySelector("select.seat-kind").value;
+    const style = row.querySelector("select.seat-style");
+    if (kind !== "human") bots[String(seat)] = kind;
+    if (kind !== "human" && !style.hidden && style.value !== lobby.defaultStyle) styles[String(seat)] = style.value;
   });
   const body = {
     preset,
     rules,
     seats: Number($("seat-count").value),
     bots,
+    styles,
     away_timeout_s: Number($("away-timeout").value),
     bot_pace_ms: Number($("bot-pace").value),
     buy_timeout_s: Number($("buy-timeout").value),
@@ -234,6 +247,9 @@ async function start() {
     lobby.presets = data.presets;
     lobby.fields = await loadFields();
     lobby.bots = data.bots;
+    lobby.botStyles = data.bot_styles;
+    lobby.styles = data.styles;
+    lobby.defaultStyle = data.default_style;
     lobby.summaryFields = data.summary_fields;
     lobby.seats = (await formLimits()).create_table.seats;
     await applyLimits();
