@@ -7,7 +7,9 @@ and lobby requests. After every step, everything each recipient has received is 
 what that recipient may see, using the true game rebuilt from the stored log:
 
 - each ``state`` equals the engine's observation for that recipient (:func:`observe`) at its ``seq``,
-  with the legal actions of that seat only;
+  with the legal actions of that seat only, whether it was sent whole or built from the ``delta`` messages
+  sent since (``server_fixtures.Client`` applies them);
+- no ``delta`` carries a card that its recipient may not see at its ``seq`` (read from the frame as sent);
 - no card of the stock, and no card of another seat's hand that the table has not seen, is in any
   message (read straight from the JSON, independently of :func:`observe`);
 - an event's text names only cards the table can see before or after that action;
@@ -125,6 +127,7 @@ class Recipient:
         self.seat = seat
         self.token = token
         self.checked = 0
+        self.frames_checked = 0
 
 
 class NoLeaks(RuleBasedStateMachine):
@@ -259,6 +262,24 @@ class NoLeaks(RuleBasedStateMachine):
         recipient.checked = len(recipient.client.received)
         for message in messages:
             self.check_message(message, recipient)
+        frames = recipient.client.frames[recipient.frames_checked :]
+        recipient.frames_checked = len(recipient.client.frames)
+        for frame in frames:
+            if frame["type"] == "delta":
+                self.check_delta(frame, recipient)
+        assert recipient.client.resyncs == 0, "a delta did not follow on the state its recipient held"
+
+    def check_delta(self, delta: dict[str, Any], recipient: Recipient) -> None:
+        """What a delta carries, as sent: no token, no forbidden key, no card hidden from its recipient."""
+        text = json.dumps(delta)
+        for token in self.tokens.values():
+            assert token not in text, "a delta carries a seat token"
+        values = [op.get("value") for op in delta["patch"]]
+        assert not (keys_of(values) & FORBIDDEN_KEYS), keys_of(values) & FORBIDDEN_KEYS
+        assert {op["op"] for op in delta["patch"]} <= {"add", "remove", "replace"}, "a delta copies or moves"
+        state = self.game.at(delta["seq"])
+        leaked = cards_in(values) & hidden_from(state, recipient.seat)
+        assert not leaked, f"a delta showed seat {recipient.seat} hidden cards {sorted(leaked)}"
 
     def check_message(self, message: dict[str, Any], recipient: Recipient) -> None:
         seat = recipient.seat
