@@ -40,7 +40,7 @@ from hypothesis.stateful import (
 )
 from server_fixtures import Client, ServerProcess, my_move
 
-from liverpool.engine.actions import action_from_dict, action_to_dict
+from liverpool.engine.actions import Discard, action_from_dict, action_to_dict
 from liverpool.engine.cards import Card
 from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.game.legal import legal_actions
@@ -95,6 +95,19 @@ def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 def keys_of(value: Any) -> set[str]:
     return {path.rsplit(".", 1)[-1] for path, _ in walk(value) if "." in path}
+
+
+RESULT = re.compile(r"^/observation/results/\d+$")
+
+
+def without_deal_end_hands(observation: dict[str, Any]) -> dict[str, Any]:
+    """An observation without the hands of the deals that have ended (each deal result's ``hands``), which
+    every seat and spectator sees (issue 24 item 10: a deal's end is public; test_server_sequence checks
+    what they hold)."""
+    results = observation.get("results")
+    if not isinstance(results, list):
+        return observation
+    return {**observation, "results": [{k: v for k, v in r.items() if k != "hands"} for r in results]}
 
 
 def cards_in(value: Any) -> set[str]:
@@ -274,7 +287,18 @@ class NoLeaks(RuleBasedStateMachine):
         text = json.dumps(delta)
         for token in self.tokens.values():
             assert token not in text, "a delta carries a seat token"
-        values = [op.get("value") for op in delta["patch"]]
+        values = []
+        for op in delta["patch"]:
+            path, value = op["path"], op.get("value")
+            if re.fullmatch(r"/observation/results/\d+/hands(/.*)?", path):
+                continue  # a deal result's hands: public
+            if RESULT.match(path) and isinstance(value, dict):
+                value = {k: v for k, v in value.items() if k != "hands"}
+            elif path == "/observation/results" and isinstance(value, list):
+                value = without_deal_end_hands({"results": value})["results"]
+            elif path == "/observation" and isinstance(value, dict):
+                value = without_deal_end_hands(value)
+            values.append(value)
         assert not (keys_of(values) & FORBIDDEN_KEYS), keys_of(values) & FORBIDDEN_KEYS
         assert {op["op"] for op in delta["patch"]} <= {"add", "remove", "replace"}, "a delta copies or moves"
         state = self.game.at(delta["seq"])
@@ -286,6 +310,8 @@ class NoLeaks(RuleBasedStateMachine):
         text = json.dumps(message)
         for token in self.tokens.values():
             assert token not in text, f"a message carries a seat token: {message['type']}"
+        if message["type"] == "state" and message.get("observation"):
+            message = {**message, "observation": without_deal_end_hands(message["observation"])}
         assert not (keys_of(message) & FORBIDDEN_KEYS), (keys_of(message) & FORBIDDEN_KEYS, message["type"])
         match message["type"]:
             case "state":
@@ -296,13 +322,16 @@ class NoLeaks(RuleBasedStateMachine):
                 state = self.game.at(message["seq"])
                 leaked = cards_in(message) & hidden_from(state, seat)
                 assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
-                assert message["observation"] == observe(state, seat).to_client_dict()
+                assert message["observation"] == without_deal_end_hands(observe(state, seat).to_client_dict())
                 mine = [action_to_dict(a) for a in legal_actions(state) if seat is not None and a.seat == seat]
                 assert message["legal"] == mine
             case "event":
                 seq = message["seq"]
                 before, after = self.game.at(seq), self.game.at(seq + 1)
                 public = faces(observe(before, None).visible_cards() | observe(after, None).visible_cards())
+                action = self.game.actions[seq]
+                if isinstance(action, Discard):  # the card discarded to go out is said before the deal ends
+                    public |= faces({action.card})
                 named = spoken_cards(message["text"])
                 assert named <= public, f"event {seq} ({message['text']!r}) names hidden cards {named - public}"
             case "error":
