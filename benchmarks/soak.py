@@ -412,8 +412,9 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         began = soak.now()
         restart_at = [args.duration * (i + 1) / (len(restarts) + 1) for i in range(len(restarts))]
         last_line = 0.0
-        while (elapsed := soak.now() - began) < args.duration:
-            progress.update(job, completed=elapsed)
+        # Every restart asked for happens, even when a slow one (a loaded machine) has used up the duration.
+        while (elapsed := soak.now() - began) < args.duration or restart_at:
+            progress.update(job, completed=min(elapsed, args.duration))
             if restart_at and elapsed >= restart_at[0]:
                 restart_at.pop(0)
                 how = restarts.pop(0)
