@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Tests run in parallel processes (pytest-xdist), one per core by default.
 TEST_WORKERS ?= auto
 
-.PHONY: run serve play test test-quick bench bench-load compile fuzz buy-races clean
+.PHONY: run serve play test test-quick bench bench-load soak compile fuzz buy-races clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,6 +62,15 @@ bench: $(STAMP)
 # p99 <= 50 ms (about 10 minutes); every figure in benchmarks/load.json.
 bench-load: $(STAMP)
 	$(BIN)/python benchmarks/load.py --tables 200 --search --out benchmarks/load.json
+
+# Soak (docs/performance.md, "Soak"): SOAK_TABLES live tables with a spectator each for SOAK_DURATION seconds,
+# the spectators dropping and reconnecting with ?since=, the server restarted by SIGTERM and by SIGKILL on its
+# SQLite file; fails on any error, any action lost or not replayed, or RSS growth past the stated bound. A
+# progress line every 10 s; every figure in benchmarks/soak.json (about 11 minutes by default).
+SOAK_TABLES ?= 200
+SOAK_DURATION ?= 600
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py --tables $(SOAK_TABLES) --duration $(SOAK_DURATION) --out benchmarks/soak.json
 
 # The mypyc-compiled copy of the package in build/mypyc (use it with PYTHONPATH=build/mypyc); needs gcc.
 compile: $(COMPILED_STAMP)

@@ -9,8 +9,8 @@ over those 2 s. After ``--warmup`` seconds it measures for ``--duration`` second
 
 - messages delivered to the spectators per second (pongs included), against actions played per second
   (rows added to the ``actions`` table over the window, read from the SQLite file), and the messages
-  other than pongs per action (a spectator gets an ``event`` and a ``state`` per action: 2.0 means no
-  backlog);
+  other than pongs per action (a spectator gets an ``event`` and a ``delta`` per action: 2.0 means no
+  backlog), and the bytes of those messages per action (what one spectator receives for each action);
 - each ping's round trip (sent to pong received), p50 and p99;
 - the server's CPU (user + system time from ``/proc/PID/stat`` over the window, in % of one core) and its
   memory (RSS from ``/proc/PID/status`` at the end), in all and per table (RSS minus the RSS before the
@@ -76,13 +76,13 @@ def free_port() -> int:
 class Subprocess:
     """A server in a child process, with its CPU time and memory read from /proc."""
 
-    def __init__(self, args: list[str], workdir: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.log = workdir / f"server-{self.port}.log"
+    def __init__(self, args: list[str], workdir: Path, env: dict[str, str], port: int | None = None) -> None:
+        self.port = free_port() if port is None else port
+        self.log = workdir / f"server-{self.port}.log"  # appended to: a server restarted on its port adds on
         full_env = {**os.environ, **env}
         paths = [str(ROOT), *full_env.get("PYTHONPATH", "").split(os.pathsep)]
         full_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
-        with self.log.open("wb") as log:
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *[a.replace("{port}", str(self.port)) for a in args]],
                 cwd=workdir,
@@ -127,13 +127,14 @@ class Subprocess:
         return self.log.read_text(errors="replace").count("Traceback")
 
 
-def table_server(workdir: Path) -> Subprocess:
+def table_server(workdir: Path, port: int | None = None) -> Subprocess:
+    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next)."""
     serve = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
     db = f"sqlite:///{workdir / 'tables.db'}"
     args = ["-c", serve, "serve", "--port", "{port}", "--db", db, "--log-level", "warning"]
     # A load client holds every spectator from one address: the per-address limits are off.
     env = {"LIVERPOOL_TABLES_PER_MINUTE": "0", "LIVERPOOL_CONNECTIONS_PER_CLIENT": "0"}
-    server = Subprocess(args, workdir, env)
+    server = Subprocess(args, workdir, env, port)
     server.wait_ready(f"http://127.0.0.1:{server.port}/api/presets")
     return server
 
@@ -179,6 +180,7 @@ class Tally:
     measuring: bool = False
     messages: int = 0
     by_type: dict[str, int] = field(default_factory=dict)
+    bytes_by_type: dict[str, int] = field(default_factory=dict)
     rtts_ms: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -224,6 +226,8 @@ async def _read(websocket: ClientConnection, tally: Tally, sent: list[float]) ->
                 continue
             tally.messages += 1
             tally.by_type[kind] = tally.by_type.get(kind, 0) + 1
+            size = len(raw.encode() if isinstance(raw, str) else raw)
+            tally.bytes_by_type[kind] = tally.bytes_by_type.get(kind, 0) + size
             if kind == "error":
                 tally.error("error_message")
 
@@ -304,6 +308,7 @@ async def measure_window(
         "messages_per_s": round(tally.messages / seconds, 1),
         "actions_per_s": round((played_after - played_before) / seconds, 1),
         "by_type": tally.by_type,
+        "bytes_by_type": tally.bytes_by_type,
         "pings": len(tally.rtts_ms),
         "ping_p50_ms": _round(percentile(tally.rtts_ms, 0.5)),
         "ping_p99_ms": _round(percentile(tally.rtts_ms, 0.99)),
@@ -352,10 +357,12 @@ async def run_tables(tables: int, warmup: float, duration: float, progress: Prog
         row["server_tracebacks"] = server.tracebacks()
     actions_per_s = row["actions_per_s"]
     table_messages = sum(n for kind, n in row["by_type"].items() if kind != "pong")
+    table_bytes = sum(n for kind, n in row["bytes_by_type"].items() if kind != "pong")
     row.update(
         tables=tables,
         spectators=len(urls),
         messages_per_action=round(table_messages / row["seconds"] / actions_per_s, 2) if actions_per_s else None,
+        bytes_per_action=round(table_bytes / row["seconds"] / actions_per_s) if actions_per_s else None,
         idle_rss_mb=round(idle_rss, 1),
         rss_per_table_kb=round(1024 * (row["server_rss_mb"] - idle_rss) / max(1, tables)),
         cpu_per_table_pct=round(row["server_cpu_pct"] / max(1, tables), 3),
@@ -425,7 +432,7 @@ async def search_most(
 def _print_row(row: dict[str, Any]) -> None:
     console.print(
         f"{row['tables']} tables: {row['messages_per_s']} msg/s for {row['actions_per_s']} actions/s "
-        f"({row['messages_per_action']} a action), ping p50 {row['ping_p50_ms']} / p99 {row['ping_p99_ms']} ms, "
+        f"({row['messages_per_action']} a action, {row['bytes_per_action']} bytes), ping p50 {row['ping_p50_ms']} / p99 {row['ping_p99_ms']} ms, "
         f"server CPU {row['server_cpu_pct']}% ({row['cpu_ms_per_action']} ms an action), RSS {row['server_rss_mb']} MB, client CPU {row['client_cpu_pct']}%, "
         f"errors {row['errors'] or 'none'}"
     )
@@ -440,6 +447,7 @@ def show(tables: dict[str, Any], echo: dict[str, Any]) -> None:
         ("messages/s delivered", "messages_per_s"),
         ("actions/s played", "actions_per_s"),
         ("messages per action (pongs left out)", "messages_per_action"),
+        ("bytes per action a spectator receives", "bytes_per_action"),
         ("pings timed", "pings"),
         ("ping p50 (ms)", "ping_p50_ms"),
         ("ping p99 (ms)", "ping_p99_ms"),

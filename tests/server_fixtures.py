@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonpatch
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -29,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 from liverpool.server.storage import database_url
 
 PG_ENV = "LIVERPOOL_TEST_PG"
+FIRST_ONLY = ("rules", "resumed", "talk")  # what only the first state after connecting carries
 STARTUP_S = 30.0
 WAIT_S = 20.0
 SERVE = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
@@ -229,7 +231,13 @@ def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 
 
 class Client:
-    """A websocket to a table that keeps what it received: the latest state, events and errors."""
+    """A websocket to a table that keeps what it received: the latest state, events and errors.
+
+    Deltas are applied as the browser applies them: each ``delta`` on the state held (without what only
+    the first state carries, ``FIRST_ONLY``) gives the full state it stands for, which is kept, returned
+    and listed as a ``state`` (so that tests read whole states); ``frames`` keeps every message as it came.
+    A delta whose ``base`` is not the ``seq`` held asks for a ``resync`` (counted in ``resyncs``), and the
+    deltas until the whole state comes are skipped (``skipped``)."""
 
     def __init__(self, url: str, **options: Any) -> None:
         """``options`` go to :func:`websockets.sync.client.connect` (``origin``, ``sock``, ...)."""
@@ -240,6 +248,11 @@ class Client:
         self.events: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.received: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.held: dict[str, Any] | None = None
+        self.resyncs = 0
+        self.skipped: list[dict[str, Any]] = []
+        self.resyncing = False
 
     def __enter__(self) -> Client:
         return self
@@ -258,6 +271,21 @@ class Client:
 
     def receive(self, timeout: float = WAIT_S) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.connection.recv(timeout=timeout))
+        self.frames.append(message)
+        if message["type"] == "delta":
+            if self.resyncing or self.held is None or message["base"] != self.held["seq"]:
+                if not self.resyncing:
+                    self.resyncs += 1
+                    self.resyncing = True
+                    self.send({"type": "resync"})
+                self.skipped.append(message)
+                return message
+            self.held = jsonpatch.apply_patch(self.held, message["patch"])
+            assert self.held is not None and self.held["seq"] == message["seq"], (message, self.held)
+            message = self.held
+        elif message["type"] == "state":
+            self.held = {key: value for key, value in message.items() if key not in FIRST_ONLY}
+            self.resyncing = False
         self.received.append(message)
         match message["type"]:
             case "state":
@@ -303,6 +331,16 @@ class Client:
 
 
 # -- a simple player ------------------------------------------------------------------------------
+
+# Two short deals of one set: jokers galore, so each deal ends after a few turns (RULES.md §6 scoring:
+# a deal ends when a seat goes out or, here, when the stock runs out).
+TWO_SHORT_DEALS: dict[str, Any] = {
+    "deals": [{"contract": ["set 3"], "hand_size": 4}, {"contract": ["set 3"], "hand_size": 4}],
+    "decks": [{"max_players": 8, "decks": 1, "jokers": 30}],
+    "set_min_naturals": 1,
+    "stock_out": "end_deal",
+    "final_deal": "normal",
+}
 
 
 PREFERENCE = ("go_down", "lay_off", "draw_stock", "pass", "discard", "end_turn")

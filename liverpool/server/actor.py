@@ -49,6 +49,7 @@ from . import assist, tutorial
 from .clock import Pause, TurnClock, between_deals, turn_key
 from .coaching import Coaching, hint_seed
 from .commits import GroupCommit
+from .deltas import diff
 from .errors import Refused
 from .loading import RESUME_EVENTS, Loaded, display_name, load, step_event, table_position
 from .messages import (
@@ -64,6 +65,7 @@ from .messages import (
     Message,
     NextDealDeadline,
     Ready,
+    Resync,
     Say,
     Submit,
     TurnDeadline,
@@ -135,6 +137,7 @@ class TableActor:
         self._pause: Pause | None = None
         self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
+        self._sent: dict[int | None, dict[str, Any]] = {}  # the last state each view's clients hold
         self._on_idle = on_idle
         # When a bot starts playing for each away human (stored, so that it survives a restart), and
         # the changes not yet stored.
@@ -159,6 +162,7 @@ class TableActor:
         self.unloaded = True
         self.state = None
         self.backlog = []
+        self._sent = {}
         if self._on_idle is not None:
             self._on_idle(self)
 
@@ -215,6 +219,10 @@ class TableActor:
         """A line of table talk or a quick reaction from ``client``, for everyone at the table."""
         self._post(Say(client, text, reaction))
 
+    def resync(self, client: Client) -> None:
+        """``client`` asks for its whole state again (it missed a delta, or holds another base)."""
+        self._post(Resync(client))
+
     def ready(self, client: Client) -> None:
         """``client``'s seat has read the deal's summary (Next deal)."""
         self._post(Ready(client))
@@ -263,20 +271,19 @@ class TableActor:
                 missed = self._missed(since)
                 for event in self.backlog[-BACKLOG:] if missed is None else missed:
                     client.send(event)
-                client.send(
-                    {
-                        **self.view(client.seat),
-                        "rules": self.info.ruleset,
-                        "resumed": missed is not None,
-                        "talk": self.talk.snapshot(self._may_talk(client)),
-                    }
-                )
-                self._broadcast_state(skip=client)
+                first = {
+                    "rules": self.info.ruleset,
+                    "resumed": missed is not None,
+                    "talk": self.talk.snapshot(self._may_talk(client)),
+                }
+                self._broadcast_state(whole=client, extra=first)
             case Detach(client=client):
                 self.clients.discard(client)
                 self._broadcast_state()
             case Submit(client=client, action=raw, seq=seq, id=action_id):
                 await self._submit(client, raw, seq, action_id)
+            case Resync(client=client):
+                self._broadcast_state(whole=client)
             case Call(run=run, future=future):
                 await self._answer(run, future)
             case BotTurn(seq=seq):
@@ -370,7 +377,7 @@ class TableActor:
                 f"{raw['type']} was chosen at seq {seq}, but the table is at seq {current}: look again",
                 seq=current,
             )
-            client.send(self.view(seat))
+            self._broadcast_state(whole=client)
             return
         if await self._commit(action, client) and action_id is not None:
             self._remember(seat, action_id, current + 1)
@@ -749,8 +756,8 @@ class TableActor:
             "status": self.status,
             "seq": 0 if state is None else len(state.history),
             "seat": seat,
-            "names": self.names,
-            "bots": self.bots,
+            "names": list(self.names),  # copies: the last view sent is the next delta's base, and a join
+            "bots": list(self.bots),  # changes the actor's lists in place
             "away": sorted(self.away),
             "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
             "observation": observation,
@@ -776,12 +783,28 @@ class TableActor:
         reason = deal_end_reason(self.state.results[-1], self.display_names())
         return {**self._pause.view(now, self._readers(self._pause)), "reason": reason}
 
-    def _broadcast_state(self, skip: Client | None = None) -> None:
-        """Send each client the state of its seat (or the spectators' view), each view encoded once."""
-        views: dict[int | None, str] = {}
+    def _broadcast_state(self, whole: Client | None = None, extra: dict[str, Any] | None = None) -> None:
+        """Send each client what changed in the state of its seat (or the spectators' view) since the last
+        state its view was sent, as a ``delta`` encoded once for the view; ``whole`` gets its state whole,
+        with ``extra``. Every client of a view thus holds the same state, the base of the next delta."""
+        viewers: dict[int | None, list[Client]] = {}
         for client in self.clients:
-            if client is skip:
+            viewers.setdefault(client.seat, []).append(client)
+        for gone in self._sent.keys() - viewers.keys():
+            del self._sent[gone]
+        for seat, clients in viewers.items():
+            view = self.view(seat)
+            last = self._sent.get(seat)
+            self._sent[seat] = view
+            others = [c for c in clients if c is not whole]
+            if not others:
                 continue
-            if client.seat not in views:
-                views[client.seat] = encode(self.view(client.seat))
-            client.send_text(views[client.seat])
+            assert last is not None, "a client was attached without its state"
+            patch = diff(last, view)
+            if not patch:
+                continue
+            text = encode({"type": "delta", "seq": view["seq"], "base": last["seq"], "patch": patch})
+            for client in others:
+                client.send_text(text)
+        if whole is not None and whole in self.clients:
+            whole.send({**self._sent[whole.seat], **(extra or {})})

@@ -8,7 +8,7 @@ Off by default; ``LIVERPOOL_CLUSTER_LEASE_S=N`` (N seconds, PostgreSQL only) tur
   after N seconds and the next process that needs the table takes it, rebuilding the table from the
   stored log: every action was stored before it was broadcast, so nothing is lost.
 - **The others relay.** A websocket that reaches a process which does not own its table is served by
-  a :class:`RemoteTable`: the connection's messages (attach, actions, Next deal, detach) go to the owner
+  a :class:`RemoteTable`: the connection's messages (attach, actions, Next deal, resync, detach) go to the owner
   as notifications on the owner's channel, and the owner's actor sees a client like any other whose
   messages are sent back on the relaying process's channel. Lobby requests that need the actor (join,
   rematch) are asked of the owner the same way and wait for its answer.
@@ -128,6 +128,12 @@ class RemoteTable:
         message = {"op": "submit", "table": self.id, "client": cid, "action": action, "seq": seq, "id": action_id}
         self.cluster.publish(self.owner, message)
 
+    def resync(self, client: Client) -> None:
+        if self.moved_to is not None:
+            self.moved_to.resync(client)
+            return
+        self.cluster.publish(self.owner, {"op": "resync", "table": self.id, "client": self.clients[client]})
+
     def ready(self, client: Client) -> None:
         if self.moved_to is not None:
             self.moved_to.ready(client)
@@ -194,7 +200,7 @@ class Relayed:
         """Hand the client a message the owner encoded (:func:`~liverpool.server.messages.encode`), noting
         the last ``seq`` it saw so that a failover resumes it where it was."""
         message = json.loads(text)
-        if message.get("type") == "state" and isinstance(message.get("seq"), int):
+        if message.get("type") in ("state", "delta") and isinstance(message.get("seq"), int):
             self.since = max(self.since or 0, message["seq"])
         elif message.get("type") == "event" and isinstance(message.get("seq"), int):
             self.since = max(self.since or 0, message["seq"] + 1)
@@ -467,13 +473,15 @@ class Cluster:
                 proxy = self._proxies.pop((sender, message["client"]), None)
                 if proxy is not None:
                     proxy.actor.detach(proxy.client)
-            case "submit" | "ready" | "ask" | "say":
+            case "submit" | "ready" | "resync" | "ask" | "say":
                 proxy = self._proxies.get((sender, message["client"]))
                 if proxy is None:
                     return
                 try:
                     if message["op"] == "ready":
                         proxy.actor.ready(proxy.client)
+                    elif message["op"] == "resync":
+                        proxy.actor.resync(proxy.client)
                     elif message["op"] == "say":
                         proxy.actor.say(proxy.client, message.get("text"), message.get("reaction"))
                     elif message["op"] == "ask":

@@ -152,6 +152,13 @@ class Submit:
 
 
 @dataclass
+class Resync:
+    """A client asks for its whole state again."""
+
+    client: Client
+
+
+@dataclass
 class Call:
     """A request from the lobby, run inside the actor; its answer goes to ``future``."""
 
@@ -228,6 +235,7 @@ Message = (
     Attach
     | Detach
     | Submit
+    | Resync
     | Call
     | BotTurn
     | BuyDeadline

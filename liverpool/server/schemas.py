@@ -128,6 +128,12 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
+class ResyncAsk(Strict):
+    """A client asks for its whole ``state`` again (a ``delta`` whose ``base`` is not the state it holds)."""
+
+    type: Literal["resync"]
+
+
 class NextDeal(Strict):
     """A seat has read the summary of the deal that just ended and is ready for the next one."""
 
@@ -160,7 +166,7 @@ class React(Strict):
     reaction: ReactionId
 
 
-AnyClientMessage = ActionMessage | Ping | NextDeal | HintAsk | UndoAsk | Chat | React
+AnyClientMessage = ActionMessage | Ping | ResyncAsk | NextDeal | HintAsk | UndoAsk | Chat | React
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 

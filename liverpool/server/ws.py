@@ -30,6 +30,7 @@ from .schemas import (
     NextDeal,
     Ping,
     React,
+    ResyncAsk,
     UndoAsk,
     json_depth_over,
     read_client_message,
@@ -138,6 +139,11 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
             case ActionMessage(action=action, seq=seq, id=action_id):
                 try:
                     actor.submit(client, action, seq, action_id)
+                except Refused as exc:
+                    client.refuse(exc.reason, exc.message)
+            case ResyncAsk():
+                try:
+                    actor.resync(client)
                 except Refused as exc:
                     client.refuse(exc.reason, exc.message)
             case NextDeal():

@@ -240,6 +240,8 @@ class LiverpoolApp(App[None]):
     # ---- the screen --------------------------------------------------------------------------------
 
     def refresh_view(self) -> None:
+        if not self.query("#status"):
+            return  # the app is closing and its widgets are gone: a timer or a server message came late
         session = self.session
         if not session.started():
             self.query_one("#status", Static).update(Text("Waiting for every seat to be taken..."))

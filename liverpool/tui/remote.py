@@ -2,10 +2,13 @@
 
 :func:`seat_link` turns an invite link (``/join/{invite}``: takes the first free seat) or a private seat link
 (``/play/{seat_token}``) into the seat's websocket URL. :class:`RemoteSession` keeps the latest ``state`` the
-server sent, turns typed commands into actions (the same :class:`~.seat.SeatCommands` as a local game) and
-sends them with the ``seq`` of the state they were chosen in and a fresh ``id`` (docs/protocol.md). When the
-connection drops it reconnects with ``?since=`` that ``seq`` and gets exactly the events it missed; an action
-sent but not acknowledged is sent again with the same ``id``, which the server never plays twice.
+server sent (a full state on connecting, then each ``delta`` applied on it with ``jsonpatch``; a delta on
+another ``base`` than the state held asks for a ``resync``), turns typed commands into actions (the same
+:class:`~.seat.SeatCommands` as a local game) and sends them with the ``seq`` of the state they were chosen in
+and a fresh ``id`` (docs/protocol.md). When the connection drops it reconnects with ``?since=`` that ``seq``
+and gets exactly the events it missed; an action sent but not acknowledged is sent again with the same ``id``,
+which the server never plays twice. At a deal's end it writes the summary in the log and presses Next deal
+for its seat at once, so the table does not hold the next deal for it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import jsonpatch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -45,6 +49,7 @@ from .commands import Command, CommandError
 from .seat import SeatCommands, Turn, game_end_lines
 
 UNKNOWN_TOKEN = 4404
+FIRST_ONLY = ("rules", "resumed", "talk")  # what only the first state after connecting carries
 MAX_BACKOFF_S = 5.0
 
 
@@ -169,6 +174,10 @@ class RemoteSession(SeatCommands):
         self.rules: Ruleset | None = None
         self.status = "connecting"  # "open", "lost" (retrying) or "gone" (the server does not know the seat)
         self.seq: int | None = None  # the seq of the last state seen
+        self.held: dict[str, Any] | None = None  # that state (deltas apply to it), without FIRST_ONLY
+        self.resyncs = 0  # resyncs asked for: deltas that did not follow on the state held
+        self._resyncing = False
+        self._read_at: int | None = None  # the seq of the deal's end this connection pressed Next deal at
         self.table_id = ""
         self.connects = 0
         self.resumed: list[bool] = []  # each connection's first state: whether it carried on without a gap
@@ -279,6 +288,7 @@ class RemoteSession(SeatCommands):
             try:
                 async with connect(url, open_timeout=10) as socket:
                     self.socket, self.status = socket, "open"
+                    self.held, self._resyncing, self._read_at = None, False, None
                     self.connects += 1
                     backoff = 0.25
                     changed(None)
@@ -314,8 +324,12 @@ class RemoteSession(SeatCommands):
             self.log.append(str(message["text"]))
             return None
         if kind == "state":
+            self.held = {key: value for key, value in message.items() if key not in FIRST_ONLY}
+            self._resyncing = False
             self._take_state(message)
             return None
+        if kind == "delta":
+            return self._take_delta(message)
         if kind == "ack":
             if self.pending is not None and self.pending["id"] == message.get("id"):
                 self.pending = None
@@ -325,6 +339,26 @@ class RemoteSession(SeatCommands):
             if message.get("reason") == "stale":
                 return "The table moved on before your move arrived: nothing was played; choose again"
             return f"Refused: {message.get('message', message.get('reason'))}"
+        return None
+
+    def _take_delta(self, message: dict[str, Any]) -> str | None:
+        """Apply a delta on the state held; one on another base (or a patch that does not apply) is dropped
+        and the whole state asked for once, until it comes."""
+        held = self.held
+        if not self._resyncing and held is not None and message.get("base") == held["seq"]:
+            try:
+                patched = jsonpatch.apply_patch(held, message["patch"])
+            except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, KeyError, TypeError):
+                patched = None
+            if isinstance(patched, dict) and patched.get("seq") == message.get("seq"):
+                self.held = patched
+                self._take_state(patched)
+                return None
+        if self._resyncing:
+            return None
+        self._resyncing = True
+        self.resyncs += 1
+        self._send({"type": "resync"})
         return None
 
     def _take_state(self, message: dict[str, Any]) -> None:
@@ -343,6 +377,11 @@ class RemoteSession(SeatCommands):
             n if n is not None else (f"{b} {s}" if b else f"seat {s}")
             for s, (n, b) in enumerate(zip(names, bots, strict=True))
         ]
+        pause = message.get("next_deal")
+        if pause is not None and self.human in pause["waiting"] and self._read_at != self.seq:
+            # The deal's summary is in the log (below): the table need not wait for this seat.
+            self._read_at = self.seq
+            self._send({"type": "next_deal"})
         data = message.get("observation")
         if data is None or self.rules is None:
             self._obs, self._legal = None, []

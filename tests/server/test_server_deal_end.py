@@ -5,17 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server_fixtures import ServerProcess, my_move, next_deal_waits_for_me, past, simple_choice
+from server_fixtures import TWO_SHORT_DEALS, ServerProcess, my_move, next_deal_waits_for_me, past, simple_choice
 
-# Two short deals of one set: jokers galore, so each deal ends after a few turns (RULES.md §6 scoring:
-# a deal ends when a seat goes out or, here, when the stock runs out).
-TWO_SHORT_DEALS: dict[str, Any] = {
-    "deals": [{"contract": ["set 3"], "hand_size": 4}, {"contract": ["set 3"], "hand_size": 4}],
-    "decks": [{"max_players": 8, "decks": 1, "jokers": 30}],
-    "set_min_naturals": 1,
-    "stock_out": "end_deal",
-    "final_deal": "normal",
-}
 GAME_S = 60.0
 
 

@@ -7,7 +7,9 @@ and lobby requests. After every step, everything each recipient has received is 
 what that recipient may see, using the true game rebuilt from the stored log:
 
 - each ``state`` equals the engine's observation for that recipient (:func:`observe`) at its ``seq``,
-  with the legal actions of that seat only;
+  with the legal actions of that seat only, whether it was sent whole or built from the ``delta`` messages
+  sent since (``server_fixtures.Client`` applies them);
+- no ``delta`` carries a card that its recipient may not see at its ``seq`` (read from the frame as sent);
 - no card of the stock, and no card of another seat's hand that the table has not seen, is in any
   message (read straight from the JSON, independently of :func:`observe`);
 - an event's text names only cards the table can see before or after that action;
@@ -38,7 +40,7 @@ from hypothesis.stateful import (
 )
 from server_fixtures import Client, ServerProcess, my_move
 
-from liverpool.engine.actions import action_from_dict, action_to_dict
+from liverpool.engine.actions import Discard, action_from_dict, action_to_dict
 from liverpool.engine.cards import Card
 from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.game.legal import legal_actions
@@ -95,6 +97,19 @@ def keys_of(value: Any) -> set[str]:
     return {path.rsplit(".", 1)[-1] for path, _ in walk(value) if "." in path}
 
 
+RESULT = re.compile(r"^/observation/results/\d+$")
+
+
+def without_deal_end_hands(observation: dict[str, Any]) -> dict[str, Any]:
+    """An observation without the hands of the deals that have ended (each deal result's ``hands``), which
+    every seat and spectator sees (issue 24 item 10: a deal's end is public; test_server_sequence checks
+    what they hold)."""
+    results = observation.get("results")
+    if not isinstance(results, list):
+        return observation
+    return {**observation, "results": [{k: v for k, v in r.items() if k != "hands"} for r in results]}
+
+
 def cards_in(value: Any) -> set[str]:
     """Every card notation (``QS#1``) anywhere in a JSON value."""
     return {v for _, v in walk(value) if isinstance(v, str) and CARD.match(v)}
@@ -125,6 +140,7 @@ class Recipient:
         self.seat = seat
         self.token = token
         self.checked = 0
+        self.frames_checked = 0
 
 
 class NoLeaks(RuleBasedStateMachine):
@@ -259,12 +275,43 @@ class NoLeaks(RuleBasedStateMachine):
         recipient.checked = len(recipient.client.received)
         for message in messages:
             self.check_message(message, recipient)
+        frames = recipient.client.frames[recipient.frames_checked :]
+        recipient.frames_checked = len(recipient.client.frames)
+        for frame in frames:
+            if frame["type"] == "delta":
+                self.check_delta(frame, recipient)
+        assert recipient.client.resyncs == 0, "a delta did not follow on the state its recipient held"
+
+    def check_delta(self, delta: dict[str, Any], recipient: Recipient) -> None:
+        """What a delta carries, as sent: no token, no forbidden key, no card hidden from its recipient."""
+        text = json.dumps(delta)
+        for token in self.tokens.values():
+            assert token not in text, "a delta carries a seat token"
+        values = []
+        for op in delta["patch"]:
+            path, value = op["path"], op.get("value")
+            if re.fullmatch(r"/observation/results/\d+/hands(/.*)?", path):
+                continue  # a deal result's hands: public
+            if RESULT.match(path) and isinstance(value, dict):
+                value = {k: v for k, v in value.items() if k != "hands"}
+            elif path == "/observation/results" and isinstance(value, list):
+                value = without_deal_end_hands({"results": value})["results"]
+            elif path == "/observation" and isinstance(value, dict):
+                value = without_deal_end_hands(value)
+            values.append(value)
+        assert not (keys_of(values) & FORBIDDEN_KEYS), keys_of(values) & FORBIDDEN_KEYS
+        assert {op["op"] for op in delta["patch"]} <= {"add", "remove", "replace"}, "a delta copies or moves"
+        state = self.game.at(delta["seq"])
+        leaked = cards_in(values) & hidden_from(state, recipient.seat)
+        assert not leaked, f"a delta showed seat {recipient.seat} hidden cards {sorted(leaked)}"
 
     def check_message(self, message: dict[str, Any], recipient: Recipient) -> None:
         seat = recipient.seat
         text = json.dumps(message)
         for token in self.tokens.values():
             assert token not in text, f"a message carries a seat token: {message['type']}"
+        if message["type"] == "state" and message.get("observation"):
+            message = {**message, "observation": without_deal_end_hands(message["observation"])}
         assert not (keys_of(message) & FORBIDDEN_KEYS), (keys_of(message) & FORBIDDEN_KEYS, message["type"])
         match message["type"]:
             case "state":
@@ -275,13 +322,16 @@ class NoLeaks(RuleBasedStateMachine):
                 state = self.game.at(message["seq"])
                 leaked = cards_in(message) & hidden_from(state, seat)
                 assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
-                assert message["observation"] == observe(state, seat).to_client_dict()
+                assert message["observation"] == without_deal_end_hands(observe(state, seat).to_client_dict())
                 mine = [action_to_dict(a) for a in legal_actions(state) if seat is not None and a.seat == seat]
                 assert message["legal"] == mine
             case "event":
                 seq = message["seq"]
                 before, after = self.game.at(seq), self.game.at(seq + 1)
                 public = faces(observe(before, None).visible_cards() | observe(after, None).visible_cards())
+                action = self.game.actions[seq]
+                if isinstance(action, Discard):  # the card discarded to go out is said before the deal ends
+                    public |= faces({action.card})
                 named = spoken_cards(message["text"])
                 assert named <= public, f"event {seq} ({message['text']!r}) names hidden cards {named - public}"
             case "error":

@@ -10,9 +10,10 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from server_fixtures import ServerProcess, my_move, simple_choice
+from server_fixtures import FIRST_ONLY, TWO_SHORT_DEALS, ServerProcess, my_move, next_deal_waits_for_me, simple_choice
 from typer.testing import CliRunner
 
 from liverpool.cli import app as cli
@@ -52,7 +53,7 @@ class BrowserSeat(threading.Thread):
         self.moves = 0
 
     def run(self) -> None:
-        acted_at = -1
+        acted_at = read_at = -1
         while not self.stop.is_set():
             try:
                 message = self.client.receive(timeout=0.2)
@@ -61,7 +62,11 @@ class BrowserSeat(threading.Thread):
             except Exception:  # the connection closed at the end of the test
                 return
             state: dict[str, Any] | None = message if message["type"] == "state" else None
-            if state is not None and my_move(state) and state["seq"] > acted_at:
+            if state is not None and next_deal_waits_for_me(state):
+                if state["seq"] > read_at:  # once: more states may come before the server has read it
+                    read_at = state["seq"]
+                    self.client.send({"type": "next_deal"})
+            elif state is not None and my_move(state) and state["seq"] > acted_at:
                 acted_at = state["seq"]
                 self.moves += 1
                 self.client.send(
@@ -148,6 +153,7 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
             await until(pilot, lambda: session.event_seqs[-1] == session.seq - 1, "the events up to the state")
             assert browser.moves > 0 and any(line.startswith("bea ") for line in session.log)
+            assert session.resyncs == 0, "a delta did not follow on the state held"
 
     try:
         asyncio.run(run())
@@ -155,6 +161,67 @@ def test_join_by_invite_play_drop_and_resume(start_server: Callable[..., ServerP
         browser.stop.set()
         browser.join(5)
         browser.client.close()
+
+
+def test_the_terminal_goes_on_past_a_deals_end_with_deltas(lobby_server: ServerProcess) -> None:
+    """RULES.md §6 scoring: at a deal's end the server holds the next deal until every connected player has
+    pressed Next deal (docs/protocol.md, Between deals). The terminal client shows the summary in its log and
+    presses Next deal for its seat at once, so the table does not wait on it (here for 600 s); the deltas it
+    applies across the deal's end give the same state as a whole one."""
+    table = lobby_server.create(
+        seats=3, rules=TWO_SHORT_DEALS, bots={"1": "random"}, bot_pace_ms=0, next_deal_timeout_s=600
+    )
+    session = RemoteSession(seat_link(f"{lobby_server.http}{table['invite_url']}", "ada"))
+    app = LiverpoolApp(session)
+    browser: BrowserSeat | None = None
+
+    async def run() -> None:
+        nonlocal browser
+        async with app.run_test(size=(80, 24)) as pilot:
+            deadline = time.monotonic() + 30
+            while session.seq is None:  # connected before the game starts: the first deal's end waits for me
+                assert time.monotonic() < deadline, f"no first state: {app.message!r}"
+                await pilot.pause(0.05)
+            browser = BrowserSeat(lobby_server, lobby_server.join(table["invite"], 2, "bea"))
+            browser.start()
+            last = session.seq
+            while not (
+                session.started() and session.observation().deal >= 1 and session.turn().kind in ("human", "over")
+            ):
+                if session.seq != last:  # the table moves: a stall (the next deal held for me) is what fails
+                    last, deadline = session.seq, time.monotonic() + 20
+                assert time.monotonic() < deadline, (
+                    f"the table stopped before my move in the second deal (or its end): {session.log[-5:]}"
+                )
+                if session.turn().kind == "human" and session.pending is None:
+                    seq = session.seq
+                    await pilot.press(*_command(session), "enter")
+                    assert not app.message.startswith("Refused"), app.message
+                    while session.seq == seq and session.pending is not None and time.monotonic() < deadline:
+                        await pilot.pause(0.05)
+                await pilot.pause(0.05)
+            assert session.observation().results and session.resyncs == 0
+            with lobby_server.connect(urlsplit(session.link.ws_url).path) as whole:
+                for _ in range(100):  # both read all the server sent (the game waits for my move)
+                    whole.quiet(0.1)
+                    await pilot.pause(0.1)
+                    if whole.state is not None and whole.state["seq"] == session.seq:
+                        break
+            state = whole.state
+            assert state is not None and state["seq"] == session.seq and not next_deal_waits_for_me(state)
+            held = session.held
+            for key in ("observation", "legal", "seq", "names", "bots", "next_deal"):
+                assert held[key] == state[key], f"{key}: the deltas applied differ from the whole state"
+            assert not set(held) & set(FIRST_ONLY)
+            assert browser.is_alive(), "the other player's thread stopped"
+
+    try:
+        asyncio.run(run())
+    finally:
+        if browser is not None:
+            browser.stop.set()
+            browser.join(5)
+            browser.client.close()
 
 
 def test_bad_links_say_why(start_server: Callable[..., ServerProcess], sqlite_url: str) -> None:
@@ -320,6 +387,26 @@ def test_buy_deadline_and_messages_read_from_the_server() -> None:
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     session.receive({"type": "event", "seq": 3, "text": "easy 0 draws"})
     assert session.event_seqs == [3] and session.log[-1] == "easy 0 draws"
+
+
+def test_deltas_apply_on_the_state_held_and_another_base_asks_for_a_resync() -> None:
+    """A ``delta`` applies on the state held (docs/protocol.md); one on another ``base`` is dropped and the whole
+    state asked for once (not connected here: nothing is sent), until a full state comes."""
+    session = RemoteSession(seat_link("http://127.0.0.1:1/play/tok", "ada"))
+    state = {"type": "state", "table_id": "t1", "status": "waiting", "seq": 4, "seat": 2, "names": [None, None, "ada"]}
+    session.receive({**state, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": None})
+    patch = [{"op": "replace", "path": "/seq", "value": 5}, {"op": "replace", "path": "/deadline", "value": 9}]
+    assert session.receive({"type": "delta", "seq": 5, "base": 4, "patch": patch}) is None
+    assert session.seq == 5 and session.seconds_left() == 9 and session.resyncs == 0
+    session.receive({"type": "delta", "seq": 7, "base": 6, "patch": [{"op": "replace", "path": "/seq", "value": 7}]})
+    session.receive({"type": "delta", "seq": 8, "base": 7, "patch": [{"op": "replace", "path": "/seq", "value": 8}]})
+    assert session.seq == 5 and session.resyncs == 1, "a gap asks for the whole state once"
+    session.receive(
+        {**state, "seq": 8, "bots": ["easy", "easy", None], "observation": None, "legal": [], "deadline": None}
+    )
+    bad = [{"op": "remove", "path": "/nothing"}]
+    session.receive({"type": "delta", "seq": 9, "base": 8, "patch": bad})
+    assert session.seq == 8 and session.resyncs == 2, "a patch that does not apply asks for the whole state"
 
 
 @pytest.mark.slow  # a server started twice

@@ -1,5 +1,6 @@
 // The table page: a player's seat (/play/{seat_token}) or the public view (/watch/{spectator_token}).
-// It shows the latest `state` message and sends actions built from the `legal` list.
+// It shows the latest state (a `state` message, or the one a `delta` makes of the state held) and sends
+// actions built from the `legal` list.
 
 import { el, getJSON, links, postJSON, refusalText, rememberSeat, seatEntry, socketUrl, tokenFromLocation } from "./api.js";
 import { cardName, pretty } from "./cards.js";
@@ -9,6 +10,7 @@ import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from
 import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
+import { applyPatch, PatchError } from "./patch.js";
 import { setUpCardColours } from "./prefs.js";
 import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
@@ -21,6 +23,7 @@ const seatToken = tokenFromLocation("play", "seat");
 const watchToken = seatToken ? null : tokenFromLocation("watch", "watch");
 const entry = seatToken ? seatEntry(seatToken) : null;
 const LOG_LINES = 150;
+const FIRST_ONLY = ["rules", "resumed", "talk"]; // what only the first state after connecting carries
 const HINT_REFUSALS = new Set(["hints_off", "not_your_move", "hint_pending", "hint_failed", "no_coach"]);
 
 const app = {
@@ -40,6 +43,9 @@ const app = {
   deadlineAt: null,
   nextDealAt: null,
   clock: null,
+  held: null, // the last state as the server sent it (deltas apply to it), without FIRST_ONLY
+  resyncing: false,
+  resyncs: 0,
   socket: null,
   session: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`,
   sent: 0,
@@ -212,10 +218,37 @@ function noticeAnnouncements(obs) {
   app.announced = now;
 }
 
+/** Apply a `delta` on the state held; one on another base, or one that does not apply, asks for the whole
+ * state once (the deltas until it comes are dropped). */
+function onDelta(message) {
+  if (app.resyncing) return;
+  let next = null;
+  if (app.held && message.base === app.held.seq) {
+    try {
+      next = applyPatch(app.held, message.patch);
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+    }
+  }
+  if (next === null || next.seq !== message.seq) {
+    app.resyncs += 1;
+    document.body.dataset.resyncs = String(app.resyncs);
+    app.resyncing = Boolean(app.socket?.send({ type: "resync" }));
+    return;
+  }
+  app.held = next;
+  onState(next);
+}
+
 function onMessage(message) {
   switch (message.type) {
     case "state":
+      app.held = Object.fromEntries(Object.entries(message).filter(([key]) => !FIRST_ONLY.includes(key)));
+      app.resyncing = false;
       onState(message);
+      break;
+    case "delta":
+      onDelta(message);
       break;
     case "event":
       if (typeof message.seq === "number") {
@@ -257,6 +290,10 @@ function onStatus(status, reason) {
   node.textContent = status === "gone" && reason ? t("connection.gone_why", { reason: refusalText(reason, null) })
     : t(`connection.${status}`);
   document.body.dataset.connection = status;
+  if (status === "open") {
+    app.held = null; // a new connection starts with the whole state
+    app.resyncing = false;
+  }
 }
 
 // -- rendering ------------------------------------------------------------------------------------
