@@ -116,7 +116,7 @@ def test_runs_that_cannot_lie_say_why(run: str, problem: str) -> None:
 
 def test_titles_and_placements_come_as_data_for_a_page_to_word() -> None:
     """What a page in another language words itself (docs/i18n.md): whether a meld may be longer than the
-    contract's length (RULES.md §3.3 longer melds), the meld's words and each placement's words, the same
+    contract's length (RULES.md §3.6 laying more than the minimum), the meld's words and each placement's words, the same
     as the English labels say."""
     state = drawn(hand="7H 7S JK 9C 9D 9S 2C 3C 4C 5C", deal_no=1)
     run = draft_go_down(state, 1, [cards("9C 9D 9S"), cards("2C 3C 4C JK")]).to_dict()["melds"][1]
