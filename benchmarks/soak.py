@@ -99,7 +99,7 @@ class Watch:
     held: dict[str, Any] | None = None  # that state (sent whole or built from deltas), as deltas apply to it
     resyncing: bool = False  # a resync was asked for: the deltas until the whole state are skipped
     unconfirmed: list[int] = field(default_factory=list)  # events read since that state
-    connections: int = 0
+    connections: int = 0  # connections opened: their first state came
     drops: int = 0
     dropped_unconfirmed: int = 0
     resumes: int = 0
@@ -134,6 +134,7 @@ class Watch:
         elif kind == "state":
             seq = message["seq"]
             if "resumed" in message:  # the state a connection opens with
+                self.connections += 1  # counted here: one dropped before its first state never opened
                 if reconnected and not message["resumed"]:
                     tally.error("not_resumed")
                 if reconnected and self.seen is not None and seq < self.seen:
@@ -271,7 +272,6 @@ class Soak:
                 async with connect(
                     watch.url(self.base), max_size=WS_MAX_BYTES, open_timeout=60, ping_interval=None
                 ) as websocket:
-                    watch.connections += 1
                     dropped = await self._session(websocket, watch, offset, reconnected)
             except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
                 if not self.restarting:

@@ -16,6 +16,11 @@ Off by default; ``LIVERPOOL_CLUSTER_LEASE_S=N`` (N seconds, PostgreSQL only) tur
   whose owner has changed or gone moves its connections to the new owner (or to itself) with the
   ``seq`` each connection last saw, so each gets exactly the updates it missed (as a reconnect with
   ``?since=`` would).
+- **A lost connection to PostgreSQL.** Notifications sent to a process while it is not listening are
+  lost. A process that listens again drops the connections it served for others, tells every process
+  (on the shared channel ``liverpool_all``) to attach its relays again, and attaches its own relays
+  again: each under a new id, from the seq it last saw, so that nothing the gap lost, and nothing the
+  old attachment still sends, reaches a client.
 
 Notifications are JSON, compressed and cut into parts of at most 7,000 characters (PostgreSQL's limit
 is 8,000 bytes); the parts of one message come in order, as they were sent on one connection.
@@ -50,6 +55,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHANNEL = "liverpool_"
+EVERYONE = "all"  # the channel every process listens on besides its own (node names are hex)
 NODE = "node:"  # the lease row of a process itself (its table_id), renewed while it lives
 PART_CHARS = 7_000
 CALL_TIMEOUT_S = 15.0
@@ -108,6 +114,16 @@ class RemoteTable:
         self.cluster.publish(
             self.owner, {"op": "attach", "table": self.id, "client": cid, "seat": client.seat, "since": since}
         )
+
+    def reattach(self, client: Client, since: int | None) -> None:
+        """Attach ``client`` again from ``since`` under a new id (after this process's LISTEN connection
+        was lost): what the owner still sends under the old id (the updates after the gap, before it
+        reads the new attach) is dropped here, so the client gets every update once and in order."""
+        old = self.clients.pop(client, None)
+        if old is not None:
+            self.cluster.relayed.pop(old, None)
+            self.cluster.publish(self.owner, {"op": "detach", "table": self.id, "client": old})
+        self.attach(client, since)
 
     def detach(self, client: Client) -> None:
         if self.moved_to is not None:
@@ -279,6 +295,7 @@ class Cluster:
     async def _listening(self) -> psycopg.AsyncConnection[Any]:
         connection = await self._connect()
         await connection.execute(f"LISTEN {CHANNEL}{self.node}")
+        await connection.execute(f"LISTEN {CHANNEL}{EVERYONE}")
         return connection
 
     async def _sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -398,7 +415,7 @@ class Cluster:
 
     async def _receive(self) -> None:
         """Handle the notifications to this process; when the LISTEN connection breaks, listen again and
-        attach every relayed connection afresh from the seq it last saw (what was sent meanwhile is lost)."""
+        recover what either side may have lost meanwhile (:meth:`_listening_again`)."""
         while True:
             try:
                 await self._handle_notifications()
@@ -414,11 +431,23 @@ class Cluster:
                 except psycopg.OperationalError:
                     continue
             self._parts.clear()
-            for cid, relayed in list(self.relayed.items()):
-                table = relayed.table
-                self.publish(table.owner, {"op": "detach", "table": table.id, "client": cid})
-                message = {"op": "attach", "table": table.id, "client": cid, "seat": relayed.client.seat}
-                self.publish(table.owner, {**message, "since": relayed.since})
+            self._listening_again()
+
+    def _listening_again(self) -> None:
+        """After a gap in listening, what the others sent here may be lost both ways: the proxies this
+        process served are dropped (their relays attach again), every process is told to attach its
+        relays of this process's tables again, and this process's own relays attach again."""
+        for key, proxy in list(self._proxies.items()):
+            del self._proxies[key]
+            proxy.task.cancel()
+            proxy.actor.detach(proxy.client)
+        self.publish(EVERYONE, {"op": "listening"})
+        self._reattach(lambda table: True)
+
+    def _reattach(self, which: Callable[[RemoteTable], bool]) -> None:
+        for relayed in list(self.relayed.values()):
+            if which(relayed.table):
+                relayed.table.reattach(relayed.client, relayed.since)
 
     async def _handle_notifications(self) -> None:
         assert self._listen is not None
@@ -450,6 +479,9 @@ class Cluster:
     async def _dispatch(self, message: dict[str, Any]) -> None:
         sender = message["from"]
         match message["op"]:
+            case "listening":
+                if sender != self.node:  # it may have missed what was sent to it: attach again
+                    self._reattach(lambda table: table.owner == sender)
             case "send":
                 relayed = self.relayed.get(message["client"])
                 if relayed is None:
