@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from liverpool.bots import cheat
-from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec
+from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec, parse_spec, version_of
 from liverpool.engine import Action, GameState, Ruleset, RulesetError, SeededChance, Shuffle, run_game
 
 MIN_SEATS = 3
@@ -52,6 +52,24 @@ class Setup:
     @property
     def labels(self) -> tuple[str, ...]:
         return entrant_labels(self.bots)
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Each entrant's bot version (:func:`bot_version`), in entrant order."""
+        return tuple(bot_version(spec) for spec in self.bots)
+
+
+def bot_version(spec: str) -> str:
+    """The version of the bot a spec seats, as a tournament's report stores it: the level's version from
+    :data:`~liverpool.bots.registry.VERSIONS`; ``cheat`` plays ``hard``'s search, so it carries ``hard``'s.
+
+    >>> bot_version('medium:aggressive'), bot_version('cheat')
+    ('medium/1', 'cheat/hard/1')
+    """
+    if spec == cheat.NAME:
+        return f"{cheat.NAME}/{version_of('hard')}"
+    name, _style = parse_spec(spec)
+    return version_of(name)
 
 
 @dataclass(frozen=True, slots=True)

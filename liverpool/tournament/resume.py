@@ -57,13 +57,19 @@ def _check_setup(path: Path, found: Any, setup: Setup) -> None:
     if not isinstance(found, dict):
         raise ResumeError(f"--resume {path}: no 'setup' object")
     rules = json.loads(json.dumps(setup.rules.to_dict()))
-    for field, want in (("bots", list(setup.bots)), ("seed", setup.seed), ("rules", rules)):
+    checks = (("bots", list(setup.bots)), ("versions", list(setup.versions)), ("seed", setup.seed), ("rules", rules))
+    for field, want in checks:
+        if field not in found:
+            raise ResumeError(
+                f"--resume {path}: it does not say which {field} it was played with (a report older than bot "
+                "versions); start a new run instead"
+            )
         if found.get(field) != want:
             shown = setup.rules.name if field == "rules" else want
             had = found.get("preset") if field == "rules" else found.get(field)
             raise ResumeError(
                 f"--resume {path}: it was played with other {field} ({had!r}, not {shown!r}); "
-                "a run can only carry on with the same rules, bots and seed"
+                "a run can only carry on with the same rules, bots (and their versions) and seed"
             )
 
 

@@ -225,6 +225,7 @@ def test_command_writes_table_json_and_chart(tmp_path: Path, short_rules: Path, 
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["format"] == "liverpool-tournament/1"
     assert document["setup"]["entrants"] == ["random#1", "random#2", "random#3"]
+    assert document["setup"]["versions"] == [f"random/{registry.VERSIONS['random']}"] * 3  # issue 29 item 4
     assert document["setup"]["rules"]["name"] == "short"
     assert len(document["setup"]["rules"]["deals"]) == 2
     assert document["run"] == {

@@ -149,6 +149,10 @@ def _edit(document: dict[str, Any], change: str) -> None:
         document["setup"]["seed"] = SEED + 1
     elif change == "bots":
         document["setup"]["bots"] = ["random", "easy", "random"]
+    elif change == "versions":  # played by an older version of a level: its games are not mixed in
+        document["setup"]["versions"][0] = document["setup"]["versions"][0].split("/")[0] + "/0"
+    elif change == "no versions":  # a report written before bot versions
+        del document["setup"]["versions"]
     elif change == "rules":
         document["setup"]["rules"]["deals"].pop()
     elif change == "format":
@@ -168,6 +172,8 @@ def _edit(document: dict[str, Any], change: str) -> None:
     [
         ("seed", "other seed"),
         ("bots", "other bots"),
+        ("versions", "other versions"),
+        ("no versions", "does not say which versions it was played with"),
         ("rules", "other rules"),
         ("format", "not a tournament report"),
         ("seats", "game 1 is malformed"),
