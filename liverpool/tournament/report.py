@@ -6,7 +6,8 @@ The JSON file (``FORMAT``) is one object:
 - ``setup``: ``preset`` (the ruleset's name), ``rules`` (the whole ruleset as ``liverpool rules show
   --json`` writes it), ``bots`` and ``entrants`` (labels such as ``medium#2``) in entrant order,
   ``versions`` (each entrant's bot version, such as ``medium/1``: the level's number goes up whenever its
-  play changes, so results of different versions are not mixed), ``seats``, ``seed``, ``groups`` (duplicate groups asked for; each is played in every rotation).
+  play changes, so results of different versions are not mixed), ``seats``, ``seed``, ``groups``
+  (duplicate groups asked for; each is played in every rotation).
 - ``run``: ``backend`` (``local``, ``processes`` or ``ray``), ``workers`` (local processes; null on
   Ray), ``games_scheduled``, ``games_finished``, ``games_resumed`` (of those, how many were read back
   from an earlier report with ``--resume``), ``interrupted`` (true for a run stopped early, and for the

@@ -59,9 +59,9 @@ def _check_setup(path: Path, found: Any, setup: Setup) -> None:
     rules = json.loads(json.dumps(setup.rules.to_dict()))
     checks = (("bots", list(setup.bots)), ("versions", list(setup.versions)), ("seed", setup.seed), ("rules", rules))
     for field, want in checks:
-        if field not in found:
+        if field == "versions" and field not in found:
             raise ResumeError(
-                f"--resume {path}: it does not say which {field} it was played with (a report older than bot "
+                f"--resume {path}: it does not say which versions it was played with (a report older than bot "
                 "versions); start a new run instead"
             )
         if found.get(field) != want:
