@@ -105,8 +105,9 @@ def race(clients: list[Client], window: list[int], rng: random.Random) -> None:
 
 
 def a_table(server: ServerProcess) -> tuple[dict[str, Any], list[Client]]:
-    """A fresh ``contract`` table of five humans, each connected."""
-    created = server.create(preset="contract", seats=SEATS, away_timeout_s=0, buy_timeout_s=600)
+    """A fresh ``contract`` table of five humans, each connected; a deal that ends is followed by the next
+    at once (no summary pause: the races, not the deal ends, are under test)."""
+    created = server.create(preset="contract", seats=SEATS, away_timeout_s=0, buy_timeout_s=600, next_deal_timeout_s=0)
     tokens = [server.join(created["invite"], s, f"P{s}") for s in range(SEATS)]
     return created, [server.player(t) for t in tokens]
 
