@@ -109,4 +109,5 @@ def world_of(observation: Observation, hands: list[list[Card]], stock: list[Card
         replays=max(0, observation.deal - len(rules.deals) + 1),
         winners=observation.winners,
         turn=observation.turn,
+        pile_log=observation.pile_log,
     )

@@ -77,7 +77,7 @@ from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, 
 from liverpool.engine.rules.text import SUMMARY_FIELDS, rules_in_fields, rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
 from liverpool.engine.search.candidates import run_shapes, set_shapes
-from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, TableMeld
+from liverpool.engine.state import DealEndReason, DealResult, GameState, Phase, PileEntry, PileMove, TableMeld
 from liverpool.engine.undo import TakeBack, UndoRefused, undo_point
 
 __all__ = [
@@ -124,6 +124,8 @@ __all__ = [
     "Observation",
     "Pass",
     "Phase",
+    "PileEntry",
+    "PileMove",
     "Position",
     "PositionError",
     "Reason",

@@ -24,7 +24,7 @@ from liverpool.engine.cards import Card
 from liverpool.engine.melds import joker_stands, meld_label, meld_words
 from liverpool.engine.rules.parts import Buying, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.state import DealResult, GameState, Phase, TableMeld
+from liverpool.engine.state import DealResult, GameState, Phase, PileEntry, TableMeld
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
@@ -95,6 +95,7 @@ class Observation:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     turn: int
+    pile_log: tuple[PileEntry, ...]
 
     def __init__(
         self,
@@ -126,6 +127,7 @@ class Observation:
         totals: tuple[int, ...],
         winners: tuple[int, ...],
         turn: int,
+        pile_log: tuple[PileEntry, ...],
     ) -> None:
         # The dataclass's __init__, written (see _NATIVE below): compiled, it is native and writes the fields
         # straight into the object (there is an observation per seat asked at each step); as Python, each
@@ -159,6 +161,7 @@ class Observation:
             self.totals = totals  # type: ignore[misc]
             self.winners = winners  # type: ignore[misc]
             self.turn = turn  # type: ignore[misc]
+            self.pile_log = pile_log  # type: ignore[misc]
             return
         values = (
             viewer,
@@ -189,6 +192,7 @@ class Observation:
             totals,
             winners,
             turn,
+            pile_log,
         )
         for setter, value in zip(_SETTERS, values, strict=True):
             setter(self, value)
@@ -251,6 +255,7 @@ class Observation:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "turn": self.turn,
+            "pile_log": [[seat, kind, str(card)] for seat, kind, card in self.pile_log],
         }
 
     def to_client_dict(self) -> dict[str, Any]:
@@ -370,6 +375,7 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
         *_results_and_totals(state),  # results, totals
         state.winners,  # winners
         state.turn,  # turn
+        state.pile_log if in_deal else (),  # pile_log
     ]
 
 
@@ -475,5 +481,5 @@ def _made(values: list[Any], viewer: int | None, hand: tuple[Card, ...]) -> Obse
         viewer, values[1], values[2], values[3], values[4], values[5], values[6], values[7], hand,
         values[9], values[10], values[11], values[12], values[13], values[14], values[15], values[16],
         values[17], values[18], values[19], values[20], values[21], values[22], values[23], values[24],
-        values[25], values[26], values[27],
+        values[25], values[26], values[27], values[28],
     )  # fmt: skip

@@ -61,6 +61,22 @@ class TableMeld:
 _NATIVE_TABLE_MELD: Final = native(TableMeld)  # see values.native
 
 
+class PileMove(StrEnum):
+    """What a seat did with a card of the discard pile, as everyone at the table saw it (an entry of
+    :attr:`GameState.pile_log`): ``discarded`` it; ``declined`` it, drawing from the stock while it lay
+    fresh on the pile on the seat's own turn; ``took`` it from the pile (with ``depth``, every card taken);
+    ``bought`` it out of turn."""
+
+    DISCARDED = "discarded"
+    DECLINED = "declined"
+    TOOK = "took"
+    BOUGHT = "bought"
+
+
+PileEntry = tuple[int, PileMove, Card]
+"""One entry of a deal's pile log: the seat, what it did, the card."""
+
+
 class DealEndReason(StrEnum):
     """Why a deal ended: ``went_out``, a seat went out (:attr:`DealResult.went_out`); ``stock_out``, the stock
     ran out and this ruleset ends the deal then (``stock_out = "end_deal"``); ``washes_used``, the stock ran out
@@ -105,7 +121,9 @@ class GameState:
     """The whole game. Of the turn in play: ``taken`` is the card just taken from the pile, ``must_place`` a
     card the next play must meld or lay off (a card dug for, or a joker reclaimed to be placed at once),
     ``reclaimed`` the jokers the current seat took from the table this turn and still holds (the turn cannot
-    end with one in hand), and ``down_this_turn`` whether the current seat went down during this turn."""
+    end with one in hand), and ``down_this_turn`` whether the current seat went down during this turn. Of the
+    deal, ``pile_log`` is what each seat did with the discard pile's cards, in order (:class:`PileMove`): what
+    everyone at the table saw, which an observation shows every seat."""
 
     rules: Ruleset
     seats: int
@@ -141,6 +159,7 @@ class GameState:
     winners: tuple[int, ...] = ()
     turn: int = 0
     history: list[Action] = field(default_factory=list)
+    pile_log: tuple[PileEntry, ...] = ()
 
     def clone(self) -> GameState:
         """An independent copy: every list is copied, cards and melds (immutable) are shared."""
@@ -179,6 +198,7 @@ class GameState:
             winners=self.winners,
             turn=self.turn,
             history=list(self.history),
+            pile_log=self.pile_log,
         )
 
     # -- derived facts ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from liverpool.engine.game import checks
 from liverpool.engine.game.scoring import _end_deal
 from liverpool.engine.melds import lay_off, swap_joker
 from liverpool.engine.rules.parts import Buying, BuyPrecedence, DiscardCall, EmptyHand, JokerSwapPlace, StockOut
-from liverpool.engine.state import DealEndReason, GameState, Phase, TableMeld
+from liverpool.engine.state import DealEndReason, GameState, Phase, PileMove, TableMeld
 
 # Members of the rules' enums as Final names: compiled with mypyc, a name like ``MeldKind.SET`` is
 # looked up through the enum class at each use, a Final name is a C static.
@@ -38,6 +38,10 @@ _GOES_OUT: Final = EmptyHand.GOES_OUT
 _NO_CALLS: Final = DiscardCall.NONE
 _AT_ONCE: Final = JokerSwapPlace.AT_ONCE
 _WENT_OUT: Final = DealEndReason.WENT_OUT
+_DISCARDED: Final = PileMove.DISCARDED
+_DECLINED: Final = PileMove.DECLINED
+_TOOK: Final = PileMove.TOOK
+_BOUGHT: Final = PileMove.BOUGHT
 _PHASE_RESHUFFLE: Final = Phase.RESHUFFLE
 _PHASE_DRAW: Final = Phase.DRAW
 _PHASE_BUY: Final = Phase.BUY
@@ -159,6 +163,7 @@ def start_deal_bookkeeping(state: GameState) -> None:
     state.floating = False
     state.turn_end_counts = [-1] * n
     state.reshuffles = 0
+    state.pile_log = ()
 
 
 def _take(state: GameState, seat: int, card: Card, known: bool) -> None:
@@ -174,7 +179,9 @@ def _from_hand(state: GameState, seat: int, card: Card) -> None:
 
 
 def _give_bought(state: GameState, buyer: int) -> None:
-    _take(state, buyer, state.discard_pile.pop(), known=True)
+    card = state.discard_pile.pop()
+    state.pile_log = (*state.pile_log, (buyer, _BOUGHT, card))
+    _take(state, buyer, card, known=True)
     for _ in range(state.rules.buy_penalty_cards):
         _take(state, buyer, state.stock.pop(), known=False)
     state.buys[buyer] += 1
@@ -183,6 +190,8 @@ def _give_bought(state: GameState, buyer: int) -> None:
 
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
+    if state.fresh and state.discard_pile:
+        state.pile_log = (*state.pile_log, (seat, _DECLINED, state.discard_pile[-1]))
     state.call_open = False
     if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
@@ -237,6 +246,7 @@ def _draw_discard(state: GameState, action: DrawDiscard) -> None:
     del state.discard_pile[-action.depth :]
     for card in taken:
         _take(state, action.seat, card, known=True)
+    state.pile_log = (*state.pile_log, *[(action.seat, _TOOK, card) for card in taken])
     state.taken = taken[0] if action.depth == 1 else None
     state.must_place = taken[0] if action.depth > 1 else None
     state.fresh = False
@@ -284,6 +294,7 @@ def _discard(state: GameState, action: Discard) -> None:
     seat, card = action.seat, action.card
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
+    state.pile_log = (*state.pile_log, (seat, _DISCARDED, card))
     if not state.hands[seat]:
         _end_deal(state, seat, _WENT_OUT)
         return
