@@ -69,7 +69,8 @@ def tournament(
             help=(
                 "Bots by name, comma-separated, one per seat (3-8); a name may repeat and may name a style, "
                 "medium:aggressive (cautious, balanced, aggressive). Besides the bots of "
-                "'liverpool play', 'cheat' (hard seeing every hand; measurement only, docs/bots.md)."
+                "'liverpool play', 'cheat' (hard seeing every hand; measurement only) and 'infer' (hard "
+                "searching worlds dealt by inferred odds; experimental), docs/bots.md."
             ),
         ),
     ],

@@ -8,7 +8,9 @@ function of (setup, group, rotation), whichever process or machine plays it.
 
 Besides the bots of :mod:`liverpool.bots.registry`, a tournament seats ``cheat``
 (:mod:`liverpool.bots.cheat`, ``hard`` seeing every hand): for measurement only, it is seated here and
-nowhere else, reading the game's state through the driver's ``before`` hook.
+nowhere else, reading the game's state through the driver's ``before`` hook; and ``infer``
+(``hard``'s search over worlds dealt by :mod:`liverpool.bots.infer`'s odds instead of uniformly), which
+cheats in nothing but is seated only here until tournaments show it stronger than ``hard``.
 
 >>> [seat_of(entrant, rotation=1, seats=3) for entrant in range(3)]
 [1, 2, 0]
@@ -26,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from liverpool.bots import cheat
+from liverpool.bots.hard import HardBot
+from liverpool.bots.infer import inferred_world
 from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec, parse_spec, version_of
 from liverpool.engine import Action, GameState, Ruleset, RulesetError, SeededChance, Shuffle, run_game
 
@@ -59,6 +63,12 @@ class Setup:
         return tuple(bot_version(spec) for spec in self.bots)
 
 
+INFER = "infer"
+# The entrants only a tournament seats (see the module docstring); each plays ``hard``'s search, so it
+# carries ``hard``'s version.
+MEASURED = (cheat.NAME, INFER)
+
+
 def bot_version(spec: str) -> str:
     """The version of the bot a spec seats, as a tournament's report stores it: the level's version from
     :data:`~liverpool.bots.registry.VERSIONS`; ``cheat`` plays ``hard``'s search, so it carries ``hard``'s.
@@ -66,8 +76,8 @@ def bot_version(spec: str) -> str:
     >>> bot_version('medium:aggressive'), bot_version('cheat')
     ('medium/1', 'cheat/hard/1')
     """
-    if spec == cheat.NAME:
-        return f"{cheat.NAME}/{version_of('hard')}"
+    if spec in MEASURED:
+        return f"{spec}/{version_of('hard')}"
     name, _style = parse_spec(spec)
     return version_of(name)
 
@@ -129,12 +139,12 @@ def make_setup(rules: Ruleset, bots: Sequence[str], seed: int) -> Setup:
     if not MIN_SEATS <= len(names) <= MAX_SEATS:
         raise TournamentError(f"a tournament seats {MIN_SEATS} to {MAX_SEATS} bots, not {len(names)}")
     for name in dict.fromkeys(names):
-        if name == cheat.NAME:
+        if name in MEASURED:
             continue
         try:
             make_spec(name)
         except (UnknownBot, UnknownStyle) as exc:
-            raise TournamentError(f"{exc} (and, in a tournament only, {cheat.NAME})") from None
+            raise TournamentError(f"{exc} (and, in a tournament only, {', '.join(MEASURED)})") from None
     try:
         rules.deck_for(len(names))
     except RulesetError:
@@ -152,7 +162,11 @@ def play_game(setup: Setup, group: int, rotation: int) -> GameResult:
     seated = [entrant_at(seat, rotation, n) for seat in range(n)]
     truth = cheat.Truth()
     agents = [
-        cheat.make_cheat(truth) if setup.bots[entrant] == cheat.NAME else make_spec(setup.bots[entrant])
+        cheat.make_cheat(truth)
+        if setup.bots[entrant] == cheat.NAME
+        else HardBot(sample=inferred_world)
+        if setup.bots[entrant] == INFER
+        else make_spec(setup.bots[entrant])
         for entrant in seated
     ]
     seat_buys = [0] * n

@@ -278,7 +278,7 @@ def test_ctrl_c_reports_the_complete_groups_so_far(
     [
         (
             ["--bots", "random,nosuchbot,random"],
-            "no bot named 'nosuchbot'; bots: random, easy, medium, hard (and, in a tournament only, cheat)",
+            "no bot named 'nosuchbot'; bots: random, easy, medium, hard (and, in a tournament only, cheat, infer)",
         ),
         (["--bots", "random,medium:bold,random"], "no style named 'bold'; styles: cautious, balanced, aggressive"),
         (["--bots", ",".join(["random"] * 9)], "3 to 8 bots, not 9"),
