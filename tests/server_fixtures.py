@@ -126,6 +126,11 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Spawn the process and wait until it answers."""
+        return self.spawn().ready()
+
+    def spawn(self) -> ServerProcess:
+        """Start the process and return at once: it migrates the schema, then starts answering."""
         args = [
             sys.executable,
             "-c",
@@ -143,6 +148,11 @@ class ServerProcess:
             self.process = subprocess.Popen(
                 args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=server_env(self.env)
             )
+        return self
+
+    def ready(self) -> ServerProcess:
+        """Wait until the spawned process answers; fails if it exits or takes longer than ``STARTUP_S``."""
+        assert self.process is not None, "spawn() first"
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
