@@ -41,7 +41,7 @@ NAMES = ("Ada", "Bea", "Cy")
 WAITING_TABLES = 3000  # old tables waiting for a third player: the migrations take about a second here
 PLAYED_ACTIONS = 12
 CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": "3"}
-KILLED_AFTER_S = (0.0, 0.3)  # when a migrating server is killed, after its first migration begins
+KILLED_AFTER_S = (0.0, 0.15)  # when a migrating server is killed, after its first migration begins
 
 TABLES = sa.table(
     "tables",
@@ -267,7 +267,7 @@ def killed_while_migrating(db: str, tmp_path: Path, after_s: float) -> str:
 @pytest.mark.slow
 def test_a_server_killed_while_migrating_leaves_the_schema_to_the_next(db_url: str, tmp_path: Path) -> None:
     """A ``liverpool serve`` killed with ``kill -9`` in the middle of its migrations (as the first begins,
-    and 0.3 s into it) leaves the database as it was: the migrations run in one transaction under the lock,
+    and 0.15 s into it) leaves the database as it was: the migrations run in one transaction under the lock,
     so nothing of them is kept and the lock ends with the process. The next server to start finds the schema where it was, brings it
     to head and serves; nothing stored before is lost (each old link is hashed exactly once and still
     works, the old games load from their stored logs and go on)."""
