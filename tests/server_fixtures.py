@@ -126,6 +126,11 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Spawn the process and wait until it answers."""
+        return self.spawn().ready()
+
+    def spawn(self) -> ServerProcess:
+        """Start the process and return at once: it migrates the schema, then starts answering."""
         args = [
             sys.executable,
             "-c",
@@ -143,6 +148,11 @@ class ServerProcess:
             self.process = subprocess.Popen(
                 args, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, env=server_env(self.env)
             )
+        return self
+
+    def ready(self) -> ServerProcess:
+        """Wait until the spawned process answers; fails if it exits or takes longer than ``STARTUP_S``."""
+        assert self.process is not None, "spawn() first"
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -411,6 +421,39 @@ def play_until(players: list[Client], seq: int, timeout: float = 60, watchers: t
             else:
                 player.send({"type": "action", "action": simple_choice(state), "seq": state["seq"]})
     pytest.fail(f"the table did not get past seq {seq} within {timeout}s")
+
+
+def latest(clients: list[Client], seq: int) -> list[dict[str, Any]]:
+    """Each client's state once it has seen at least ``seq`` actions and nothing more is coming."""
+    out = []
+    for client in clients:
+        client.current(lambda s: s["seq"] >= seq)
+        client.quiet(0.1)
+        assert client.state is not None
+        out.append(client.state)
+    return out
+
+
+def drive_to_a_buy_window(clients: list[Client]) -> dict[str, Any] | None:
+    """Play plain moves (draw from the stock, discard) until a buy window is open; its state (None when
+    the game ends first)."""
+    while True:
+        states = latest(clients, max(c.state["seq"] if c.state else 0 for c in clients))
+        obs = states[0]["observation"]
+        if obs is not None and obs["phase"] == "buy":
+            return states[0]
+        if obs is not None and obs["phase"] == "game_over":
+            return None
+        if obs is None or obs["phase"] not in ("draw", "play"):
+            clients[0].state_where(lambda s: s["observation"] is not None)
+            continue
+        mover = clients[obs["current"]]
+        state = mover.state
+        assert state is not None
+        legal = [a for a in state["legal"] if a["type"] in ("draw_stock", "discard", "go_down", "end_turn")]
+        action = simple_choice({**state, "legal": legal or state["legal"]})
+        mover.send({"type": "action", "action": action, "seq": state["seq"]})
+        mover.state_where(lambda s, q=state["seq"]: s["seq"] > q)
 
 
 def action_seqs(db: str, table_id: str) -> list[int]:

@@ -125,6 +125,10 @@ class TableActor:
         self.away: set[int] = set()
         self.backlog = loaded.backlog
         self.state = loaded.state
+        # A finished game's last view for each seat and for spectators: once the game is over its engine
+        # state (every deal's cards, the log, the bots' caches) is let go, and this is all that is shown.
+        self.final: dict[int | None, dict[str, Any]] | None = None
+        self.final_seq = 0
         self.talk = TableTalk(storage, info.id, loaded.chat)
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
@@ -161,6 +165,7 @@ class TableActor:
         # request loads the table again from the database.
         self.unloaded = True
         self.state = None
+        self.final = None
         self.backlog = []
         self._sent = {}
         if self._on_idle is not None:
@@ -332,7 +337,7 @@ class TableActor:
         """The events a client that last saw the state of ``since`` actions has missed (those of seq
         ``since`` on), or None when it cannot be told exactly (no ``since``, one from the future, or
         one older than the events kept): the client then gets the last events and a full state."""
-        current = 0 if self.state is None else len(self.state.history)
+        current = self.seq
         if since is None or since > current:
             return None
         if since == current:
@@ -367,10 +372,10 @@ class TableActor:
         if unknown:
             client.refuse("unknown_keys", f"a {raw['type']} action has no {', '.join(map(repr, unknown))}")
             return
-        if self.state is None:
+        if self.state is None and self.final is None:
             client.refuse("not_started", "the game starts when every seat is filled")
             return
-        current = len(self.state.history)
+        current = self.seq
         if seq is not None and seq != current:
             client.refuse(
                 "stale",
@@ -378,6 +383,9 @@ class TableActor:
                 seq=current,
             )
             self._broadcast_state(whole=client)
+            return
+        if self.final is not None:
+            client.refuse("game_over", f"{raw['type']} is refused: the game is over")
             return
         if await self._commit(action, client) and action_id is not None:
             self._remember(seat, action_id, current + 1)
@@ -420,7 +428,7 @@ class TableActor:
 
     async def _settle(self) -> None:
         """Start the game once every seat is filled, deal chance, then set the timers for what comes next."""
-        if self.state is None and all(self.claimed):
+        if self.state is None and self.final is None and all(self.claimed):
             position = table_position(self.info)
             self.state = (
                 new_game(self.rules, len(self.names), self.info.first_dealer)
@@ -441,11 +449,27 @@ class TableActor:
                 handle.cancel()
             self._bot_timer = self._window = self._pause = self._clock = None
             self._away_timers.clear()
+            self._finish(state)
             return
         self._schedule(state)
         while self._away_unstored:
             seat, when = self._away_unstored.popitem()
             await to_thread.run_sync(self.storage.set_away_at, self.id, seat, when)
+
+    def _finish(self, state: GameState) -> None:
+        """Keep each viewer's last observation of the finished game and let its engine state go."""
+        seats: list[int | None] = [None, *range(len(self.names))]
+        self.final = {seat: observe(state, seat).to_client_dict() for seat in seats}
+        self.final_seq = len(state.history)
+        self.state = None
+        self.agents = {}
+        self._legal = (-1, [])
+        self._asked = (-1, set())
+
+    @property
+    def seq(self) -> int:
+        """The number of actions played so far (0 before the game starts)."""
+        return self.final_seq if self.state is None else len(self.state.history)
 
     # -- timers ----------------------------------------------------------------------------------
 
@@ -682,7 +706,7 @@ class TableActor:
         self._broadcast_state()
 
     async def _rematch(self) -> str:
-        if self.state is None or not self.state.is_over:
+        if self.final is None:
             raise Refused(409, "not_over", "a rematch is made once the game is over")
         if self.rematch_id is None:
             seats = [
@@ -736,7 +760,10 @@ class TableActor:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for one seat (or a spectator, ``seat`` None)."""
         state = self.state
-        observation = None if state is None else observe(state, seat).to_client_dict()
+        if state is not None:
+            observation: dict[str, Any] | None = observe(state, seat).to_client_dict()
+        else:
+            observation = None if self.final is None else self.final[seat]
         legal: list[dict[str, Any]] = []
         deadline = None
         now = self._loop.time()
@@ -754,7 +781,7 @@ class TableActor:
             "type": "state",
             "table_id": self.id,
             "status": self.status,
-            "seq": 0 if state is None else len(state.history),
+            "seq": self.seq,
             "seat": seat,
             "names": list(self.names),  # copies: the last view sent is the next delta's base, and a join
             "bots": list(self.bots),  # changes the actor's lists in place

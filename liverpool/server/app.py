@@ -145,7 +145,9 @@ class BodyLimit:
                 if headers.get(b"transfer-encoding") is not None:
                     refusal = Refused(411, "length_required", "send a Content-Length")
             elif not length.isdigit() or int(length) > limit:
-                refusal = Refused(413, "too_large", f"a request body may hold at most {limit} bytes")
+                refusal = Refused(
+                    413, "too_large", f"a message may hold at most {limit} bytes", details={"limit": limit}
+                )
             if refusal is None:
                 body, receive = await _buffered(receive)
                 if json_depth_over(body):

@@ -43,6 +43,9 @@ def hint(actor: TableActor, client: Client) -> None:
         client.refuse("no_coach", "this server has no coach to give hints")
         return
     state = actor.state
+    if actor.final is not None:
+        client.refuse("game_over", "the game is over: there is no move left to hint")
+        return
     if state is None:
         client.refuse("not_started", "the game starts when every seat is filled")
         return
@@ -99,11 +102,11 @@ async def undo(actor: TableActor, client: Client) -> None:
         )
         return
     state = actor.state
+    if actor.final is not None:
+        client.refuse("game_over", "the game is over: nothing can be taken back")
+        return
     if state is None:
         client.refuse("not_started", "the game starts when every seat is filled")
-        return
-    if state.is_over:
-        client.refuse("game_over", "the game is over: nothing can be taken back")
         return
     try:
         back = undo_point(state, seat, table_position(actor.info))

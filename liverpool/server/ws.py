@@ -115,7 +115,7 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
         size = len(data.encode() if isinstance(data, str) else data)
         limit = settings.ws_max_bytes
         if limit > 0 and size > limit:
-            client.refuse("too_large", f"a message may hold at most {limit} bytes, not {size}", close=TOO_BIG)
+            client.refuse("too_large", f"a message may hold at most {limit} bytes", close=TOO_BIG, limit=limit)
             return True
         rate = settings.ws_messages_per_10s
         if rate > 0:
@@ -123,7 +123,7 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
             sent = [t for t in sent if t > now - RATE_WINDOW_S]
             sent.append(now)
             if len(sent) > rate:
-                client.refuse("too_many_messages", f"at most {rate} messages in 10 seconds", close=POLICY)
+                client.refuse("too_many_messages", f"at most {rate} messages in 10 seconds", close=POLICY, limit=rate)
                 return True
         if json_depth_over(data):
             client.refuse("too_deep", f"a message may nest lists and objects at most {MAX_DEPTH} deep")
@@ -160,7 +160,9 @@ async def _read(websocket: WebSocket, actor: Table, client: Client, settings: Se
                 now = time.monotonic()
                 wait = talk.wait(now)
                 if wait > 0:
-                    client.refuse("too_much_talk", _too_much_talk(talk.limit, wait))
+                    client.refuse(
+                        "too_much_talk", _too_much_talk(talk.limit, wait), limit=talk.limit, wait_s=math.ceil(wait)
+                    )
                     continue
                 talk.add(now)
                 try:

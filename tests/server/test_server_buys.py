@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import pytest
-from server_fixtures import Client, ServerProcess, simple_choice
+from server_fixtures import Client, ServerProcess, drive_to_a_buy_window, latest
 
 from liverpool.engine.actions import action_from_dict
 from liverpool.engine.game.core import apply, new_game
@@ -52,39 +52,6 @@ def public_cards(obs: dict[str, Any]) -> int:
     """How many cards a player's view accounts for: hands, stock, pile and melds."""
     melds = sum(len(m["cards"]) for m in obs["melds"])
     return sum(s["hand_count"] for s in obs["seats"]) + obs["stock_size"] + len(obs["discard_pile"]) + melds
-
-
-def latest(clients: list[Client], seq: int) -> list[dict[str, Any]]:
-    """Each client's state once it has seen at least ``seq`` actions and nothing more is coming."""
-    out = []
-    for client in clients:
-        client.current(lambda s: s["seq"] >= seq)
-        client.quiet(0.1)
-        assert client.state is not None
-        out.append(client.state)
-    return out
-
-
-def drive_to_a_buy_window(clients: list[Client]) -> dict[str, Any] | None:
-    """Play plain moves (draw from the stock, discard) until a buy window is open; its state (None when
-    the game ends first)."""
-    while True:
-        states = latest(clients, max(c.state["seq"] if c.state else 0 for c in clients))
-        obs = states[0]["observation"]
-        if obs is not None and obs["phase"] == "buy":
-            return states[0]
-        if obs is not None and obs["phase"] == "game_over":
-            return None
-        if obs is None or obs["phase"] not in ("draw", "play"):
-            clients[0].state_where(lambda s: s["observation"] is not None)
-            continue
-        mover = clients[obs["current"]]
-        state = mover.state
-        assert state is not None
-        legal = [a for a in state["legal"] if a["type"] in ("draw_stock", "discard", "go_down", "end_turn")]
-        action = simple_choice({**state, "legal": legal or state["legal"]})
-        mover.send({"type": "action", "action": action, "seq": state["seq"]})
-        mover.state_where(lambda s, q=state["seq"]: s["seq"] > q)
 
 
 def race(clients: list[Client], window: list[int], rng: random.Random) -> None:

@@ -9,11 +9,19 @@ nothing lost.
 from __future__ import annotations
 
 import contextlib
+import grp
+import os
+import pwd
+import re
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +30,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from server_fixtures import Client, ServerProcess, action_seqs, play_until
+from server_fixtures import Client, ServerProcess, action_seqs, free_port, pg_required, play_until
 from sqlalchemy import create_engine, text
 
 from liverpool.engine.actions import action_from_dict
@@ -359,3 +367,173 @@ def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str
             client.close()
     finally:
         proxy.close()
+
+
+# -- behind nginx -----------------------------------------------------------------------------------
+
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+
+
+def nginx_block() -> str:
+    """The nginx configuration docs/deploy.md shows (its one ``nginx`` code block), as it stands."""
+    blocks = re.findall(r"^```nginx\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, "docs/deploy.md shows one nginx configuration"
+    return str(blocks[0])
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+    if found is None:
+        message = "nginx is not installed: run `bash scripts/ensure_nginx.sh`"
+        if pg_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@contextlib.contextmanager
+def nginx_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
+    """A real nginx, in front of the servers on ``ports``, with deploy.md's block in a configuration file of
+    its own (only the two ports, the listening address and the access log's file changed); yields the
+    port it listens on. Its access log is ``workdir / "nginx-access.log"``."""
+    binary = nginx_binary()
+    listen = free_port()
+    block = nginx_block()
+    for old, new in (("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"), ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")):
+        assert block.count(old) == 1, f"deploy.md's nginx block names {old} once"
+        block = block.replace(old, new)
+    for old, new in (
+        ("listen 80;", f"listen 127.0.0.1:{listen};"),
+        ("/var/log/nginx/liverpool.access.log", str(workdir / "nginx-access.log")),
+    ):
+        assert block.count(old) == 1, f"deploy.md's nginx block has {old} once"
+        block = block.replace(old, new)
+    # nginx's workers must be able to reach its temporary files: a folder of its own outside pytest's
+    # (which only its owner may enter).
+    home = Path(tempfile.mkdtemp(prefix="liverpool-nginx-"))
+    home.chmod(0o755)
+    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (home / name).mkdir(mode=0o777)
+        (home / name).chmod(0o777)
+    (home / "liverpool.conf").write_text(block)
+    user = f"user {pwd.getpwuid(os.geteuid()).pw_name} {grp.getgrgid(os.getegid()).gr_name};"
+    (home / "nginx.conf").write_text(
+        f"""{user}
+worker_processes 1;
+daemon off;
+pid {home}/nginx.pid;
+error_log {workdir}/nginx-error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {workdir}/nginx-access.log;
+    client_body_temp_path {home}/body;
+    proxy_temp_path {home}/proxy;
+    fastcgi_temp_path {home}/fastcgi;
+    uwsgi_temp_path {home}/uwsgi;
+    scgi_temp_path {home}/scgi;
+    include {home}/liverpool.conf;
+}}
+"""
+    )
+    with (workdir / "nginx-out.log").open("ab") as out:
+        process = subprocess.Popen(
+            [binary, "-p", str(home), "-c", str(home / "nginx.conf"), "-e", str(workdir / "nginx-error.log")],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, (workdir / "nginx-error.log").read_text(errors="replace")
+            try:
+                if httpx.get(f"http://127.0.0.1:{listen}/api/presets", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "nginx did not answer"
+            time.sleep(0.1)
+        yield listen
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_clients_behind_nginx_see_every_update_across_a_failover(
+    pg_url: str, start_server: Start, tmp_path: Path
+) -> None:
+    """Issue 26, item 14, behind a real reverse proxy: two processes behind nginx configured as
+    docs/deploy.md shows. Everything goes through nginx: the table is created and joined, two players and
+    a spectator (whose ``Origin`` is nginx's address, as a browser's would be) play and watch; the owner
+    is killed with ``kill -9``; each client reconnects through nginx with the seq it last saw and is
+    resumed by the survivor; play goes on with nothing lost."""
+    a = start_server(pg_url, env=CLUSTER, log_level="info")
+    b = start_server(pg_url, env=CLUSTER, log_level="info")
+    with nginx_in_front(tmp_path, [a.port, b.port]) as port:
+        front = f"127.0.0.1:{port}"
+        created = httpx.post(
+            f"http://{front}/api/tables",
+            json={
+                "seats": 3,
+                "bots": {"2": "random"},
+                "bot_pace_ms": 50,
+                "away_timeout_s": 0,
+                "next_deal_timeout_s": 0,
+            },
+            headers={"Origin": f"http://{front}"},
+            timeout=10,
+        )
+        assert created.status_code == 201, created.text
+        table = created.json()
+        tokens = []
+        for seat, name in ((0, "Ada"), (1, "Bea")):
+            answer = httpx.post(
+                f"http://{front}/api/invite/{table['invite']}/join", json={"seat": seat, "name": name}, timeout=10
+            )
+            assert answer.status_code == 200, answer.text
+            tokens.append(answer.json()["seat_token"])
+        paths = [f"/ws/play/{t}" for t in tokens] + [f"/ws/watch/{table['spectator']}"]
+        clients = [Client(f"ws://{front}{path}", origin=f"http://{front}") for path in paths]
+        players, watcher = clients[:2], clients[2]
+        play_until(players, 10, watchers=(watcher,))
+        for client in clients:
+            client.quiet(0.5)
+        owner = lease_owner(pg_url, table["table_id"])
+        assert owner is not None and owner[1]
+        dead, survivor = (a, b) if f"cluster node {owner[0]}:" in a.logged() else (b, a)
+        dead.kill()
+        events = list(watcher.events)
+        reconnected = []
+        for client, path in zip(clients, paths, strict=True):
+            assert client.state is not None
+            client.close()
+            again = Client(f"ws://{front}{path}?since={client.state['seq']}", origin=f"http://{front}")
+            state = again.state_where(lambda s: True, timeout=LEASE_S * 5)
+            assert state["resumed"] is True and state["seq"] >= client.state["seq"]
+            reconnected.append(again)
+        players, watcher = reconnected[:2], reconnected[2]
+        play_until(players, max(p.state["seq"] for p in players if p.state) + 10, watchers=(watcher,))
+        for client in reconnected:
+            client.quiet(0.5)
+        seen = [e["seq"] for e in events + watcher.events]
+        assert seen == list(range(len(seen))), "the spectator behind nginx missed or repeated an event"
+        stored = action_seqs(pg_url, table["table_id"])
+        assert stored == list(range(len(stored))) and len(seen) <= len(stored)
+        state = stored_state(pg_url, table["table_id"])
+        for seat, player in enumerate(players):
+            assert player.state is not None and player.state["seq"] == len(state.history)
+            assert player.state["observation"] == observe(state, seat).to_client_dict(), "the table as stored"
+        now = lease_owner(pg_url, table["table_id"])
+        assert now is not None and now[0] != owner[0], "the survivor holds the table"
+        assert "Traceback" not in survivor.logged(), survivor.logged()[-3000:]
+        for client in reconnected:
+            client.close()
+    served = (tmp_path / "nginx-access.log").read_text()
+    assert served.count('"GET /ws/play/[redacted]"') >= 4, "the players went through nginx, twice each"
+    secrets = [*tokens, table["spectator"], table["invite"]]
+    assert not [t for t in secrets if t in served], "nginx's access log shows a secret link"

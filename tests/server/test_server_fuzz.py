@@ -432,7 +432,8 @@ def refused(answer: httpx.Response, what: str) -> None:
     assert 400 <= answer.status_code < 500, (what, answer.status_code, answer.text[:300])
     data = answer.json()
     assert isinstance(data, dict) and {"reason", "message"} <= set(data), (what, data)
-    assert set(data) <= {"reason", "message", "field", "errors"}, (what, data)
+    assert set(data) <= {"reason", "message", "field", "errors", "limit", "wait_s"}, (what, data)
+    assert all(isinstance(data[number], int) for number in {"limit", "wait_s"} & set(data)), (what, data)
     assert isinstance(data["reason"], str) and isinstance(data["message"], str) and data["message"], (what, data)
 
 

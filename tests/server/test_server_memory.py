@@ -13,27 +13,41 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
+import httpx
 import pytest
 import uvicorn
-from server_fixtures import STARTUP_S, Client, ServerProcess, free_port, my_move, past, simple_choice
+from server_fixtures import (
+    STARTUP_S,
+    TWO_SHORT_DEALS,
+    Client,
+    ServerProcess,
+    action_seqs,
+    free_port,
+    my_move,
+    past,
+    simple_choice,
+)
 from sqlalchemy import insert
 
 from liverpool.engine.actions import action_to_dict
 from liverpool.engine.game.core import apply, new_game
 from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.observe import observe
 from liverpool.engine.play import chance_action
 from liverpool.engine.rules.presets import find_preset
 from liverpool.engine.state import GameState
 from liverpool.server.actor import TableActor
 from liverpool.server.app import create_app
+from liverpool.server.loading import load
 from liverpool.server.models import ActionRow
 from liverpool.server.schemas import TableOptions
 from liverpool.server.settings import Settings
 from liverpool.server.storage import PLAYING, NewSeat, Storage
 
 Start = Callable[..., ServerProcess]
+T = TypeVar("T")
 TABLES = int(os.environ.get("LIVERPOOL_MEMORY_TABLES", "2000"))
 WARMUP = 100
 PARALLEL = 8
@@ -111,10 +125,15 @@ def look_at(ws: str, spectator: str) -> int:
         return int(state["seq"])
 
 
+def alive(kind: type[T]) -> list[T]:
+    """The objects of ``kind`` alive in this process."""
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, kind)]
+
+
 def live(kind: type) -> int:
     """How many objects of ``kind`` are alive in this process."""
-    gc.collect()
-    return sum(isinstance(o, kind) for o in gc.get_objects())
+    return len(alive(kind))
 
 
 @pytest.mark.slow
@@ -182,3 +201,80 @@ def mover(observation: dict[str, Any]) -> int:
         answered = {s for s, _ in observation["window_answers"]}
         return int(next(s for s in observation["window"] if s not in answered))
     return int(observation["current"])
+
+
+def finished_views(db: str, table_id: str, seats: int) -> dict[int | None, dict[str, Any]]:
+    """Each viewer's observation of the game rebuilt from the stored log (spectators under None)."""
+    storage = Storage(db)
+    try:
+        loaded = load(storage, table_id)
+    finally:
+        storage.close()
+    assert loaded is not None and loaded.state is not None and loaded.state.is_over
+    return {seat: observe(loaded.state, seat).to_client_dict() for seat in (None, *range(seats))}
+
+
+def test_finished_games_hold_no_engine_state_in_memory(sqlite_url: str) -> None:
+    """Once a game is over, its table keeps each viewer's last view and nothing of the engine: with a
+    spectator and the player still looking at the results, no ``GameState`` is alive in the server's
+    process; they are shown the game's end as the engine has it, actions and hints are refused with
+    ``game_over``, table talk and a rematch still work. The same when the finished table is loaded again
+    from the database for a spectator who comes later."""
+    with server_in_this_process(sqlite_url) as ws:
+        http = ws.replace("ws://", "http://")
+        answer = httpx.post(
+            f"{http}/api/tables",
+            json={
+                "seats": 3,
+                "rules": TWO_SHORT_DEALS,
+                "bots": {"1": "random", "2": "random"},
+                "bot_pace_ms": 0,
+                "next_deal_timeout_s": 0,
+                "away_timeout_s": 0,
+            },
+            timeout=10,
+        )
+        assert answer.status_code == 201, answer.text
+        created = answer.json()
+        joined = httpx.post(f"{http}/api/invite/{created['invite']}/join", json={"seat": 0, "name": "Ada"}, timeout=10)
+        token = joined.json()["seat_token"]
+        with Client(f"{ws}/ws/watch/{created['spectator']}") as watcher, Client(f"{ws}/ws/play/{token}") as me:
+            while True:
+                state = me.current(lambda s: my_move(s) or s["observation"]["phase"] == "game_over", 60)
+                if state["observation"]["phase"] == "game_over":
+                    break
+                me.send({"type": "action", "action": simple_choice(state), "seq": state["seq"]})
+                me.state_where(past(state["seq"]), 60)
+            end = watcher.state_where(lambda s: s["observation"]["phase"] == "game_over")
+            me.quiet()
+            watcher.quiet()
+            assert live(TableActor) == 1, "the table is in memory while it is looked at"
+            assert live(GameState) == 0, "a finished game keeps its engine state in memory"
+            stored = action_seqs(sqlite_url, created["table_id"])
+            me.send({"type": "action", "action": {"type": "draw_stock", "seat": 0}, "seq": end["seq"]})
+            assert me.until(lambda m: m["type"] == "error")["reason"] == "game_over"
+            me.send({"type": "hint"})
+            assert me.until(lambda m: m["type"] == "error")["reason"] == "game_over"
+            assert action_seqs(sqlite_url, created["table_id"]) == stored
+            me.send({"type": "chat", "text": "good game"})
+            assert watcher.until(lambda m: m["type"] == "chat")["text"] == "good game"
+            truth = finished_views(sqlite_url, created["table_id"], 3)
+            assert end["observation"] == truth[None]
+            assert me.state is not None and me.state["observation"] == truth[0] and me.state["legal"] == []
+        del truth
+        time.sleep(0.5)  # nobody looks any more: the table leaves memory
+        assert live(TableActor) == 0
+        with Client(f"{ws}/ws/watch/{created['spectator']}") as later:
+            again = later.state_where(lambda s: True)
+            later.quiet()
+            assert live(TableActor) == 1 and live(GameState) == 0, "a finished table loaded again holds no game"
+            assert again["observation"] == end["observation"] and again["seq"] == end["seq"]
+            assert [e["seq"] for e in later.events][-1] == end["seq"] - 1, "the last events are shown"
+        # A rematch is made from a finished table (the new table's game then starts: a GameState again).
+        with Client(f"{ws}/ws/watch/{created['spectator']}") as watcher:
+            watcher.state_where(lambda s: True)
+            rematch = httpx.post(f"{http}/api/seat/{token}/rematch", json={}, timeout=10)
+            assert rematch.status_code == 200, rematch.text
+            assert watcher.state_where(lambda s: s["rematch"])["seq"] == end["seq"]
+            (table,) = [a for a in alive(TableActor) if a.id == created["table_id"]]
+            assert table.state is None and table.final is not None

@@ -41,6 +41,7 @@ NAMES = ("Ada", "Bea", "Cy")
 WAITING_TABLES = 3000  # old tables waiting for a third player: the migrations take about a second here
 PLAYED_ACTIONS = 12
 CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": "3"}
+KILLED_AFTER_S = (0.0, 0.15)  # when a migrating server is killed, after its first migration begins
 
 TABLES = sa.table(
     "tables",
@@ -244,3 +245,59 @@ def test_a_server_that_waits_too_long_for_the_migration_lock_says_so(db_url: str
     with pytest.raises(httpx.TransportError):
         httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
     assert stored(db_url, "SELECT version_num FROM alembic_version") == [(OLD,)]
+
+
+def killed_while_migrating(db: str, tmp_path: Path, after_s: float) -> str:
+    """Spawn a server and ``kill -9`` it ``after_s`` seconds after it logs that it runs its first migration
+    (``0001`` to ``0002``, which rewrites every seat's link: 2 to 3 s for the 6,000 links here); its log."""
+    server = ServerProcess(db, tmp_path, log_level="info").spawn()
+    try:
+        deadline = time.monotonic() + 60
+        while f"Running upgrade {OLD} -> " not in (server.logged() if server.log.exists() else ""):
+            assert server.process is not None and server.process.poll() is None, server.logged()
+            assert time.monotonic() < deadline, f"the server did not start migrating:\n{server.logged()}"
+            time.sleep(0.005)
+        time.sleep(after_s)
+        server.kill()
+    finally:
+        server.stop()
+    return server.logged()
+
+
+@pytest.mark.slow
+def test_a_server_killed_while_migrating_leaves_the_schema_to_the_next(db_url: str, tmp_path: Path) -> None:
+    """A ``liverpool serve`` killed with ``kill -9`` in the middle of its migrations (as the first begins,
+    and 0.15 s into it) leaves the database as it was: the migrations run in one transaction under the lock,
+    so nothing of them is kept and the lock ends with the process. The next server to start finds the schema where it was, brings it
+    to head and serves; nothing stored before is lost (each old link is hashed exactly once and still
+    works, the old games load from their stored logs and go on)."""
+    tables = old_database(db_url)
+    seats_before = stored(db_url, "SELECT table_id, seat, name, token FROM seats ORDER BY table_id, seat")
+    actions_before = stored(db_url, "SELECT table_id, seq FROM actions ORDER BY table_id, seq")
+    for after_s in KILLED_AFTER_S:
+        log = killed_while_migrating(db_url, tmp_path, after_s)
+        assert "Application startup complete" not in log, "killed after it had finished migrating"
+        assert stored(db_url, "SELECT version_num FROM alembic_version") == [(OLD,)], "a migration was kept"
+        assert stored(db_url, "SELECT table_id, seat, name, token FROM seats ORDER BY table_id, seat") == seats_before
+    server = ServerProcess(db_url, tmp_path, env={"LIVERPOOL_MIGRATE_WAIT_S": "60"}, log_level="info").start()
+    try:
+        assert stored(db_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+        links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
+        seats = stored(db_url, "SELECT table_id, seat, token FROM seats")
+        assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+        assert stored(db_url, "SELECT table_id, seq FROM actions ORDER BY table_id, seq") == actions_before
+        assert server.get(f"/api/invite/{tables[-1].invite}").status_code == 200
+        table = tables[0]
+        players = [server.player(link) for link in table.links if link is not None]
+        try:
+            for seat, player in enumerate(players):
+                state = player.state_where(lambda s: s["observation"] is not None)
+                assert (state["seat"], state["seq"]) == (seat, table.actions)
+            play_until(players, table.actions + 4)
+        finally:
+            for player in players:
+                player.close()
+        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+        assert "Traceback" not in server.logged(), server.logged()
+    finally:
+        server.stop()

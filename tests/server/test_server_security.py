@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from liverpool.engine.rules.presets import PRESETS
 from liverpool.server import storage as storage_module
 from liverpool.server.guard import CONTENT_SECURITY_POLICY
+from liverpool.server.settings import Settings
 from liverpool.server.storage import Storage, token_hash
 
 Start = Callable[..., ServerProcess]
@@ -392,6 +393,36 @@ def test_host_header_is_checked(start_server: Start, sqlite_url: str) -> None:
     with Client(f"ws://rebound.example:{port}/ws/watch/{created['spectator']}", sock=sock) as stranger:
         assert stranger.receive()["reason"] == "unknown_host"
         assert closed_with(stranger) == (1008, "unknown_host")
+
+
+def test_the_default_allows_localhost_only(start_server: Start, sqlite_url: str) -> None:
+    """With no ``--allowed-host``, no ``$LIVERPOOL_ALLOWED_HOSTS`` and the default ``--host``, the server
+    answers to the loopback names only; any other ``Host`` gets our error shape (400 ``unknown_host``)."""
+    assert Settings.from_env({}).allowed_hosts == ("localhost", "127.0.0.1", "::1")
+    server = start_server(sqlite_url, env={"LIVERPOOL_ALLOWED_HOSTS": ""}, log_level="info")
+    assert "--host" not in server.args and "--allowed-host" not in server.args
+    port = server.port
+    for host in ("localhost", f"localhost:{port}", f"LocalHost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+        assert httpx.get(f"{server.http}/api/presets", headers={"Host": host}, timeout=10).status_code == 200, host
+    strangers = ("evil.example", f"evil.example:{port}", f"localhost.evil.example:{port}", "0.0.0.0", "127.0.0.2")
+    for host in strangers:
+        for method, path in (("GET", "/"), ("GET", "/api/presets"), ("POST", "/api/tables")):
+            answer = httpx.request(
+                method, f"{server.http}{path}", headers={"Host": host}, json={"seats": 3}, timeout=10
+            )
+            assert answer.status_code == 400, (host, method, path, answer.text)
+            body = answer.json()
+            assert set(body) == {"reason", "message"}, body
+            assert body["reason"] == "unknown_host"
+            assert "host name" in body["message"], body
+    created = server.create(seats=3)
+    sock = socket.create_connection(("127.0.0.1", port))
+    with Client(f"ws://evil.example:{port}/ws/watch/{created['spectator']}", sock=sock) as stranger:
+        refusal = stranger.receive()
+        assert (refusal["type"], refusal["reason"]) == ("error", "unknown_host")
+        assert closed_with(stranger) == (1008, "unknown_host")
+    refusals = [line for line in server.logged().splitlines() if "refused" in line and "unknown_host" in line]
+    assert len(refusals) == len(strangers) * 3 + 1, refusals
 
 
 # -- item 11: limits ----------------------------------------------------------------------------------

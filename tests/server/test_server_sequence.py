@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_fixtures import Player, body, browser, open_tab, play_until
-from server_fixtures import Client, ServerProcess, action_seqs, my_move, play_moves
+from server_fixtures import Client, ServerProcess, action_seqs, drive_to_a_buy_window, my_move, past, play_moves
 
 from liverpool.server.actor import BACKLOG, RESUME_EVENTS
 
@@ -129,6 +129,77 @@ def test_an_action_chosen_at_an_older_seq_is_refused_as_stale(lobby_server: Serv
         waiting.send(bound(draw, seq + 2, "b2"))
         assert waiting.until(lambda m: m["type"] in ("error", "ack")) == {"type": "ack", "id": "b2", "seq": seq + 3}
         assert action_seqs(lobby_server.db, created["table_id"]) == list(range(seq + 3))
+    finally:
+        for c in clients:
+            c.close()
+
+
+def pass_the_window(clients: list[Client], window: dict[str, Any]) -> None:
+    """Every seat of the buy window open in ``window`` that has not answered yet passes."""
+    obs = window["observation"]
+    answered, seq = {s for s, _ in obs["window_answers"]}, window["seq"]
+    for seat in [s for s in obs["window"] if s not in answered]:
+        state = clients[seat].current(lambda s, q=seq: s["seq"] == q)
+        clients[seat].send({"type": "action", "action": pick(state, "pass"), "seq": seq})
+        clients[seat].state_where(past(seq))
+        seq += 1
+
+
+def buy_window_with(clients: list[Client], buyer: int, after: int) -> dict[str, Any]:
+    """Play on, every buy window closing unanswered, until a window opens after ``after`` actions in which
+    ``buyer`` may buy; that window's state as ``buyer`` sees it."""
+    while True:
+        window = drive_to_a_buy_window(clients)
+        assert window is not None, "the game ended before another buy window"
+        mine = clients[buyer].current(lambda s, q=window["seq"]: s["seq"] == q)
+        if mine["seq"] > after and any(a["type"] == "buy" for a in mine["legal"]):
+            return mine
+        pass_the_window(clients, window)
+
+
+def test_a_buy_chosen_for_an_older_discard_is_refused_as_stale(lobby_server: ServerProcess) -> None:
+    """RULES.md §3 buying: who, when (``contract``: after the next player declines the discard). A buy
+    chosen while one discard was on offer, and sent only after that window closed and another discard is
+    on offer, is refused with ``stale`` and buys nothing: it would otherwise buy a card its sender never
+    saw. The same buy chosen at the current ``seq`` buys the discard on offer now."""
+    created = lobby_server.create(preset="contract", seats=4, away_timeout_s=0, buy_timeout_s=600)
+    tokens = [lobby_server.join(created["invite"], s, f"P{s}") for s in range(4)]
+    clients = [lobby_server.player(t) for t in tokens]
+    try:
+        for client in clients:
+            started(client)
+        first = drive_to_a_buy_window(clients)
+        assert first is not None
+        buyer = first["observation"]["window"][0]
+        then = clients[buyer].current(lambda s: s["seq"] == first["seq"])
+        old_buy = pick(then, "buy")
+        chosen_at, pile_then = then["seq"], then["observation"]["discard_pile"]
+        now = buy_window_with(clients, buyer, chosen_at)
+        assert now["observation"]["discard_pile"] != pile_then, "another discard is on offer"
+        stored = action_seqs(lobby_server.db, created["table_id"])
+        assert len(stored) == now["seq"] > chosen_at
+        buyer_client = clients[buyer]
+        buyer_client.send(bound(old_buy, chosen_at, "old-buy"))
+        refusal = buyer_client.until(lambda m: m["type"] in ("error", "ack"))
+        assert refusal["type"] == "error" and refusal["reason"] == "stale", refusal
+        assert refusal["seq"] == now["seq"] and f"seq {chosen_at}" in refusal["message"]
+        fresh = buyer_client.receive()
+        assert fresh["type"] == "state" and fresh["seq"] == now["seq"]
+        assert fresh["observation"]["hand"] == now["observation"]["hand"]
+        assert fresh["observation"]["seats"][buyer]["buys"] == now["observation"]["seats"][buyer]["buys"]
+        assert action_seqs(lobby_server.db, created["table_id"]) == stored, "the stale buy stored nothing"
+        for client in clients:
+            client.quiet()
+            assert all(e["seq"] < now["seq"] for e in client.events), "no event came of the stale buy"
+        offered = now["observation"]["discard_pile"][-1]
+        buyer_client.send(bound(pick(fresh, "buy"), now["seq"], "new-buy"))
+        assert buyer_client.until(lambda m: m["type"] in ("error", "ack"))["type"] == "ack"
+        pass_the_window(clients, buyer_client.current(past(now["seq"])))
+        bought = buyer_client.state_where(lambda s: s["observation"]["seats"][buyer]["buys"] > 0)
+        assert (
+            len(bought["observation"]["hand"]) == len(fresh["observation"]["hand"]) + 2
+        )  # the discard and a penalty card
+        assert offered in bought["observation"]["hand"]
     finally:
         for c in clients:
             c.close()

@@ -11,6 +11,8 @@ words"), in Chromium against a real ``liverpool serve`` with low limits.
   code or the server's English.
 - In English and in Norwegian, one by one: too many tables, an unknown invite, a blank name, too long a
   name, a stale move and a full table, each the catalogue's sentence with no code, key or JSON in it.
+- The same for the rest: a saved ruleset's name taken and too many saved rulesets (the lobby), talk too
+  fast, a message too large and too many messages (the table).
 """
 
 from __future__ import annotations
@@ -192,6 +194,94 @@ def test_every_refusal_a_player_can_reach_is_a_sentence_of_the_catalogue(
     late.page.wait_for_selector("body[data-ready='1']")
     in_words(late.by("join-error").text_content() or "", lang, "join.full")
     assert [t.errors for t in (lobby, guest, ada, second, bea, late)] == [[]] * 6
+
+
+def numbers(text: str, lang: str, key: str) -> dict[str, int]:
+    """The numbers in ``text`` where the ``lang`` catalogue's message ``key`` has its placeholders."""
+    pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>\\d+)", re.escape(CATALOGUES[lang][key]))
+    found = re.fullmatch(pattern, text)
+    assert found is not None, f"{text!r} is not {lang}.json {key}: {CATALOGUES[lang][key]!r}"
+    return {name: int(value) for name, value in found.groupdict().items()}
+
+
+def talk_until_refused(tab: Tab, line: str, tries: int = 8) -> str:
+    """Say ``line`` at the table, again and again, each time once the last was shown, until the table shows
+    a refusal; that refusal's text."""
+    tab.by("error").evaluate("(element) => { element.textContent = ''; }")
+    for _ in range(tries):
+        shown = tab.page.locator("[data-testid=talk-line]").count()
+        tab.by("talk-input").fill(line)
+        tab.by("talk-send").click()
+        tab.page.wait_for_function(
+            "(shown) => document.querySelectorAll('[data-testid=talk-line]').length > shown"
+            " || document.querySelector('[data-testid=error]').textContent.trim() !== ''",
+            arg=shown,
+        )
+        text = tab.by("error").text_content() or ""
+        if text.strip():
+            return text
+    raise AssertionError(f"no refusal after {tries} lines")
+
+
+def seat_page(browser: Browser, lang: str, server: ServerProcess) -> Tab:
+    """Ada's seat page at a new table of her and two slow bots, connected."""
+    created = server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=60_000, away_timeout_s=0)
+    token = server.join(created["invite"], 0, "Ada")
+    tab = open_tab(browser, locale=lang).goto(f"{server.http}/play/{token}")
+    tab.page.wait_for_selector("body[data-connection='open']")
+    return tab
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_ruleset_and_websocket_refusals_are_sentences_of_the_catalogue(
+    lang: str, browser: Browser, start_server: Start, sqlite_url: str, tmp_path: Path
+) -> None:
+    """One by one, in the lobby: a saved ruleset's name already taken and one ruleset too many in the minute;
+    at the table: talk too fast, a message too large (a chat line of 150 two-byte letters, over a limit of
+    256 bytes) and too many messages. Each is shown as the page language's catalogue sentence, filled with
+    the server's numbers, never a code, a key or JSON; the table connects again by itself after the two
+    refusals that close its connection."""
+    server = start_server(
+        sqlite_url,
+        env={"LIVERPOOL_RULESETS_PER_MINUTE": "2", "LIVERPOOL_CHAT_PER_10S": "2", "LIVERPOOL_WS_MAX_BYTES": "256"},
+    )
+    assert server.post("/api/rulesets", {"name": "Family", "rules": {"base": "liverpool"}}).status_code == 201
+    lobby = open_tab(browser, locale=lang).goto(f"{server.http}/")
+    lobby.page.wait_for_selector("body[data-ready='1']")
+    lobby.by("mode-house").check()
+    lobby.by("save-rules-name").fill("Family")
+    taken = refusal(lobby, "save-rules-status", lobby.by("save-rules").click)
+    in_words(taken, lang, "lobby.ruleset_taken", name="Family")
+    lobby.by("save-rules-name").fill("Picnic")
+    saved = refusal(lobby, "save-rules-status", lobby.by("save-rules").click)
+    assert saved == CATALOGUES[lang]["lobby.saved_as"].replace("{name}", "Picnic")
+    lobby.by("save-rules-name").fill("Outing")
+    text = refusal(lobby, "save-rules-status", lobby.by("save-rules").click)
+    wait = numbers(text, lang, "reason.too_many_rulesets")["wait_s"]
+    assert 0 < wait <= 60
+    in_words(text, lang, "reason.too_many_rulesets", limit=2, wait_s=wait)
+    assert [r["name"] for r in server.get("/api/rulesets").json()["rulesets"]] == ["Family", "Picnic"]
+
+    ada = seat_page(browser, lang, server)
+    text = talk_until_refused(ada, "hello")
+    assert ada.page.locator("[data-testid=talk-line]").count() == 2, "two lines were said, the third refused"
+    wait = numbers(text, lang, "reason.too_much_talk")["wait_s"]
+    assert 0 < wait <= 10
+    in_words(text, lang, "reason.too_much_talk", limit=2, wait_s=wait)
+    assert ada.page.evaluate("document.body.dataset.connection") == "open", "talk too fast keeps the connection"
+    text = talk_until_refused(ada, "æ" * 150)
+    in_words(text, lang, "reason.too_large", limit=256)
+    ada.page.wait_for_selector("body[data-connection='open']")  # connected again by itself
+
+    busy = start_server(
+        f"sqlite:///{tmp_path / 'busy.db'}", env={"LIVERPOOL_WS_MESSAGES_PER_10S": "3", "LIVERPOOL_CHAT_PER_10S": "0"}
+    )
+    bea = seat_page(browser, lang, busy)
+    text = talk_until_refused(bea, "hello")
+    assert bea.page.locator("[data-testid=talk-line]").count() <= 3
+    in_words(text, lang, "reason.too_many_messages", limit=3)
+    bea.page.wait_for_selector("body[data-connection='open']")
+    assert [t.errors for t in (lobby, ada, bea)] == [[]] * 3
 
 
 def stale_move(browser: Browser, locale: str, ada: Tab, invite: str) -> tuple[Tab, Tab]:

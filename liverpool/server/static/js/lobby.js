@@ -119,7 +119,7 @@ async function saveRules() {
     status.textContent = t("lobby.saved_as", { name });
     await loadSaved();
   } catch (error) {
-    status.textContent = error.message;
+    status.textContent = error.body?.reason === "name_taken" ? t("lobby.ruleset_taken", { name }) : error.message;
   }
 }
 
