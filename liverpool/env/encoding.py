@@ -272,9 +272,14 @@ def choices(
         by_shapes.setdefault(tuple(sorted([shape_index(m) for m in action.melds])), action)
     out: dict[int, Choice] = {}
     if not pending:
+        # (a discard, most of a listing, indexed here: ``index_of`` is a call per action)
+        discard_at = layout.discard
+        index_of = layout.index_of
         for option in listed:
-            if not isinstance(option, GoDown):
-                out.setdefault(layout.index_of(option), option)
+            if type(option) is Discard:
+                out.setdefault(discard_at + (option.card & FACE_MASK), option)
+            elif not isinstance(option, GoDown):
+                out.setdefault(index_of(option), option)
     prefix = tuple(pending)
     for shapes, action in by_shapes.items():
         if shapes[: len(prefix)] != prefix:
