@@ -28,11 +28,13 @@ from liverpool.engine import (
     LayOff,
     Meld,
     MeldKind,
+    MeldRule,
     Observation,
     Pass,
     Phase,
     Ruleset,
     SwapJoker,
+    TableMeld,
 )
 
 FACES: Final = 53  # 0..51 naturals (suit * 13 + rank - 1, suits C D H S), 52 the joker
@@ -217,6 +219,12 @@ class Layout:
         if meld >= self.max_melds:
             raise ValueError(f"table meld {meld} is beyond the {self.max_melds} slots this layout encodes")
 
+    @functools.cached_property
+    def meld_parts(self) -> dict[int, tuple[object, list[int], list[int], list[int]]]:
+        """What :func:`encode_observation` keeps between observations: by ``viewer * 4096 + slot``, the last
+        table meld object seen there and its share of the array; by -1, the last contract and its share."""
+        return {}
+
     # Observation layout.
     @functools.cached_property
     def meld_features(self) -> int:
@@ -264,9 +272,14 @@ def choices(
         by_shapes.setdefault(tuple(sorted([shape_index(m) for m in action.melds])), action)
     out: dict[int, Choice] = {}
     if not pending:
+        # (a discard, most of a listing, indexed here: ``index_of`` is a call per action)
+        discard_at = layout.discard
+        index_of = layout.index_of
         for option in listed:
-            if not isinstance(option, GoDown):
-                out.setdefault(layout.index_of(option), option)
+            if type(option) is Discard:
+                out.setdefault(discard_at + (option.card & FACE_MASK), option)
+            elif not isinstance(option, GoDown):
+                out.setdefault(index_of(option), option)
     prefix = tuple(pending)
     for shapes, action in by_shapes.items():
         if shapes[: len(prefix)] != prefix:
@@ -316,36 +329,41 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
 
     Built as a list of the positions that hold a 1 (a card counted, a one-hot, a flag that is set), counted by
     ``np.bincount``, and the positions and values of the other numbers (all integers), written in one
-    assignment: two NumPy calls where a write per element would cost more than the whole."""
+    assignment: two NumPy calls where a write per element would cost more than the whole. A card's position
+    in a face block is read from a table by card (:func:`_card_positions`); a table meld's share, and the
+    contract's, are kept from the last observation that had the very same meld object in that slot for this
+    viewer (the same contract object), as the engine hands out a new meld object when one changes."""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
     melds_at, seats_at, phase_at, contract_at, window_at, pending_at = _offsets(layout)
-    m = FACE_MASK
     pile = obs.discard_pile
-    ones = [c & m for c in obs.hand]
-    ones += [FACES + (c & m) for c in pile]
+    ones = _card_positions(_AT_HAND, obs.hand)
     if pile:
-        ones.append(2 * FACES + (pile[-1] & m))
+        ones += _card_positions(_AT_PILE, pile)
+        ones.append(2 * FACES + (pile[-1] & FACE_MASK))
     if obs.taken is not None:
-        ones.append(3 * FACES + (obs.taken & m))
+        ones.append(3 * FACES + (obs.taken & FACE_MASK))
     if obs.must_place is not None:
-        ones.append(4 * FACES + (obs.must_place & m))
-    ones += [6 * FACES + (c & m) for c in obs.reclaimed]
+        ones.append(4 * FACES + (obs.must_place & FACE_MASK))
+    if obs.reclaimed:
+        ones += _card_positions(_AT_RECLAIMED, obs.reclaimed)
     if obs.down_this_turn:
         ones.append(7 * FACES + 4)
     views = obs.seats
     rel = views[me:] + views[:me]
     at = _fixed_positions(layout, bool(obs.totals))
     value: list[int] = [len(pile), obs.stock_size, obs.deal, obs.reshuffles]
-    for k, view in enumerate(rel):
+    width = layout.seat_features
+    base = seats_at
+    for view in rel:
         value += (view.hand_count, view.buys)
-        base = seats_at + k * layout.seat_features
         if view.down:
             ones.append(base + 1)
         if view.announced:
             ones.append(base + 3)
         if view.known:
-            ones += [base + 4 + (c & m) for c in view.known]
+            ones += [base + 4 + (c & FACE_MASK) for c in view.known]
+        base += width
     if obs.totals:
         totals = obs.totals
         value += totals[me:] + totals[:me]
@@ -354,20 +372,15 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         raise ValueError(f"{len(table)} melds on the table, beyond the {layout.max_melds} slots")
     if table:
         at = at.copy()
-    width = layout.meld_features
-    for slot, tm in enumerate(table):
-        meld = tm.meld
-        cards = meld.cards
-        ones += [5 * FACES + (c & m) for c in cards]
-        base = melds_at + slot * width
-        naturals = [c for c in cards if c & m != JOKER]
-        if meld.kind is MeldKind.SET:
-            ones += (base, base + 1, base + 10 + (tm.owner - me) % s)
-        else:
-            suit = (naturals[0] & m) // 13 if naturals else 0
-            ones += (base, base + 2, base + 6 + suit, base + 10 + (tm.owner - me) % s)
-        at += (base + 3, base + 4, base + 5)
-        value += (meld.low, len(cards), len(cards) - len(naturals))
+        kept = layout.meld_parts
+        for slot, tm in enumerate(table):
+            key = me * 4096 + slot
+            part = kept.get(key)
+            if part is None or part[0] is not tm:
+                part = kept[key] = (tm, *_meld_part(layout, tm, me, melds_at + slot * layout.meld_features))
+            ones += part[1]
+            at += part[2]
+            value += part[3]
     ones.append(phase_at + _PHASE_INDEX[obs.phase])
     if obs.current == me:
         ones.append(phase_at + len(PHASES))
@@ -375,15 +388,14 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         phase_at + len(PHASES) + 1 + (obs.current - me) % s,
         phase_at + len(PHASES) + 1 + s + (obs.dealer - me) % s,
     )
-    contract = obs.contract[: layout.max_contract]
+    contract = obs.contract
     if contract:
-        at = at + [contract_at + 3 * i + 2 for i in range(len(contract))]
-    for i, rule in enumerate(contract):
-        if rule.kind is MeldKind.SET:
-            ones.append(contract_at + 3 * i)
-        elif rule.kind is MeldKind.RUN:
-            ones.append(contract_at + 3 * i + 1)
-        value.append(rule.length)
+        part = layout.meld_parts.get(-1)
+        if part is None or part[0] is not contract:
+            part = layout.meld_parts[-1] = (contract, *_contract_part(layout, contract, contract_at))
+        ones += part[1]
+        at = at + part[2]
+        value += part[3]
     if obs.window:
         ones += [window_at + (seat - me) % s for seat in set(obs.window)]
     if obs.window_answers:
@@ -400,6 +412,61 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
     out[at] = value
     assert out.shape[0] == layout.observation_size
     return out.astype(np.float32)
+
+
+# Positions by card in the face blocks of the hand, the pile, the table and the reclaimed jokers: the face of
+# card ``c`` (``c & FACE_MASK``) plus the block's offset, read with one ``map`` over a hand or pile where a
+# comprehension makes two Python operations a card. Cards beyond the table (a shoe of 64 decks) are computed.
+_CARD_TABLE: Final = 1 << 12
+
+
+def _face_table(offset: int) -> list[int]:
+    return [offset + (c & FACE_MASK) for c in range(_CARD_TABLE)]
+
+
+_AT_HAND: Final = _face_table(0)
+_AT_PILE: Final = _face_table(FACES)
+_AT_TABLE: Final = _face_table(5 * FACES)
+_AT_RECLAIMED: Final = _face_table(6 * FACES)
+
+
+def _card_positions(table: list[int], cards: Sequence[int]) -> list[int]:
+    """``[table[0] + (c & FACE_MASK) for c in cards]``, read from ``table`` (one of the ``_AT_`` tables)."""
+    try:
+        return list(map(table.__getitem__, cards))
+    except IndexError:
+        return [table[0] + (c & FACE_MASK) for c in cards]
+
+
+def _meld_part(layout: Layout, tm: TableMeld, me: int, base: int) -> tuple[list[int], list[int], list[int]]:
+    """A table meld's share of the observation seen by ``me``, its slot's features starting at ``base``: the
+    positions that hold a 1 (its cards counted in the table block, its kind, a run's suit, its owner), and the
+    positions and values of its low end, length and jokers."""
+    meld = tm.meld
+    cards = meld.cards
+    ones = _card_positions(_AT_TABLE, cards)
+    naturals = [c for c in cards if c & FACE_MASK != JOKER]
+    owner = base + 10 + (tm.owner - me) % layout.seats
+    if meld.kind is MeldKind.SET:
+        ones += (base, base + 1, owner)
+    else:
+        suit = (naturals[0] & FACE_MASK) // 13 if naturals else 0
+        ones += (base, base + 2, base + 6 + suit, owner)
+    return ones, [base + 3, base + 4, base + 5], [meld.low, len(cards), len(cards) - len(naturals)]
+
+
+def _contract_part(
+    layout: Layout, contract: Sequence[MeldRule], contract_at: int
+) -> tuple[list[int], list[int], list[int]]:
+    """The contract's share of the observation: a one-hot of each meld rule's kind, and each one's length."""
+    rules = contract[: layout.max_contract]
+    ones: list[int] = []
+    for i, rule in enumerate(rules):
+        if rule.kind is MeldKind.SET:
+            ones.append(contract_at + 3 * i)
+        elif rule.kind is MeldKind.RUN:
+            ones.append(contract_at + 3 * i + 1)
+    return ones, [contract_at + 3 * i + 2 for i in range(len(rules))], [rule.length for rule in rules]
 
 
 @functools.cache

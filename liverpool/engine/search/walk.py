@@ -76,6 +76,16 @@ class Walk:
         self.max_used = max_used
         self.must_shift, self.must_have = must
         self.lists = lists
+        # The last slot's list cut to the candidates that meld the card that must be melded, read there while
+        # no slot before has melded it: only those can be accepted then (see ``accept``). Only where each
+        # family's candidates come most points first (``by_order``), so that the walk's cut at the first one
+        # that cannot reach ``need`` is where it was: those cut are the same and the others never accepted.
+        self.must_last: list[tuple[int, list[Entry], list[int]]] = []
+        if lists:
+            last = lists[-1]
+            self.must_last = (
+                last if self.must_shift < 0 or not by_order else _melding(last, self.must_shift, self.field)
+            )
         self.chains = chains
         self.tagged = tagged
         # Runs that could be laid as one may not be laid apart (``joins`` at a depth: its run is tested against
@@ -244,7 +254,10 @@ class Walk:
         tagged = self.tagged[depth]  # (else each candidate's tag is its family's bit, tested below)
         joins = self.joins[depth]
         guard, max_used = self.guard, self.max_used
-        for bit, entries, orders in self.lists[depth]:
+        families = self.lists[depth]
+        if depth == last and self.must_shift >= 0 and (left >> self.must_shift) & self.field >= self.must_have:
+            families = self.must_last
+        for bit, entries, orders in families:
             if bit & blocked:
                 continue
             begin = 0
@@ -303,6 +316,19 @@ class Walk:
             ):  # fmt: skip
                 return True
         return False
+
+
+def _melding(
+    families: list[tuple[int, list[Entry], list[int]]], shift: int, field: int
+) -> list[tuple[int, list[Entry], list[int]]]:
+    """``families`` (one slot's list of the walk) with only the candidates whose use holds the face at
+    ``shift`` (a field of ``field`` bits), in their order; a family left with none is left out."""
+    out: list[tuple[int, list[Entry], list[int]]] = []
+    for bit, entries, orders in families:
+        kept = [entry for entry in entries if (entry[2] >> shift) & field]
+        if kept:
+            out.append((bit, kept, [entry[5] for entry in kept] if orders else orders))
+    return out
 
 
 def _top_sum(values: list[int], count: int) -> int:
