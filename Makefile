@@ -36,12 +36,13 @@ serve: run
 play: $(COMPILED_STAMP)
 	$(FAST) $(BIN)/liverpool watch --preset liverpool --bots medium,easy,easy,medium --seed 1
 
-# Installs Chromium, PostgreSQL and nginx with apt-get when missing and starts PostgreSQL on loopback (the
-# nginx test starts its own nginx; no service is started); axe-core (the browser tests' accessibility
-# checker) comes from npm into tests/ui/node_modules.
+# Installs Chromium, PostgreSQL, nginx and Caddy with apt-get when missing and starts PostgreSQL on loopback
+# (the nginx and Caddy tests start their own nginx and caddy; no service is started); axe-core (the browser
+# tests' accessibility checker) comes from npm into tests/ui/node_modules.
 test: $(COMPILED_STAMP)
 	bash scripts/ensure_chromium.sh
 	bash scripts/ensure_nginx.sh
+	bash scripts/ensure_caddy.sh
 	bash scripts/ensure_axe.sh
 	$(BIN)/ruff check liverpool tests benchmarks scripts examples
 	$(BIN)/ruff format --check liverpool tests benchmarks scripts examples

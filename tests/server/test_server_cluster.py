@@ -463,18 +463,15 @@ http {{
         shutil.rmtree(home, ignore_errors=True)
 
 
-@pytest.mark.slow
-def test_clients_behind_nginx_see_every_update_across_a_failover(
-    pg_url: str, start_server: Start, tmp_path: Path
-) -> None:
-    """Issue 26, item 14, behind a real reverse proxy: two processes behind nginx configured as
-    docs/deploy.md shows. Everything goes through nginx: the table is created and joined, two players and
-    a spectator (whose ``Origin`` is nginx's address, as a browser's would be) play and watch; the owner
-    is killed with ``kill -9``; each client reconnects through nginx with the seq it last saw and is
-    resumed by the survivor; play goes on with nothing lost."""
+def play_through_a_failover(pg_url: str, start_server: Start, front_of: Callable[[list[int]], Any]) -> list[str]:
+    """The failover scenario behind a real reverse proxy (``front_of(ports)``: a context manager that yields
+    the port it listens on). Everything goes through the proxy: the table is created and joined, two players
+    and a spectator (whose ``Origin`` is the proxy's address, as a browser's would be) play and watch; the
+    owner is killed with ``kill -9``; each client reconnects through the proxy with the seq it last saw and
+    is resumed by the survivor; play goes on with nothing lost. Returns the table's secret links."""
     a = start_server(pg_url, env=CLUSTER, log_level="info")
     b = start_server(pg_url, env=CLUSTER, log_level="info")
-    with nginx_in_front(tmp_path, [a.port, b.port]) as port:
+    with front_of([a.port, b.port]) as port:
         front = f"127.0.0.1:{port}"
         created = httpx.post(
             f"http://{front}/api/tables",
@@ -521,7 +518,7 @@ def test_clients_behind_nginx_see_every_update_across_a_failover(
         for client in reconnected:
             client.quiet(0.5)
         seen = [e["seq"] for e in events + watcher.events]
-        assert seen == list(range(len(seen))), "the spectator behind nginx missed or repeated an event"
+        assert seen == list(range(len(seen))), "the spectator behind the proxy missed or repeated an event"
         stored = action_seqs(pg_url, table["table_id"])
         assert stored == list(range(len(stored))) and len(seen) <= len(stored)
         state = stored_state(pg_url, table["table_id"])
@@ -533,7 +530,103 @@ def test_clients_behind_nginx_see_every_update_across_a_failover(
         assert "Traceback" not in survivor.logged(), survivor.logged()[-3000:]
         for client in reconnected:
             client.close()
+    return [*tokens, table["spectator"], table["invite"]]
+
+
+@pytest.mark.slow
+def test_clients_behind_nginx_see_every_update_across_a_failover(
+    pg_url: str, start_server: Start, tmp_path: Path
+) -> None:
+    """Issue 26, item 14, behind a real reverse proxy: two processes behind nginx configured as
+    docs/deploy.md shows (the scenario of ``play_through_a_failover``), and no link in nginx's access log."""
+    secrets = play_through_a_failover(pg_url, start_server, lambda ports: nginx_in_front(tmp_path, ports))
     served = (tmp_path / "nginx-access.log").read_text()
     assert served.count('"GET /ws/play/[redacted]"') >= 4, "the players went through nginx, twice each"
-    secrets = [*tokens, table["spectator"], table["invite"]]
     assert not [t for t in secrets if t in served], "nginx's access log shows a secret link"
+
+
+# -- behind Caddy -----------------------------------------------------------------------------------
+
+
+def caddy_block() -> str:
+    """The Caddyfile docs/deploy.md shows (its one ``caddyfile`` code block), as it stands."""
+    blocks = re.findall(r"^```caddyfile\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, "docs/deploy.md shows one Caddyfile"
+    return str(blocks[0])
+
+
+def caddy_binary() -> str:
+    found = shutil.which("caddy")
+    if found is None:
+        message = "caddy is not installed: run `bash scripts/ensure_caddy.sh`"
+        if pg_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@contextlib.contextmanager
+def caddy_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
+    """A real ``caddy run``, in front of the servers on ``ports``, with deploy.md's Caddyfile (only the two
+    ports and the site's address changed) after a global block that turns off Caddy's admin endpoint (port
+    2019, which other tests' Caddies would want too); yields the port it listens on. Everything Caddy
+    writes goes to ``workdir / "caddy.log"``; its data and config folders are in ``workdir``."""
+    binary = caddy_binary()
+    listen = free_port()
+    block = caddy_block()
+    for old, new in (
+        ("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"),
+        ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}"),
+        ("cards.example {", f"http://127.0.0.1:{listen} {{"),
+    ):
+        assert block.count(old) == 1, f"deploy.md's Caddyfile has {old} once"
+        block = block.replace(old, new)
+    config = workdir / "Caddyfile"
+    config.write_text("{\n\tadmin off\n}\n\n" + block)
+    home = workdir / "caddy-home"
+    home.mkdir()
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+    }
+    log = workdir / "caddy.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [binary, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, log.read_text(errors="replace")
+            try:
+                if httpx.get(f"http://127.0.0.1:{listen}/api/presets", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "caddy did not answer"
+            time.sleep(0.1)
+        yield listen
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_clients_behind_caddy_see_every_update_across_a_failover(
+    pg_url: str, start_server: Start, tmp_path: Path
+) -> None:
+    """Issue 26, item 14, behind Caddy: the scenario of ``play_through_a_failover`` through a real
+    ``caddy run`` with the Caddyfile docs/deploy.md shows, and no link in anything Caddy wrote."""
+    secrets = play_through_a_failover(pg_url, start_server, lambda ports: caddy_in_front(tmp_path, ports))
+    logged = (tmp_path / "caddy.log").read_text()
+    assert "serving initial configuration" in logged, "Caddy's own log was read"
+    assert not [t for t in secrets if t in logged], "Caddy's log shows a secret link"
