@@ -47,6 +47,9 @@ def test_a_draft_is_checked_by_the_engine(lobby_server: ServerProcess) -> None:
     assert draft["melds"][0]["label"] == "set of 7s" and draft["melds"][0]["stands"] == [None, None, "7"]
     assert draft["melds"][1]["problems"] == ["needs 1 more card"]
     assert draft["go_down"] is None and draft["problem"] == "set 2 needs 1 more card"
+    needs = {"code": "needs_more", "params": {"count": 1}}
+    assert draft["melds"][1]["faults"] == [needs] and draft["reason"] == "cannot_go_down"
+    assert draft["fault"] == {"code": "draft_set", "params": {"n": 2, "faults": {"faults": [needs]}}}
 
     bad = lobby_server.post(f"/api/seat/{token}/draft", {"slots": [["7X"]]})
     assert bad.status_code == 422 and bad.json()["reason"] == "bad_draft" and "7X" in bad.json()["message"]

@@ -18,7 +18,8 @@ import pytest
 from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
-from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
+from liverpool.engine import DealEndReason, Group, MeldKind, Problem, Reason, field_registry
+from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
 from liverpool.server.schemas import form_limits
 from liverpool.server.storage import OVER, PLAYING, WAITING
@@ -116,6 +117,7 @@ def dynamic_domains() -> dict[str, set[str]]:
         "invalid.": {*LIMITS, "missing"},
         "input.": {field for fields in form_limits().values() for field in fields},
         "judgement.": {j.value for j in Judgement},
+        "problem.": {p.value for p in Problem},
         "tutorial.": set(STEPS),
         "reaction.": set(REACTIONS),
     }
@@ -186,6 +188,29 @@ def test_reasons_fields_choices_and_groups_are_translated(code: str) -> None:
     for prefix in ("reason.", "field.", "doc.", "choice.", "group."):
         missing = sorted(prefix + end for end in domains[prefix] if prefix + end not in catalogue)
         assert not missing, f"{code}.json lacks {missing}"
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+def test_every_problem_of_the_engine_has_a_message(code: str) -> None:
+    """The engine's faults (a meld's, a contract's, a going-down's, a draft's problem) come as codes:
+    each has its ``problem.<code>`` with the placeholders of the engine's parameters."""
+    catalogue = CATALOGUES[code]
+    for problem in Problem:
+        key = f"problem.{problem.value}"
+        assert key in catalogue, f"{code}.json lacks {key}"
+        want = set(PLACEHOLDER.findall(ENGLISH[problem])) - {"s"}
+        have = {p for text in forms(catalogue[key]) for p in PLACEHOLDER.findall(text)}
+        assert have <= want | {"count"} and want <= have, f"{code}.json {key}: {sorted(have)}, engine {sorted(want)}"
+
+
+def test_the_english_problems_are_the_engines_sentences() -> None:
+    """en.json says a fault as the engine's English does (its ``{s}``: the plural forms of ``count``)."""
+    for problem, sentence in ENGLISH.items():
+        message = CATALOGUES["en"][f"problem.{problem.value}"]
+        if isinstance(message, dict):
+            assert message == {"one": sentence.replace("{s}", ""), "other": sentence.replace("{s}", "s")}
+        else:
+            assert message == sentence, problem
 
 
 # -- no English outside the catalogue ---------------------------------------------------------------

@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import Player, body, browser, open_tab, play_until
+from browser_fixtures import Player, body, browser, open_tab, play_until, press, settle, visible, wait_for_move
 from server_fixtures import ServerProcess
 
 from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
@@ -193,4 +193,44 @@ def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_serve
     assert steps[0] == "0. Før første giv" and steps[1].startswith("1. Giv 1: sett på 3; 10 kort hver; "), steps[:2]
     assert not [step for step in steps if ENGLISH_IN_LOG.search(step)], steps
     assert any(" vil kjøpe " in step for step in steps) and any(" går ned: " in step for step in steps)
+    assert tab.errors == []
+
+
+def test_the_builder_says_the_engines_problems_in_bokmal(browser: Browser, lobby_server: ServerProcess) -> None:
+    """The going-down builder's problems come from the engine as codes (``faults``, docs/i18n.md): a
+    Norwegian page says them in bokmål, with counts in plural and cards as the page shows cards (RULES.md
+    §1 a set is 3+ cards of one rank)."""
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    token = lobby_server.join(created["invite"], 0, "Kari")
+    tab = open_tab(browser, locale="nb-NO")
+    page = tab.page
+    tab.goto(f"{lobby_server.http}/play/{token}")
+    deadline = time.monotonic() + 60
+    while not visible(tab, "draw-stock"):
+        assert time.monotonic() < deadline, "seat 0 never came to draw"
+        wait_for_move(tab)
+        if visible(tab, "pass"):
+            press(tab.by("pass"))
+            settle(tab)
+    tab.by("draw-stock").click()
+    settle(tab)
+    tab.by("builder-toggle").locator("summary").click()
+    hand: list[str] = page.locator("[data-testid=hand-card]").evaluate_all("cards => cards.map((c) => c.dataset.card)")
+    naturals = [card for card in hand if not card.startswith("JK")]
+    first = naturals[0]
+    other = next(card for card in naturals if card.split("#")[0][:-1] != first.split("#")[0][:-1])
+    page.locator(f"[data-testid=hand-card][data-card='{first}']").click()
+    tab.by("builder-add-0").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=builder-missing-0]').textContent.includes('kort til')"
+    )
+    assert tab.by("builder-missing-0").inner_text() == "trenger 2 kort til"
+    assert tab.by("builder-missing").inner_text() == "Mangler: sett 1: trenger 2 kort til"
+    page.locator(f"[data-testid=hand-card][data-card='{other}']").click()
+    tab.by("builder-add-0").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=builder-missing-0]').textContent.includes('blander')"
+    )
+    assert tab.by("builder-missing-0").inner_text() == "trenger 1 kort til; blander valører: et sett er av én valør"
+    assert tab.by("builder-go-down").is_disabled()
     assert tab.errors == []

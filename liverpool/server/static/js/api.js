@@ -1,6 +1,7 @@
 // HTTP helpers, the seat tokens this browser keeps, and the page links (docs/protocol.md).
 
 import { has, t } from "./i18n.js";
+import { faultText } from "./phrases.js";
 
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -24,6 +25,7 @@ export function sentence(text) {
  */
 export function refusalText(reason, message, details = {}) {
   if (message && t("server.words") === "yes") return sentence(message);
+  if (details.fault) return sentence(faultText(details.fault));
   if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
   if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
   return sentence(t("error.refused", { reason: reason ?? "" }));
