@@ -44,6 +44,7 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
     assert re.match(r"Din hånd · \d+ kort$", page.locator("#hand-title").inner_text())
     assert tab.by("contract").inner_text().startswith("Giv 1 av ")
+    assert " · sett på 3 og sett på 3 · " in tab.by("contract").inner_text(), "the contract worded, not `set 3, set 3`"
     assert tab.by("sort-suit").inner_text() == "sorter etter farge"
     assert tab.by("stock").locator(".pile-label").inner_text().startswith("bunken · ")
     names = page.locator("[data-testid=hand-card]").evaluate_all(
@@ -60,6 +61,7 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("html[lang='en'] body[data-phase]:not([data-phase='waiting'])")
     assert re.match(r"Your hand · \d+ cards$", page.locator("#hand-title").inner_text())
     assert tab.by("contract").inner_text().startswith("Deal 1 of ")
+    assert " · set of 3 and set of 3 · " in tab.by("contract").inner_text()
     page.reload()
     page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
     assert page.evaluate("document.documentElement.lang") == "en", "the switch is remembered"

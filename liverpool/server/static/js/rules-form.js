@@ -139,6 +139,11 @@ function meldText(text) {
   return t(`rules.meld_${kind}`, { length });
 }
 
+/** A deal's contract in words, from the observation's `contract_melds` ([{kind, length}]). */
+export function contractText(melds) {
+  return listWords(melds.map(({ kind, length }) => t(`rules.meld_${kind}`, { length })));
+}
+
 /**
  * A field's value in words, by the registry's kind: what a page whose language is not the engine's shows
  * for the rules (the lobby's summary, the Rules panel; docs/i18n.md).
