@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
@@ -21,7 +22,7 @@ from liverpool.coach import Judgement
 from liverpool.engine import DealEndReason, Group, MeldKind, Problem, Reason, field_registry
 from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
-from liverpool.server.schemas import form_limits
+from liverpool.server.schemas import FORMS
 from liverpool.server.storage import OVER, PLAYING, WAITING
 from liverpool.server.talk import REACTIONS
 from liverpool.server.tutorial import STEPS
@@ -114,13 +115,43 @@ def dynamic_domains() -> dict[str, set[str]]:
             for washed in ("plain", "washed")
         },
         "reason.": reason_codes(),
-        "invalid.": {*LIMITS, "missing"},
-        "input.": {field for fields in form_limits().values() for field in fields},
+        "invalid.": {*LIMITS, "missing", "json_invalid"} | form_error_kinds(),
+        "input.": {"request"} | {name for model in FORMS.values() for name in model.model_json_schema()["properties"]},
         "judgement.": {j.value for j in Judgement},
         "problem.": {p.value for p in Problem},
         "tutorial.": set(STEPS),
         "reaction.": set(REACTIONS),
     }
+
+
+BAD_VALUES = ([], {}, "x" * 10_000, "", 10**9, -(10**9), "abc", 1.5, True, None, {"1": "x" * 100}, ["x"])
+"""Values that break a form's fields in each way a field's type allows."""
+
+
+def form_error_kinds() -> set[str]:
+    """Every kind of pydantic error the forms' request models (``schemas.FORMS``) give: each field sent
+    each of :data:`BAD_VALUES`, and a body that is not an object or holds an unknown field."""
+    kinds = set()
+    for model in FORMS.values():
+        bodies: list[object] = [[], "x", {"unknown": 1}]
+        bodies += [{name: bad} for name in model.model_json_schema()["properties"] for bad in BAD_VALUES]
+        for sent in bodies:
+            try:
+                model.model_validate(sent)
+            except ValidationError as exc:
+                kinds |= {error["type"] for error in exc.errors()}
+    return kinds
+
+
+def test_the_scan_finds_the_forms_error_kinds() -> None:
+    """The kind scan itself: it must see a bound, a type and a shape error (else the checks prove nothing)."""
+    assert {
+        "string_too_long",
+        "less_than_equal",
+        "int_parsing",
+        "bool_parsing",
+        "extra_forbidden",
+    } <= form_error_kinds()
 
 
 def reason_codes() -> set[str]:

@@ -31,10 +31,14 @@ export function refusalText(reason, message, details = {}) {
   return sentence(t("error.refused", { reason: reason ?? "" }));
 }
 
-/** One problem of a 422 ({field, kind, limit}) in words: the field by its name, the bound it broke. */
-function problemText({ field, kind, limit }) {
-  if (!has(`input.${field}`) || !has(`invalid.${kind}`)) return t("reason.invalid");
-  return t(`invalid.${kind}`, { field: t(`input.${field}`), limit });
+/**
+ * One problem of a 422 ({input, kind, limit}) in words: the form's field by its name (the request as a
+ * whole when it is none of them), what is wrong with it (a kind of pydantic's error the forms cannot
+ * cause is said as `invalid.other`) and the bound it broke.
+ */
+function problemText({ input, kind, limit }) {
+  const field = has(`input.${input}`) ? t(`input.${input}`) : t("input.request");
+  return has(`invalid.${kind}`) ? t(`invalid.${kind}`, { field, limit }) : t("invalid.other", { field });
 }
 
 function errorText(status, body) {
