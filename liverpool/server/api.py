@@ -15,7 +15,6 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from liverpool.bots.registry import DEFAULT_STYLE, STYLES, UnknownStyle, bot_names, find_style, styles_of
 from liverpool.cli.narrate import BEFORE_FIRST_DEAL, describe_words
-from liverpool.cli.phrases import Phrase, english
 from liverpool.engine import (
     ALIASES,
     PRESETS,
@@ -46,6 +45,7 @@ from liverpool.engine import (
     rules_in_words,
     summary,
 )
+from liverpool.phrases import Phrase, english
 
 from . import tutorial
 from .actor import TableActor, display_name

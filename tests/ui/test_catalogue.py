@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
+from liverpool.coach.reasons import ADVICE_KEYS
 from liverpool.engine import DealEndReason, Group, MeldKind, Problem, Reason, field_registry
 from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
@@ -183,8 +184,8 @@ def test_the_scan_finds_the_server_reasons() -> None:
 
 def used_keys() -> set[str]:
     """The keys the pages name, build at run time, or say from the server's phrases (the table log, the
-    replay: ``log_keys()``, docs/i18n.md)."""
-    keys = static_keys() | log_keys()
+    replay: ``log_keys()``; the coach's hints and reviews: ``ADVICE_KEYS``; docs/i18n.md)."""
+    keys = static_keys() | log_keys() | ADVICE_KEYS
     prefixes = set()
     for text in js_sources().values():
         prefixes |= set(re.findall(r"\bt\(\s*`([^`$]*)\$\{", text))

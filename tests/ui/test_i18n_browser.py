@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browser_fixtures import Player, body, browser, open_tab, play_until, press, settle, visible, wait_for_move
 from server_fixtures import ServerProcess
+from test_coach_ui import ENV, Start, _my_draw
 
 from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
 
@@ -235,4 +236,24 @@ def test_the_builder_says_the_engines_problems_in_bokmal(browser: Browser, lobby
     )
     assert tab.by("builder-missing-0").inner_text() == "trenger 1 kort til; blander valører: et sett er av én valør"
     assert tab.by("builder-go-down").is_disabled()
+    assert tab.errors == []
+
+
+def test_the_coachs_hint_speaks_bokmal(browser: Browser, start_server: Start, sqlite_url: str) -> None:
+    """The coach's best option and its reason come as phrases (``words``, ``reason_words``: the
+    ``advice.*`` keys, docs/i18n.md): at the draw, a bokmål page says both in bokmål, with no English left."""
+    server = start_server(sqlite_url, env=ENV)
+    created = server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0)
+    token = server.join(created["invite"], 0, "Kari")
+    tab = open_tab(browser, locale="nb-NO").goto(f"{server.http}/play/{token}")
+    _my_draw(tab)
+    tab.by("hint").click()
+    tab.page.wait_for_selector("[data-testid=hint-text]", timeout=120_000)
+    text = tab.by("hint-text").inner_text()
+    print(f"hint: {text}")
+    option, _, why = text.partition(": ")
+    assert option == "trekk fra bunken" or option.startswith("ta "), text
+    assert why.startswith(("trekker blindt", "tar ")), text
+    english = re.compile(r"\b(draw|draws|take|takes|blind|stock|which|contract|cards?|away|jokers?|unseen|down)\b")
+    assert not english.search(text.replace("joker ikke sett", "").replace("jokere ikke sett", "")), text
     assert tab.errors == []

@@ -572,7 +572,7 @@ function draw() {
     renderControls($("controls"), view, act);
     if (app.coach.hint && app.coach.hint.seq !== app.seq && !app.coach.pending) app.coach.hint = null;
     renderCoachButtons($("coach-buttons"), view, app.coach, { onHint: askHint, onUndo: askUndo });
-    renderHint($("hint"), app.coach, app.seq);
+    renderHint($("hint"), app.coach, app.seq, (s) => seatName(app.people, s));
     renderGoDown(view);
     $("hand-title").textContent = t("table.hand_title", { count: obs.hand.length });
     app.hand.render($("hand"), {
