@@ -81,7 +81,7 @@ from liverpool.engine.rules.parts import (
     MeldRule,
     RulesetError,
 )
-from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset, note_keys
 from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, grouped_fields
 from liverpool.engine.rules.text import SUMMARY_FIELDS, rules_in_fields, rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
@@ -184,6 +184,7 @@ __all__ = [
     "meld_words",
     "new_game",
     "new_position",
+    "note_keys",
     "observe",
     "parse_cards",
     "position_of",

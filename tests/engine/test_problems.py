@@ -72,7 +72,7 @@ def dug():  # type: ignore[no-untyped-def]
 
 
 def final_deal():  # type: ignore[no-untyped-def]
-    """may-i's seventh deal: three runs and out, with the whole hand (RULES.md §3.19 final deal)."""
+    """may-i's seventh deal: three runs and out, with the whole hand (RULES.md §3.20 final deal)."""
     return drawn(MAY_I, "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H", deal_no=6)
 
 

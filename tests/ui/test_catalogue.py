@@ -20,7 +20,7 @@ from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
 from liverpool.coach.reasons import ADVICE_KEYS
-from liverpool.engine import DealEndReason, Group, MeldKind, Problem, Reason, field_registry
+from liverpool.engine import PRESETS, DealEndReason, Group, MeldKind, Problem, Reason, field_registry, note_keys
 from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
 from liverpool.server.schemas import FORMS
@@ -35,7 +35,7 @@ LANGUAGES: dict[str, str] = json.loads((I18N / "languages.json").read_text(encod
 CATALOGUES: dict[str, dict[str, str | dict[str, str]]] = {
     code: json.loads((I18N / f"{code}.json").read_text(encoding="utf-8")) for code in LANGUAGES
 }
-SERVER_WORDS_ONLY = ("doc.",)
+SERVER_WORDS_ONLY = ("doc.", "note.")
 """Keys a catalogue whose language is the server's (``server.words`` is "yes") leaves out: the page shows
 the server's own words for them."""
 
@@ -97,6 +97,7 @@ def dynamic_domains() -> dict[str, set[str]]:
         "table_status.": {WAITING, PLAYING, OVER},
         "field.": {f.name for f in fields},
         "doc.": {f.name for f in fields},
+        "note.": {key for preset in PRESETS.values() for key in note_keys(preset) if key is not None},
         "group.": {g.name.lower() for g in Group},
         "choice.": {f"{f.name}.{c}" for f in fields if f.kind.value in ("choice", "deals") for c in f.choices},
         "card.rank.": {str(r) for r in range(1, 15)},
@@ -217,7 +218,7 @@ def test_reasons_fields_choices_and_groups_are_translated(code: str) -> None:
     its entry, so nothing is translated by matching English text."""
     catalogue = CATALOGUES[code]
     domains = dynamic_domains()
-    for prefix in ("reason.", "field.", "doc.", "choice.", "group."):
+    for prefix in ("reason.", "field.", "doc.", "choice.", "group.", "note."):
         missing = sorted(prefix + end for end in domains[prefix] if prefix + end not in catalogue)
         assert not missing, f"{code}.json lacks {missing}"
 

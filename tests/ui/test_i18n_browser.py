@@ -4,8 +4,10 @@ guided game, the melds, the table log and the replay's steps are said from the s
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -13,7 +15,10 @@ from browser_fixtures import Player, body, browser, open_tab, play_until, press,
 from server_fixtures import ServerProcess
 from test_coach_ui import ENV, Start, _my_draw
 
+from liverpool.engine import find_preset
 from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
+
+I18N = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static" / "i18n"
 
 pytestmark = pytest.mark.slow
 
@@ -57,6 +62,10 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("[data-testid=rules-group]")
     rules = tab.by("rules-text").inner_text()
     assert "Kjøp («Kan jeg?»)" in rules and "straffekort ved kjøp: 1" in rules, rules
+    bokmal_notes = json.loads((I18N / "nb.json").read_text(encoding="utf-8"))
+    notes = [bokmal_notes[f"note.liverpool.{n}"] for n in range(len(find_preset("liverpool").notes))]
+    assert all(note in rules for note in notes), "the preset's notes by their keys (docs/i18n.md)"
+    assert "Sets of one contract may share a rank" not in rules
 
     tab.by("language").select_option("en")
     page.wait_for_selector("html[lang='en'] body[data-phase]:not([data-phase='waiting'])")

@@ -78,7 +78,7 @@ async function showRules() {
     const registry = await loadFields();
     // The engine's sentences in its own language; in another, each field the group speaks of by its value.
     const lines = ({ sentences, fields }) => (t("server.words") === "yes" ? sentences
-      : fields.map((name) => fieldLine(registry.find((f) => f.name === name), rules.rules)));
+      : fields.map((name) => fieldLine(registry.find((f) => f.name === name), rules.rules, rules.note_keys)));
     $("rules-text").replaceChildren(
       el("p", { class: "rules-title", text: rules.title }),
       ...rules.groups.map((group) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
