@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Union
 
 from liverpool.engine.cards import Card, rank_text
 
@@ -141,12 +141,16 @@ class MeldShown:
     cards: tuple[str, ...]
 
 
+Value = Union[int, Card, Rank, Suit, MeldShown, "Fault", tuple[Card, ...], tuple["Fault", ...]]
+"""What a fault's parameter may be (:meth:`Fault.to_dict` says how each is sent)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Fault:
     """One :class:`Problem` with the values its sentence names."""
 
     code: Problem
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Value] = field(default_factory=dict)
 
     def text(self) -> str:
         """The engine's English sentence."""
