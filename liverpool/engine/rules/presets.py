@@ -301,9 +301,15 @@ def note_keys(r: Ruleset) -> list[str | None]:
     return [_NOTE_KEYS.get(note) for note in r.notes]
 
 
-_NOTE_KEYS: dict[str, str] = {}
-for _preset in PRESETS.values():
-    for _n, _note in enumerate(_preset.notes):
-        _NOTE_KEYS.setdefault(_note, f"{_preset.name}.{_n}")
+def _first_places() -> dict[str, str]:
+    """Each note of the shipped presets and its key: the first preset holding it, and its place there."""
+    keys: dict[str, str] = {}
+    for preset in PRESETS.values():
+        for n, note in enumerate(preset.notes):
+            keys.setdefault(note, f"{preset.name}.{n}")
+    return keys
+
+
+_NOTE_KEYS: dict[str, str] = _first_places()
 
 BASE_FINDER.append(find_preset)
