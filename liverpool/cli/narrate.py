@@ -1,4 +1,4 @@
-"""A game's events in words: each as a :class:`~liverpool.cli.phrases.Phrase` (a catalogue key and its
+"""A game's events in words: each as a :class:`~liverpool.phrases.Phrase` (a catalogue key and its
 parameters, which the server sends so that each browser says it in its language) and as English
 sentences (for the log files, the terminal and tests)."""
 
@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from liverpool.cli.phrases import Listed, Phrase, Seat, Value, english
 from liverpool.engine import (
     Action,
     Buy,
@@ -27,6 +26,7 @@ from liverpool.engine import (
     Shuffle,
     SwapJoker,
 )
+from liverpool.phrases import Listed, Phrase, Seat, Value, english
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:

@@ -24,8 +24,9 @@ from liverpool.bots.medium import Weights
 from liverpool.bots.table import me
 from liverpool.bots.worlds import sample_world
 from liverpool.engine import Action, Discard, Observation, action_to_dict
+from liverpool.phrases import Phrase, english
 
-from .reasons import describe, reason
+from .reasons import SEAT_NAMES, describe_words, reason_words
 
 COACH_VERSION = "coach-1"
 """Changes whenever the search, its defaults or the bots it plays with change what a review says."""
@@ -37,13 +38,14 @@ ACCEPT = 2.0
 
 @dataclass(frozen=True, slots=True)
 class OptionValue:
-    """One option, measured: ``expected`` points at the end of the deal (own minus opponents' mean, lower
+    """One option, measured: its name and why (``text`` and ``reason`` in English, ``words`` and ``why`` as
+    phrases a page says in its language), ``expected`` points at the end of the deal (own minus opponents' mean, lower
     is better) with standard error ``se``, the seat's own ``points``, and ``loss`` against the best option
     over the same worlds with its standard error ``loss_se`` (0 for the best)."""
 
     choice: Choice
-    text: str
-    reason: str
+    words: Phrase
+    why: Phrase
     expected: float
     se: float
     points: float
@@ -51,11 +53,23 @@ class OptionValue:
     loss_se: float
     acceptable: bool
 
+    @property
+    def text(self) -> str:
+        """The option's name in English (``discard the 7♥``)."""
+        return english(self.words, SEAT_NAMES)
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return english(self.why, SEAT_NAMES)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "option": None if self.choice is None else action_to_dict(self.choice),
             "text": self.text,
             "reason": self.reason,
+            "words": self.words.to_dict(),
+            "reason_words": self.why.to_dict(),
             "expected": round(self.expected, 3),
             "se": round(self.se, 3),
             "points": round(self.points, 3),
@@ -185,8 +199,8 @@ class Coach:
             ranked.append(
                 OptionValue(
                     choice=shortlist[j],
-                    text=describe(shortlist[j], observation),
-                    reason=reason(shortlist[j], observation),
+                    words=describe_words(shortlist[j], observation),
+                    why=reason_words(shortlist[j], observation),
                     expected=means[j],
                     se=_mean_se(rel[j])[1],
                     points=sum(own[j]) / len(own[j]),

@@ -67,6 +67,7 @@ class Decision:
             "deal": self.deal + 1,
             "played": None if self.played is None else action_to_dict(self.played),
             "played_text": value.text,
+            "played_words": value.words.to_dict(),
             "expected": round(value.expected, 3),
             "se": round(value.se, 3),
             "loss": round(value.loss, 3),

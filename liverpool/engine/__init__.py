@@ -53,10 +53,19 @@ from liverpool.engine.game.legal import (
     quick_actions,
 )
 from liverpool.engine.game.verify import is_legal, refusal, shoe
-from liverpool.engine.melds import Meld, contract_problem, joker_stands, meld_label, meld_words
+from liverpool.engine.melds import (
+    Meld,
+    contract_fault,
+    contract_problem,
+    joker_stands,
+    meld_fault,
+    meld_label,
+    meld_words,
+)
 from liverpool.engine.observe import Observation, SeatView, observe
 from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
+from liverpool.engine.problems import Fault, Problem
 from liverpool.engine.record import GameRecord, RecordError, ReplayError, replay, replay_views, snapshot
 from liverpool.engine.rules.fields import NONE as MISSING_NUMBER
 from liverpool.engine.rules.fields import FieldInfo, FieldKind, Group
@@ -72,7 +81,7 @@ from liverpool.engine.rules.parts import (
     MeldRule,
     RulesetError,
 )
-from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
+from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset, note_keys
 from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, grouped_fields
 from liverpool.engine.rules.text import SUMMARY_FIELDS, rules_in_fields, rules_in_words, summary
 from liverpool.engine.search import best_leftover, can_meet, find_arrangements
@@ -109,6 +118,7 @@ __all__ = [
     "DrawStock",
     "EmptyHand",
     "EndTurn",
+    "Fault",
     "FieldInfo",
     "FieldKind",
     "FinalDeal",
@@ -128,6 +138,7 @@ __all__ = [
     "PileMove",
     "Position",
     "PositionError",
+    "Problem",
     "Reason",
     "RecordError",
     "ReplayError",
@@ -151,6 +162,7 @@ __all__ = [
     "chance_action",
     "choose_first_dealer",
     "clear_caches",
+    "contract_fault",
     "contract_problem",
     "draft_go_down",
     "encode_field",
@@ -169,10 +181,12 @@ __all__ = [
     "legal_actions",
     "live_rng",
     "make_shoe",
+    "meld_fault",
     "meld_label",
     "meld_words",
     "new_game",
     "new_position",
+    "note_keys",
     "observe",
     "parse_cards",
     "position_of",

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from liverpool.engine.problems import Fault
+
 
 class Reason(StrEnum):
     """The machine-readable reason of a refusal (``IllegalAction.reason``), one value for each kind of
@@ -55,14 +57,27 @@ class Reason(StrEnum):
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now. The state it was tried on is unchanged."""
+    """An action the rules do not allow now. The state it was tried on is unchanged.
+
+    ``detail`` says why in English; ``fault``, where the engine has one, says it as a code and its
+    parameters (:class:`~liverpool.engine.problems.Fault`: a meld's, a contract's, a going-down's
+    problem), for a client to word in its own language. ``detail`` may be given as the fault.
+
+    >>> from liverpool.engine.problems import Fault, Problem
+    >>> err = CannotGoDown('GoDown(seat=0, ...)', Fault(Problem.ALREADY_DOWN), 'deal 1, play phase')
+    >>> err.detail, err.fault.to_dict()
+    ('you have already gone down this deal', {'code': 'already_down', 'params': {}})
+    """
 
     reason: Reason = Reason.ILLEGAL
 
-    def __init__(self, action: object, detail: str, situation: object) -> None:
-        super().__init__(f"{action} is illegal: {detail} ({situation})")
+    def __init__(self, action: object, detail: str | Fault, situation: object) -> None:
+        fault = detail if isinstance(detail, Fault) else None
+        text = detail.text() if isinstance(detail, Fault) else detail
+        super().__init__(f"{action} is illegal: {text} ({situation})")
         self.action = str(action)
-        self.detail = detail
+        self.detail = text
+        self.fault: Fault | None = fault
         self.situation = str(situation)
 
 

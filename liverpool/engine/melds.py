@@ -22,7 +22,8 @@ from typing import Any, Final, Literal
 from liverpool.engine._speed.bits import spaced
 from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine._speed.values import by_fields, native
-from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, face_text, parse_cards, rank_text
+from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, parse_cards, rank_text
+from liverpool.engine.problems import Fault, MeldShown, Problem, Rank, Suit
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 
@@ -32,6 +33,8 @@ _SET: Final = MeldKind.SET
 _RUN: Final = MeldKind.RUN
 _TOUCHING: Final = JoinableRuns.TOUCHING
 _COULD_JOIN: Final = JoinableRuns.COULD_JOIN
+_SET_TOO_SHORT: Final = Problem.SET_TOO_SHORT
+_RUN_TOO_SHORT: Final = Problem.RUN_TOO_SHORT
 
 
 End = Literal["low", "high"]
@@ -210,14 +213,25 @@ def faces_standing_for(meld: Meld, index: int) -> tuple[int, ...]:
 
 
 def meld_problem(meld: Meld, rules: Ruleset) -> str | None:
-    """Why ``meld`` is not a valid meld under ``rules``, or ``None`` when it is."""
+    """Why ``meld`` is not a valid meld under ``rules`` (in English), or ``None`` when it is."""
+    fault = _meld_problem(meld, _MELD_RULES.of(rules))
+    return None if fault is None else fault.text()
+
+
+def meld_fault(meld: Meld, rules: Ruleset) -> Fault | None:
+    """Why ``meld`` is not a valid meld under ``rules`` as a code and its parameters, or ``None``.
+
+    >>> from liverpool.engine.rules.presets import find_preset
+    >>> meld_fault(Meld.parse('set: 7H JK JK'), find_preset('liverpool')).to_dict()
+    {'code': 'set_few_naturals', 'params': {'need': 2, 'count': 1}}
+    """
     return _meld_problem(meld, _MELD_RULES.of(rules))
 
 
-def _meld_problem(meld: Meld, rules: _MeldRules) -> str | None:
+def _meld_problem(meld: Meld, rules: _MeldRules) -> Fault | None:
     cards = meld.cards
     if len(cards) < 3:
-        return f"a {meld.kind.value} needs at least 3 cards, this one has {len(cards)}"
+        return Fault(_SET_TOO_SHORT if meld.kind is _SET else _RUN_TOO_SHORT, {"count": len(cards)})
     if meld.kind is _SET:
         return _set_problem(meld, rules, cards)
     return _run_problem(meld, rules, cards)
@@ -247,7 +261,7 @@ _MELD_RULES: Final[ByIdentity[_MeldRules]] = by_identity(_MeldRules)
 # a module that is not compiled, is a generic one. Messages name the cards themselves.)
 
 
-def _set_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str | None:
+def _set_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> Fault | None:
     rank = meld.low
     distinct = rules.set_distinct_suits
     suits = 0  # one bit for each suit seen
@@ -258,29 +272,29 @@ def _set_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str |
             continue
         naturals += 1
         if face % 13 + 1 != rank:
-            return f"{meld.cards[i]} is not of the set's rank {rank_text(rank)}"
+            return Fault(Problem.SET_WRONG_RANK, {"card": meld.cards[i], "rank": Rank(rank)})
         if distinct:
             bit = 1 << (face // 13)
             if suits & bit:
-                return f"two {face_text(face)} in one set, whose suits must all differ"
+                return Fault(Problem.SET_SUIT_TWICE, {"card": Card.make(face)})
             suits |= bit
     if naturals < rules.set_min_naturals:
-        return f"a set needs at least {rules.set_min_naturals} natural cards, this one has {naturals}"
+        return Fault(Problem.SET_FEW_NATURALS, {"need": rules.set_min_naturals, "count": naturals})
     if rules.set_max_length is not None and len(cards) > rules.set_max_length:
-        return f"a set holds at most {rules.set_max_length} cards, this one has {len(cards)}"
+        return Fault(Problem.SET_TOO_LONG, {"limit": rules.set_max_length, "count": len(cards)})
     if distinct and len(cards) > 4:
-        return "a set of distinct suits holds at most 4 cards"
+        return Fault(Problem.SET_DISTINCT_TOO_LONG)
     return None
 
 
-def _run_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str | None:
+def _run_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> Fault | None:
     low, high = meld.low, meld.low + len(cards) - 1
     if low < 1 or high > 14 or len(cards) > 13:
-        return f"a run cannot go from rank {low} to {high}: no wrap, aces low or high but not both"
+        return Fault(Problem.RUN_OUT_OF_RANKS, {"low": low, "high": high})
     if low == 1 and not rules.aces_low:
-        return "aces are not played low in this ruleset"
+        return Fault(Problem.ACES_NOT_LOW)
     if high == 14 and not rules.aces_high:
-        return "aces are not played high in this ruleset"
+        return Fault(Problem.ACES_NOT_HIGH)
     suit_key = -1  # the run's suit as a face's suit number, from its first natural
     naturals = 0
     for i in range(len(cards)):
@@ -291,56 +305,72 @@ def _run_problem(meld: Meld, rules: _MeldRules, cards: tuple[int, ...]) -> str |
         if suit_key < 0:
             suit_key = face // 13
         if face // 13 != suit_key:
-            return f"{meld.cards[i]} is not of the run's suit {meld.suit}"
+            return Fault(Problem.RUN_WRONG_SUIT, {"card": meld.cards[i], "suit": Suit(meld.suit)})
         want = (low + i - 1) % 13 + 1
         if face % 13 + 1 != want:
-            return f"{meld.cards[i]} cannot stand at the place of {rank_text(want)}{meld.suit} in this run"
+            place = Card.natural(want, meld.suit)
+            return Fault(Problem.RUN_WRONG_PLACE, {"card": meld.cards[i], "place": place})
     if naturals < rules.run_min_naturals:
-        return f"a run needs at least {rules.run_min_naturals} natural cards, this one has {naturals}"
+        return Fault(Problem.RUN_FEW_NATURALS, {"need": rules.run_min_naturals, "count": naturals})
     window = rules.run_joker_spacing
     if window > 1:
         last_joker = -window
         for i in range(len(cards)):
             if cards[i] & FACE_MASK == JOKER_FACE:
                 if i - last_joker < window:
-                    return f"a run may hold at most one joker in any {window} cards in a row"
+                    return Fault(Problem.RUN_JOKER_SPACING, {"window": window})
                 last_joker = i
     return None
 
 
 def contract_problem(melds: Sequence[Meld], contract: Sequence[MeldRule], rules: Ruleset) -> str | None:
-    """Why ``melds`` do not meet ``contract`` as one going-down, or ``None``."""
+    """Why ``melds`` do not meet ``contract`` as one going-down (in English), or ``None``."""
+    fault = contract_fault(melds, contract, rules)
+    return None if fault is None else fault.text()
+
+
+def contract_fault(melds: Sequence[Meld], contract: Sequence[MeldRule], rules: Ruleset) -> Fault | None:
+    """Why ``melds`` do not meet ``contract`` as one going-down, as a code and its parameters, or ``None``."""
     for meld in melds:
-        problem = meld_problem(meld, rules)
-        if problem is not None:
-            return f"{meld}: {problem}"
+        fault = meld_fault(meld, rules)
+        if fault is not None:
+            return Fault(Problem.CONTRACT_MELD, {"meld": _shown(meld), "fault": fault})
     for kind in MeldKind:
+        is_set = kind is _SET
         have = sorted((len(m.cards) for m in melds if m.kind is kind), reverse=True)
         need = sorted((r.length for r in contract if r.kind is kind), reverse=True)
         if len(have) != len(need):
-            return f"the contract asks for {len(need)} {kind.value}(s), not {len(have)}"
+            code = Problem.CONTRACT_SETS if is_set else Problem.CONTRACT_RUNS
+            return Fault(code, {"need": len(need), "count": len(have)})
         for got, want in zip(have, need, strict=True):
-            if got < want or (got > want and not rules.longer_melds):
-                shorter = "longer melds are not allowed" if got > want else f"at least {want} cards"
-                return f"a {kind.value} of {got} cards does not fit a contract asking {shorter}"
+            if got > want and not rules.longer_melds:
+                code = Problem.SET_LONGER_NOT_ALLOWED if is_set else Problem.RUN_LONGER_NOT_ALLOWED
+                return Fault(code, {"count": got})
+            if got < want:
+                code = Problem.SET_SHORT_FOR_CONTRACT if is_set else Problem.RUN_SHORT_FOR_CONTRACT
+                return Fault(code, {"count": got, "need": want})
     sets = [m for m in melds if m.kind is _SET]
     runs = [m for m in melds if m.kind is _RUN]
     if rules.set_distinct_ranks and len({m.low for m in sets}) < len(sets):
-        return "the sets of a contract must be of different ranks"
+        return Fault(Problem.SETS_SAME_RANK)
     if rules.run_distinct_suits and len({m.suit for m in runs}) < len(runs):
-        return "the runs of a contract must be of different suits"
+        return Fault(Problem.RUNS_SAME_SUIT)
     joinable = rules.joinable_runs
     if joinable is _TOUCHING:
         for a in runs:
             for b in runs:
                 if a is not b and a.suit == b.suit and a.high + 1 == b.low:
-                    return f"{a} and {b} could be joined into one run and may not be laid as two"
+                    return Fault(Problem.RUNS_TOUCH, {"first": _shown(a), "second": _shown(b)})
     elif joinable is _COULD_JOIN:
         for i in range(len(runs)):
             for j in range(i + 1, len(runs)):
                 if runs_could_join(runs[i], runs[j], rules):
-                    return f"{runs[i]} and {runs[j]} could be laid as one run, so they may not be laid apart"
+                    return Fault(Problem.RUNS_COULD_JOIN, {"first": _shown(runs[i]), "second": _shown(runs[j])})
     return None
+
+
+def _shown(meld: Meld) -> MeldShown:
+    return MeldShown(str(meld), meld_words(meld), tuple(map(str, meld.cards)))
 
 
 def runs_could_join(a: Meld, b: Meld, rules: Ruleset) -> bool:

@@ -408,7 +408,10 @@ class TableActor:
         except IllegalAction as exc:
             if client is None:
                 raise
-            client.refuse(exc.reason, str(exc))
+            if exc.fault is None:
+                client.refuse(exc.reason, str(exc))
+            else:
+                client.refuse(exc.reason, str(exc), fault=exc.fault.to_dict())
             return False
         seq = len(state.history) - 1
         status = OVER if state.is_over else None

@@ -15,7 +15,6 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from liverpool.bots.registry import DEFAULT_STYLE, STYLES, UnknownStyle, bot_names, find_style, styles_of
 from liverpool.cli.narrate import BEFORE_FIRST_DEAL, describe_words
-from liverpool.cli.phrases import Phrase, english
 from liverpool.engine import (
     ALIASES,
     PRESETS,
@@ -39,6 +38,7 @@ from liverpool.engine import (
     find_preset,
     live_rng,
     new_game,
+    note_keys,
     parse_cards,
     replay,
     replay_views,
@@ -46,6 +46,7 @@ from liverpool.engine import (
     rules_in_words,
     summary,
 )
+from liverpool.phrases import Phrase, english
 
 from . import tutorial
 from .actor import TableActor, display_name
@@ -109,6 +110,7 @@ async def presets() -> dict[str, Any]:
                 "title": r.title,
                 "aliases": aliases.get(r.name, []),
                 "rules": r.to_dict(),
+                "note_keys": note_keys(r),
                 "summary": summary(r),
             }
             for r in PRESETS.values()
@@ -478,6 +480,7 @@ async def table_rules(table_id: str, server: Srv) -> dict[str, Any]:
         "title": rules.title,
         "summary": summary(rules),
         "rules": rules.to_dict(),
+        "note_keys": note_keys(rules),
         "groups": [
             {"group": group, "key": Group(group).name.lower(), "sentences": sentences, "fields": fields[group]}
             for group, sentences in rules_in_words(rules)

@@ -115,7 +115,8 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
     problems = []
     for e in exc.errors():
         field = ".".join(str(p) for p in e["loc"][1:])
-        problem = {"field": field, "kind": e["type"]}
+        # "input": the form's field the problem is in (a page names it as input.<name>), "" for the whole body
+        problem = {"field": field, "input": str(e["loc"][1]) if len(e["loc"]) > 1 else "", "kind": e["type"]}
         problem["message"] = validation_sentence(field, e["type"], e["msg"], e.get("ctx"))
         if e["type"] in LIMITS:
             problem["limit"] = (e.get("ctx") or {}).get(LIMITS[e["type"]])

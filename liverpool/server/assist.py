@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from anyio import to_thread
 
 from liverpool.cli.narrate import describe, describe_words, took_back, took_hint
-from liverpool.cli.phrases import english
 from liverpool.engine import GameRecord, UndoRefused, action_to_dict, apply, observe, replay, undo_point
+from liverpool.phrases import english
 
 from .loading import note_event, table_position
 from .messages import Client, HintReady

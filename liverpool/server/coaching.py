@@ -62,6 +62,8 @@ def advise(budget: Budget, observation: Observation, options: list[Action], seed
         "option": None if best.choice is None else action_to_dict(best.choice),
         "text": best.text,
         "reason": best.reason,
+        "words": best.words.to_dict(),
+        "reason_words": best.why.to_dict(),
         "expected": round(best.expected, 1),
         "se": round(best.se, 1),
         "margin": None if advice.margin is None else round(advice.margin, 1),

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liverpool.cli.narrate import step_words
-from liverpool.cli.phrases import english
 from liverpool.engine import Action, GameRecord, GameState, Position, Ruleset, action_from_dict, apply, replay
+from liverpool.phrases import english
 
 from .storage import WAITING, Storage, TableInfo
 from .talk import REPLAYED

@@ -75,7 +75,13 @@ def graph(review: dict[str, Any]) -> list[dict[str, Any]]:
     deals: dict[int, list[dict[str, Any]]] = {}
     for d in review["decisions"]:
         deals.setdefault(d["deal"], []).append(
-            {"index": d["index"], "expected": d["expected"], "judgement": d["judgement"], "played": d["played_text"]}
+            {
+                "index": d["index"],
+                "expected": d["expected"],
+                "judgement": d["judgement"],
+                "played": d["played_text"],
+                "played_words": d.get("played_words"),
+            }
         )
     return [{"deal": deal, "points": points} for deal, points in sorted(deals.items())]
 
@@ -98,6 +104,10 @@ def worse(review: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
                     "judgement": d["judgement"],
                     "better": best["text"],
                     "reason": best["reason"],
+                    # the same as phrases (None in a review stored before the coach sent them)
+                    "played_words": d.get("played_words"),
+                    "better_words": best.get("words"),
+                    "reason_words": best.get("reason_words"),
                 }
             )
     return out

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from liverpool.bots.medium import MediumBot
 from liverpool.cli import app
-from liverpool.coach import THRESHOLDS, Coach, Judgement, Thresholds, judge, review_record
+from liverpool.coach import THRESHOLDS, Coach, Judgement, Thresholds, judge, reasons, review_record
 from liverpool.engine import (
     Buy,
     Card,
@@ -27,6 +27,7 @@ from liverpool.engine import (
     GameRecord,
     GameState,
     GoDown,
+    MeldKind,
     Pass,
     Position,
     SeededChance,
@@ -343,3 +344,14 @@ def test_each_stock_draw_is_rated_against_the_average_draw() -> None:
     """Luck is kept apart from judgement: drawing the third 7 (the contract) is good luck, a king is not."""
     good, bad = _luck_of_first_draw("7H"), _luck_of_first_draw("KD")
     assert good > 0 > bad
+
+
+def test_the_coach_lists_every_key_its_phrases_use() -> None:
+    """``ADVICE_KEYS`` (which the catalogue checks ask every catalogue for, docs/i18n.md) holds each
+    ``advice.*`` key the coach's phrases name, and no other."""
+    source = Path(reasons.__file__).read_text(encoding="utf-8")
+    code = source[: source.index("ADVICE_KEYS: ")]
+    named = set(re.findall(r'"(advice\.[\w.]+)"', code))
+    for prefix in re.findall(r'f"(advice\.[\w.]+\.)\{', code):
+        named |= {prefix + kind.value for kind in MeldKind}
+    assert named == reasons.ADVICE_KEYS

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 from server_fixtures import ServerProcess
+from test_server_coach import _my_draw
 
 from liverpool.engine import GameRecord, Ruleset, find_preset, replay
 
@@ -47,11 +48,44 @@ def test_a_draft_is_checked_by_the_engine(lobby_server: ServerProcess) -> None:
     assert draft["melds"][0]["label"] == "set of 7s" and draft["melds"][0]["stands"] == [None, None, "7"]
     assert draft["melds"][1]["problems"] == ["needs 1 more card"]
     assert draft["go_down"] is None and draft["problem"] == "set 2 needs 1 more card"
+    needs = {"code": "needs_more", "params": {"count": 1}}
+    assert draft["melds"][1]["faults"] == [needs] and draft["reason"] == "cannot_go_down"
+    assert draft["fault"] == {"code": "draft_set", "params": {"n": 2, "faults": {"faults": [needs]}}}
 
     bad = lobby_server.post(f"/api/seat/{token}/draft", {"slots": [["7X"]]})
     assert bad.status_code == 422 and bad.json()["reason"] == "bad_draft" and "7X" in bad.json()["message"]
     assert lobby_server.post("/api/seat/nope/draft", {"slots": []}).status_code == 404
     assert lobby_server.post(f"/api/seat/{token}/draft", {"slots": "7H"}).status_code == 422
+
+
+def test_a_refused_going_down_carries_the_engines_fault(lobby_server: ServerProcess) -> None:
+    """RULES.md §1: a set is 3+ cards of one rank. A going-down the engine refuses is answered with its
+    reason, its English message and its fault (code and parameters, docs/protocol.md "Faults")."""
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0)
+    token = lobby_server.join(created["invite"], 0, "Ada")
+    with lobby_server.player(token) as me:
+        state = _my_draw(me)
+        me.act({"type": "draw_stock", "seat": 0})
+        state = me.state_where(lambda s: s["seq"] > state["seq"] and s["observation"]["phase"] == "play")
+        hand = state["observation"]["hand"]
+        by_rank: dict[str, str] = {}
+        for card in hand:
+            if not card.startswith("JK"):
+                by_rank.setdefault(card.split("#")[0][:-1], card)
+        ones = list(by_rank.values())
+        assert len(ones) >= 6, hand
+        mixed = ones[:3]
+
+        def mixed_set(cards: list[str]) -> dict[str, Any]:
+            rank = cards[0].split("#")[0][:-1]
+            return {"kind": "set", "cards": cards, "low": {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)}
+
+        me.act({"type": "go_down", "seat": 0, "melds": [mixed_set(mixed), mixed_set(ones[3:6])]})
+        error = me.until(lambda m: m["type"] == "error", timeout=20)
+    assert error["reason"] == "cannot_go_down" and "is not of the set's rank" in error["message"], error
+    assert error["fault"]["code"] == "contract_meld", error
+    assert error["fault"]["params"]["fault"]["code"] == "set_wrong_rank"
+    assert error["fault"]["params"]["meld"]["cards"] == mixed
 
 
 def test_a_replay_is_every_step_built_by_the_engine(lobby_server: ServerProcess) -> None:

@@ -95,6 +95,9 @@ def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None
         answer = lobby_server.post("/api/tables", body)
         assert answer.status_code == 422, body
         assert answer.json()["reason"] == "invalid"
+        assert [e["input"] for e in answer.json()["errors"]] == list(body), "the form's field, for input.<field>"
+    nested = lobby_server.post("/api/tables", {"bots": {"1": 5}}).json()["errors"]
+    assert [(e["field"], e["input"], e["kind"]) for e in nested] == [("bots.1", "bots", "string_type")]
 
 
 def test_oversized_bodies_are_refused(lobby_server: ServerProcess) -> None:

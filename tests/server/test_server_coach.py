@@ -70,6 +70,7 @@ def test_a_hint_goes_to_its_seat_and_the_table_hears_it_was_taken(start_server: 
         assert hint["seq"] == state["seq"]
         assert hint["option"] in state["legal"], "the hint is one of the seat's legal options"
         assert hint["text"] and hint["reason"], "the best option in words, and why"
+        assert hint["words"]["key"].startswith("advice.do.") and hint["reason_words"]["key"].startswith("advice.")
         assert hint["margin"] is None or hint["margin"] >= 0
         assert len(hint["options"]) >= 2 and hint["options"][0]["expected"] <= hint["options"][1]["expected"]
         note = watcher.until(lambda m: m["type"] == "note", timeout=20)

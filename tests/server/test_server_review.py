@@ -61,6 +61,7 @@ def test_a_finished_table_is_reviewed_once_and_stored(start_server: Start, sqlit
     worse = server.get(f"{path}?threshold=0").json()["worse"]
     assert [w["index"] for w in worse] == [d["index"] for d in review["decisions"] if d["loss"] - d["loss_se"] > 0]
     assert all(w["better"] and w["reason"] for w in worse)
+    assert all(w["better_words"]["key"].startswith("advice.do.") and w["reason_words"] for w in worse)
 
     engine = create_engine(database_url(sqlite_url))
     try:

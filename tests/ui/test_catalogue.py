@@ -14,13 +14,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
-from liverpool.engine import DealEndReason, Group, MeldKind, Reason, field_registry
+from liverpool.coach.reasons import ADVICE_KEYS
+from liverpool.engine import PRESETS, DealEndReason, Group, MeldKind, Problem, Reason, field_registry, note_keys
+from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
-from liverpool.server.schemas import form_limits
+from liverpool.server.schemas import FORMS
 from liverpool.server.storage import OVER, PLAYING, WAITING
 from liverpool.server.talk import REACTIONS
 from liverpool.server.tutorial import STEPS
@@ -32,7 +35,7 @@ LANGUAGES: dict[str, str] = json.loads((I18N / "languages.json").read_text(encod
 CATALOGUES: dict[str, dict[str, str | dict[str, str]]] = {
     code: json.loads((I18N / f"{code}.json").read_text(encoding="utf-8")) for code in LANGUAGES
 }
-SERVER_WORDS_ONLY = ("doc.",)
+SERVER_WORDS_ONLY = ("doc.", "note.")
 """Keys a catalogue whose language is the server's (``server.words`` is "yes") leaves out: the page shows
 the server's own words for them."""
 
@@ -94,6 +97,7 @@ def dynamic_domains() -> dict[str, set[str]]:
         "table_status.": {WAITING, PLAYING, OVER},
         "field.": {f.name for f in fields},
         "doc.": {f.name for f in fields},
+        "note.": {key for preset in PRESETS.values() for key in note_keys(preset) if key is not None},
         "group.": {g.name.lower() for g in Group},
         "choice.": {f"{f.name}.{c}" for f in fields if f.kind.value in ("choice", "deals") for c in f.choices},
         "card.rank.": {str(r) for r in range(1, 15)},
@@ -113,12 +117,43 @@ def dynamic_domains() -> dict[str, set[str]]:
             for washed in ("plain", "washed")
         },
         "reason.": reason_codes(),
-        "invalid.": {*LIMITS, "missing"},
-        "input.": {field for fields in form_limits().values() for field in fields},
+        "invalid.": {*LIMITS, "missing", "json_invalid"} | form_error_kinds(),
+        "input.": {"request"} | {name for model in FORMS.values() for name in model.model_json_schema()["properties"]},
         "judgement.": {j.value for j in Judgement},
+        "problem.": {p.value for p in Problem},
         "tutorial.": set(STEPS),
         "reaction.": set(REACTIONS),
     }
+
+
+BAD_VALUES = ([], {}, "x" * 10_000, "", 10**9, -(10**9), "abc", 1.5, True, None, {"1": "x" * 100}, ["x"])
+"""Values that break a form's fields in each way a field's type allows."""
+
+
+def form_error_kinds() -> set[str]:
+    """Every kind of pydantic error the forms' request models (``schemas.FORMS``) give: each field sent
+    each of :data:`BAD_VALUES`, and a body that is not an object or holds an unknown field."""
+    kinds = set()
+    for model in FORMS.values():
+        bodies: list[object] = [[], "x", {"unknown": 1}]
+        bodies += [{name: bad} for name in model.model_json_schema()["properties"] for bad in BAD_VALUES]
+        for sent in bodies:
+            try:
+                model.model_validate(sent)
+            except ValidationError as exc:
+                kinds |= {error["type"] for error in exc.errors()}
+    return kinds
+
+
+def test_the_scan_finds_the_forms_error_kinds() -> None:
+    """The kind scan itself: it must see a bound, a type and a shape error (else the checks prove nothing)."""
+    assert {
+        "string_too_long",
+        "less_than_equal",
+        "int_parsing",
+        "bool_parsing",
+        "extra_forbidden",
+    } <= form_error_kinds()
 
 
 def reason_codes() -> set[str]:
@@ -150,8 +185,8 @@ def test_the_scan_finds_the_server_reasons() -> None:
 
 def used_keys() -> set[str]:
     """The keys the pages name, build at run time, or say from the server's phrases (the table log, the
-    replay: ``log_keys()``, docs/i18n.md)."""
-    keys = static_keys() | log_keys()
+    replay: ``log_keys()``; the coach's hints and reviews: ``ADVICE_KEYS``; docs/i18n.md)."""
+    keys = static_keys() | log_keys() | ADVICE_KEYS
     prefixes = set()
     for text in js_sources().values():
         prefixes |= set(re.findall(r"\bt\(\s*`([^`$]*)\$\{", text))
@@ -183,9 +218,32 @@ def test_reasons_fields_choices_and_groups_are_translated(code: str) -> None:
     its entry, so nothing is translated by matching English text."""
     catalogue = CATALOGUES[code]
     domains = dynamic_domains()
-    for prefix in ("reason.", "field.", "doc.", "choice.", "group."):
+    for prefix in ("reason.", "field.", "doc.", "choice.", "group.", "note."):
         missing = sorted(prefix + end for end in domains[prefix] if prefix + end not in catalogue)
         assert not missing, f"{code}.json lacks {missing}"
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+def test_every_problem_of_the_engine_has_a_message(code: str) -> None:
+    """The engine's faults (a meld's, a contract's, a going-down's, a draft's problem) come as codes:
+    each has its ``problem.<code>`` with the placeholders of the engine's parameters."""
+    catalogue = CATALOGUES[code]
+    for problem in Problem:
+        key = f"problem.{problem.value}"
+        assert key in catalogue, f"{code}.json lacks {key}"
+        want = set(PLACEHOLDER.findall(ENGLISH[problem])) - {"s"}
+        have = {p for text in forms(catalogue[key]) for p in PLACEHOLDER.findall(text)}
+        assert have <= want | {"count"} and want <= have, f"{code}.json {key}: {sorted(have)}, engine {sorted(want)}"
+
+
+def test_the_english_problems_are_the_engines_sentences() -> None:
+    """en.json says a fault as the engine's English does (its ``{s}``: the plural forms of ``count``)."""
+    for problem, sentence in ENGLISH.items():
+        message = CATALOGUES["en"][f"problem.{problem.value}"]
+        if isinstance(message, dict):
+            assert message == {"one": sentence.replace("{s}", ""), "other": sentence.replace("{s}", "s")}
+        else:
+            assert message == sentence, problem
 
 
 # -- no English outside the catalogue ---------------------------------------------------------------

@@ -4,15 +4,21 @@ guided game, the melds, the table log and the replay's steps are said from the s
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import Player, body, browser, open_tab, play_until
+from browser_fixtures import Player, body, browser, open_tab, play_until, press, settle, visible, wait_for_move
 from server_fixtures import ServerProcess
+from test_coach_ui import ENV, Start, _my_draw
 
+from liverpool.engine import find_preset
 from liverpool.engine.cards import SUIT_SYMBOLS, rank_text
+
+I18N = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static" / "i18n"
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +50,7 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
     assert re.match(r"Din hånd · \d+ kort$", page.locator("#hand-title").inner_text())
     assert tab.by("contract").inner_text().startswith("Giv 1 av ")
+    assert " · sett på 3 og sett på 3 · " in tab.by("contract").inner_text(), "the contract worded, not `set 3, set 3`"
     assert tab.by("sort-suit").inner_text() == "sorter etter farge"
     assert tab.by("stock").locator(".pile-label").inner_text().startswith("bunken · ")
     names = page.locator("[data-testid=hand-card]").evaluate_all(
@@ -55,11 +62,16 @@ def test_a_norwegian_browser_gets_bokmal_and_the_switch_is_remembered(
     page.wait_for_selector("[data-testid=rules-group]")
     rules = tab.by("rules-text").inner_text()
     assert "Kjøp («Kan jeg?»)" in rules and "straffekort ved kjøp: 1" in rules, rules
+    bokmal_notes = json.loads((I18N / "nb.json").read_text(encoding="utf-8"))
+    notes = [bokmal_notes[f"note.liverpool.{n}"] for n in range(len(find_preset("liverpool").notes))]
+    assert all(note in rules for note in notes), "the preset's notes by their keys (docs/i18n.md)"
+    assert "Sets of one contract may share a rank" not in rules
 
     tab.by("language").select_option("en")
     page.wait_for_selector("html[lang='en'] body[data-phase]:not([data-phase='waiting'])")
     assert re.match(r"Your hand · \d+ cards$", page.locator("#hand-title").inner_text())
     assert tab.by("contract").inner_text().startswith("Deal 1 of ")
+    assert " · set of 3 and set of 3 · " in tab.by("contract").inner_text()
     page.reload()
     page.wait_for_selector("body[data-phase]:not([data-phase='waiting'])")
     assert page.evaluate("document.documentElement.lang") == "en", "the switch is remembered"
@@ -193,4 +205,64 @@ def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_serve
     assert steps[0] == "0. Før første giv" and steps[1].startswith("1. Giv 1: sett på 3; 10 kort hver; "), steps[:2]
     assert not [step for step in steps if ENGLISH_IN_LOG.search(step)], steps
     assert any(" vil kjøpe " in step for step in steps) and any(" går ned: " in step for step in steps)
+    assert tab.errors == []
+
+
+def test_the_builder_says_the_engines_problems_in_bokmal(browser: Browser, lobby_server: ServerProcess) -> None:
+    """The going-down builder's problems come from the engine as codes (``faults``, docs/i18n.md): a
+    Norwegian page says them in bokmål, with counts in plural and cards as the page shows cards (RULES.md
+    §1 a set is 3+ cards of one rank)."""
+    created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
+    token = lobby_server.join(created["invite"], 0, "Kari")
+    tab = open_tab(browser, locale="nb-NO")
+    page = tab.page
+    tab.goto(f"{lobby_server.http}/play/{token}")
+    deadline = time.monotonic() + 60
+    while not visible(tab, "draw-stock"):
+        assert time.monotonic() < deadline, "seat 0 never came to draw"
+        wait_for_move(tab)
+        if visible(tab, "pass"):
+            press(tab.by("pass"))
+            settle(tab)
+    tab.by("draw-stock").click()
+    settle(tab)
+    tab.by("builder-toggle").locator("summary").click()
+    hand: list[str] = page.locator("[data-testid=hand-card]").evaluate_all("cards => cards.map((c) => c.dataset.card)")
+    naturals = [card for card in hand if not card.startswith("JK")]
+    first = naturals[0]
+    other = next(card for card in naturals if card.split("#")[0][:-1] != first.split("#")[0][:-1])
+    page.locator(f"[data-testid=hand-card][data-card='{first}']").click()
+    tab.by("builder-add-0").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=builder-missing-0]').textContent.includes('kort til')"
+    )
+    assert tab.by("builder-missing-0").inner_text() == "trenger 2 kort til"
+    assert tab.by("builder-missing").inner_text() == "Mangler: sett 1: trenger 2 kort til"
+    page.locator(f"[data-testid=hand-card][data-card='{other}']").click()
+    tab.by("builder-add-0").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=builder-missing-0]').textContent.includes('blander')"
+    )
+    assert tab.by("builder-missing-0").inner_text() == "trenger 1 kort til; blander valører: et sett er av én valør"
+    assert tab.by("builder-go-down").is_disabled()
+    assert tab.errors == []
+
+
+def test_the_coachs_hint_speaks_bokmal(browser: Browser, start_server: Start, sqlite_url: str) -> None:
+    """The coach's best option and its reason come as phrases (``words``, ``reason_words``: the
+    ``advice.*`` keys, docs/i18n.md): at the draw, a bokmål page says both in bokmål, with no English left."""
+    server = start_server(sqlite_url, env=ENV)
+    created = server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0, away_timeout_s=0)
+    token = server.join(created["invite"], 0, "Kari")
+    tab = open_tab(browser, locale="nb-NO").goto(f"{server.http}/play/{token}")
+    _my_draw(tab)
+    tab.by("hint").click()
+    tab.page.wait_for_selector("[data-testid=hint-text]", timeout=120_000)
+    text = tab.by("hint-text").inner_text()
+    print(f"hint: {text}")
+    option, _, why = text.partition(": ")
+    assert option == "trekk fra bunken" or option.startswith("ta "), text
+    assert why.startswith(("trekker blindt", "tar ")), text
+    english = re.compile(r"\b(draw|draws|take|takes|blind|stock|which|contract|cards?|away|jokers?|unseen|down)\b")
+    assert not english.search(text.replace("joker ikke sett", "").replace("jokere ikke sett", "")), text
     assert tab.errors == []

@@ -18,7 +18,6 @@ from typing import Any, get_args
 import pytest
 
 from liverpool.cli.narrate import deal_end_reason, deal_end_words, describe_step, log_keys, step_words
-from liverpool.cli.phrases import Phrase
 from liverpool.engine import (
     PRESETS,
     Action,
@@ -37,6 +36,7 @@ from liverpool.engine import (
     new_game,
 )
 from liverpool.engine.actions import Buy, Call, EndTurn, LayOff, SwapJoker
+from liverpool.phrases import Phrase
 
 I18N = Path(__file__).resolve().parents[2] / "liverpool" / "server" / "static" / "i18n"
 LANGUAGES = sorted(json.loads((I18N / "languages.json").read_text(encoding="utf-8"))["languages"])

@@ -331,3 +331,27 @@ def _first_move(ada: Tab, twin: Tab, bea: Player) -> str:
             bea.move(body(bea.tab, "seq"))
         ada.page.wait_for_timeout(100)
     raise AssertionError("Ada never came to pass or draw")
+
+
+def test_a_refused_form_is_said_field_by_field_in_norwegian(browser: Browser, lobby_server: ServerProcess) -> None:
+    """A 422's problems are said by the form's field (``input.<field>``) and pydantic's kind of error
+    (``invalid.<kind>``), whatever the kind: a number, a yes-or-no and a list of the wrong type and a
+    style that is no text, each a bokmål sentence of its own (docs/i18n.md), never the catch-all ``reason.invalid``."""
+    tab = open_tab(browser, locale="nb").goto(lobby_server.http + "/")
+    tab.page.wait_for_selector("body[data-ready='1']")
+    text = tab.page.evaluate(
+        """async () => {
+          const api = await import("/static/js/api.js");
+          try { await api.postJSON("/api/tables", { seats: "many", hints: "maybe", bots: ["x"], styles: { 1: 5 } }); }
+          catch (error) { return error.message; }
+        }"""
+    )
+    for key, field in (
+        ("invalid.int_parsing", "seats"),
+        ("invalid.bool_parsing", "hints"),
+        ("invalid.dict_type", "bots"),
+    ):
+        sentence = NB[key].replace("{field}", NB[f"input.{field}"])
+        assert sentence in text, (sentence, text)
+    assert NB["reason.invalid"] not in text
+    assert tab.errors == []

@@ -10,7 +10,8 @@ from typing import Final, cast
 
 from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, Card
-from liverpool.engine.melds import End, Meld, accepted_faces, contract_problem, lay_off, new_meld
+from liverpool.engine.melds import End, Meld, accepted_faces, contract_fault, lay_off, new_meld
+from liverpool.engine.problems import Fault, Problem
 from liverpool.engine.rules.parts import Buying, DealOut, DiscardCall, EmptyHand, JokerSwap, JokerSwapTarget
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.search import can_meet, find_arrangements
@@ -75,12 +76,12 @@ def floater_discard_problem(state: GameState, seat: int, card: Card) -> str | No
     return None
 
 
-def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None:
-    """Whether a hand may be left like this mid-turn, after a meld or lay-off."""
+def remaining_problem(state: GameState, remaining: Sequence[Card]) -> Fault | None:
+    """Whether a hand may be left like this mid-turn, after a meld or lay-off (``None``), or why not."""
     rules = state.rules
     if not remaining:
         if rules.empty_hand is _MUST_DISCARD:
-            return "you must keep a card to discard"
+            return Fault(Problem.KEEP_A_CARD)
         return None
     if (
         len(remaining) == 1
@@ -88,7 +89,7 @@ def remaining_problem(state: GameState, remaining: Sequence[Card]) -> str | None
         and rules.no_discard_taken_card
         and not rules.discard_optional
     ):
-        return f"the only card left would be {remaining[0]}, just taken from the pile, which may not be discarded"
+        return Fault(Problem.ONLY_TAKEN_LEFT, {"card": remaining[0]})
     return None
 
 
@@ -171,7 +172,7 @@ def joker_goes_down(
     contract = state.deal_rule.contract
     for arrangement in going_down:
         for melds in _with_joker(arrangement, natural, joker, rules):
-            if contract_problem(melds, contract, rules) is not None:
+            if contract_fault(melds, contract, rules) is not None:
                 continue
             used = 0
             for meld in melds:

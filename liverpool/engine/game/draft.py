@@ -5,7 +5,7 @@ A client that lets a player build a going-down card by card (the browser's build
 stands for, the other ways a run could lie and what is still wrong; and for the whole, the ``GoDown``
 to send or why it would be refused. The client holds no meld rule of its own.
 
-The checks are the engine's own (``meld_problem``, then the whole ``GoDown`` verified as ``apply`` would);
+The checks are the engine's own (``meld_fault``, then the whole ``GoDown`` verified as ``apply`` would);
 ``tests/engine/test_draft.py`` shows drafts of real deals.
 """
 
@@ -17,8 +17,10 @@ from typing import Any
 
 from liverpool.engine.actions import GoDown, action_to_dict
 from liverpool.engine.cards import JOKER_FACE, Card
+from liverpool.engine.errors import Reason
 from liverpool.engine.game.verify import refusal
-from liverpool.engine.melds import Meld, joker_stands, meld_label, meld_problem, meld_words
+from liverpool.engine.melds import Meld, joker_stands, meld_fault, meld_label, meld_words
+from liverpool.engine.problems import Fault, Problem
 from liverpool.engine.rules.parts import MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState
@@ -30,7 +32,7 @@ class DraftMeld:
     the rule's length), its ``title``, the ``cards`` in the order they lie, the ``meld`` they make (None
     while they make none), its ``label``, what each card ``stands`` for (a joker's rank, else None), the
     ``ways`` a run could lie and their ``placements`` (labels; ``choice`` is the one used) and its
-    ``problems``."""
+    ``faults`` (``problems``: their English)."""
 
     rule: MeldRule
     at_least: bool
@@ -42,17 +44,26 @@ class DraftMeld:
     ways: tuple[Meld, ...]
     placements: tuple[str, ...]
     choice: int
-    problems: tuple[str, ...]
+    faults: tuple[Fault, ...]
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What is still wrong, in English."""
+        return tuple(f.text() for f in self.faults)
 
 
 @dataclass(frozen=True, slots=True)
 class Draft:
     """A checked draft: its ``melds``, the ``go_down`` to send when the engine would accept it, else the
-    ``problem`` (the first meld's, or the engine's refusal of the whole going-down)."""
+    ``problem`` (the first meld's, or the engine's refusal of the whole going-down) and its ``fault`` (the
+    same as a code, ``None`` for a refusal the engine words only in English) and ``reason`` (the
+    refusal's, or ``cannot_go_down`` for a meld's problem)."""
 
     melds: tuple[DraftMeld, ...]
     go_down: GoDown | None
     problem: str | None
+    fault: Fault | None = None
+    reason: Reason | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form a client reads (``POST /api/seat/{token}/draft``, docs/protocol.md)."""
@@ -72,11 +83,14 @@ class Draft:
                     "placement_words": [meld_words(way) for way in m.ways],
                     "choice": m.choice,
                     "problems": list(m.problems),
+                    "faults": [f.to_dict() for f in m.faults],
                 }
                 for m in self.melds
             ],
             "go_down": None if self.go_down is None else action_to_dict(self.go_down),
             "problem": self.problem,
+            "fault": None if self.fault is None else self.fault.to_dict(),
+            "reason": None if self.reason is None else self.reason.value,
         }
 
 
@@ -93,31 +107,34 @@ def draft_go_down(state: GameState, seat: int, slots: Sequence[Sequence[Card]], 
         for i, (rule, cards) in enumerate(zip(contract, filled, strict=True))
     )
     for i, part in enumerate(melds):
-        if part.problems:
-            return Draft(melds, None, f"{part.rule.kind.value} {i + 1} {'; '.join(part.problems)}")
+        if part.faults:
+            code = Problem.DRAFT_SET if part.rule.kind is MeldKind.SET else Problem.DRAFT_RUN
+            fault = Fault(code, {"n": i + 1, "faults": part.faults})
+            return Draft(melds, None, fault.text(), fault, Reason.CANNOT_GO_DOWN)
     action = GoDown(seat, tuple(part.meld for part in melds if part.meld is not None))
     refused = refusal(state, action)
     if refused is not None:
-        return Draft(melds, None, refused.detail)
+        return Draft(melds, None, refused.detail, refused.fault, refused.reason)
     return Draft(melds, action, None)
 
 
 def _draft_meld(index: int, rule: MeldRule, cards: tuple[Card, ...], choice: int, rules: Ruleset) -> DraftMeld:
     longer = rules.longer_melds
     title = f"{rule.kind.value.capitalize()} {index + 1}: {rule.length}{'+' if longer else ''} cards"
-    problems: list[str] = []
+    problems: list[Fault] = []
     if len(cards) < rule.length:
-        missing = rule.length - len(cards)
-        problems.append(f"needs {missing} more card{'s' * (missing != 1)}")
+        problems.append(Fault(Problem.NEEDS_MORE, {"count": rule.length - len(cards)}))
     elif len(cards) > rule.length and not longer:
-        problems.append(f"holds {len(cards)} cards; longer melds are not allowed")
+        problems.append(Fault(Problem.TOO_MANY_CARDS, {"count": len(cards)}))
     if not any(c & 63 != JOKER_FACE for c in cards):
-        return DraftMeld(rule, longer, title, cards, None, None, (), (), (), 0, (*problems, "needs a natural card"))
+        return DraftMeld(
+            rule, longer, title, cards, None, None, (), (), (), 0, (*problems, Fault(Problem.NEEDS_NATURAL))
+        )
     ways = _ways(rule.kind, cards)
-    fit = [m for m in ways if meld_problem(m, rules) is None] if len(cards) >= 3 else ways
+    fit = [m for m in ways if meld_fault(m, rules) is None] if len(cards) >= 3 else ways
     if not fit:
-        why = meld_problem(ways[0], rules) if ways else _no_way(rule.kind, cards)
-        why = why or "these cards make no meld"
+        why = meld_fault(ways[0], rules) if ways else _no_way(rule.kind, cards)
+        assert why is not None  # ways[0] is not in fit
         return DraftMeld(rule, longer, title, cards, None, None, (), (), (), 0, (*problems, why))
     pick = min(max(choice, 0), len(fit) - 1)
     meld = fit[pick]
@@ -156,12 +173,12 @@ def _ways(kind: MeldKind, cards: tuple[Card, ...]) -> list[Meld]:
     return out
 
 
-def _no_way(kind: MeldKind, cards: tuple[Card, ...]) -> str:
+def _no_way(kind: MeldKind, cards: tuple[Card, ...]) -> Fault:
     naturals = [c for c in cards if not c.is_joker]
     if kind is MeldKind.SET:
-        return "mixes ranks: a set is of one rank"
+        return Fault(Problem.SET_MIXES_RANKS)
     if len({c.suit for c in naturals}) != 1:
-        return "mixes suits: a run is of one suit"
+        return Fault(Problem.RUN_MIXES_SUITS)
     if len({c.rank for c in naturals}) != len(naturals):
-        return "two cards of one rank"
-    return "the cards are too far apart for one run"
+        return Fault(Problem.RANK_TWICE)
+    return Fault(Problem.TOO_FAR_APART)

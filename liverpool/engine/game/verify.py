@@ -51,7 +51,8 @@ from liverpool.engine.errors import (
     WrongPhase,
 )
 from liverpool.engine.game import checks
-from liverpool.engine.melds import Meld, accepted_faces, contract_problem, lay_off, swap_joker
+from liverpool.engine.melds import Meld, accepted_faces, contract_fault, lay_off, swap_joker
+from liverpool.engine.problems import Fault, Problem
 from liverpool.engine.rules.parts import Buying, JokerSwapPlace, JokerSwapTarget, MeldKind
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase, TableMeld
@@ -401,27 +402,27 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
 def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], name: object, where: object) -> None:
     hand = state.hands[seat]
     if len(set(cards)) != len(cards):
-        raise CardNotInHand(name, "the same card is used twice", where)
+        raise CardNotInHand(name, Fault(Problem.CARD_TWICE), where)
     missing = [c for c in cards if c not in hand]
     if missing:
-        raise CardNotInHand(name, f"{', '.join(map(str, missing))} not in your hand", where)
+        raise CardNotInHand(name, Fault(Problem.NOT_IN_HAND, {"cards": tuple(missing)}), where)
 
 
 def _verify_go_down(state: GameState, action: GoDown, name: object, where: object) -> None:
     seat = action.seat
     if state.down[seat]:
-        raise CannotGoDown(name, "you have already gone down this deal", where)
+        raise CannotGoDown(name, Fault(Problem.ALREADY_DOWN), where)
     used = [c for m in action.melds for c in m.cards]
     _owned(state, seat, used, name, where)
-    problem = contract_problem(action.melds, state.deal_rule.contract, state.rules)
+    problem = contract_fault(action.melds, state.deal_rule.contract, state.rules)
     if problem is not None:
         raise CannotGoDown(name, problem, where)
     if state.must_place is not None and state.must_place not in used:
-        raise MustPlaceCard(name, f"{state.must_place} must be in the melds you lay down", where)
+        raise MustPlaceCard(name, Fault(Problem.MUST_MELD_TAKEN, {"card": state.must_place}), where)
     left = [c for c in state.hands[seat] if c not in used]
     if checks.whole_hand_required(state):
         if left:
-            raise CannotGoDown(name, "the final contract must use every card in your hand", where)
+            raise CannotGoDown(name, Fault(Problem.FINAL_USES_ALL), where)
         return
     if checks.goes_out_on_going_down(state):
         return

@@ -289,4 +289,27 @@ def find_preset(name: str) -> Ruleset:
     return PRESETS[key]
 
 
+def note_keys(r: Ruleset) -> list[str | None]:
+    """For each of ``r``'s notes, ``'<preset>.<n>'``: the first shipped preset that holds this note, and
+    its place there (a page says a shipped note from its key, docs/i18n.md); ``None`` for a note no
+    preset holds (one a player wrote, shown in their own words).
+
+    >>> import dataclasses
+    >>> note_keys(find_preset('british-9'))[:2], note_keys(dataclasses.replace(PRESETS['may-i'], notes=('mine',)))
+    (['british.0', 'british.1'], [None])
+    """
+    return [_NOTE_KEYS.get(note) for note in r.notes]
+
+
+def _first_places() -> dict[str, str]:
+    """Each note of the shipped presets and its key: the first preset holding it, and its place there."""
+    keys: dict[str, str] = {}
+    for preset in PRESETS.values():
+        for n, note in enumerate(preset.notes):
+            keys.setdefault(note, f"{preset.name}.{n}")
+    return keys
+
+
+_NOTE_KEYS: dict[str, str] = _first_places()
+
 BASE_FINDER.append(find_preset)

@@ -1,6 +1,7 @@
 // HTTP helpers, the seat tokens this browser keeps, and the page links (docs/protocol.md).
 
 import { has, t } from "./i18n.js";
+import { faultText } from "./phrases.js";
 
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -24,15 +25,20 @@ export function sentence(text) {
  */
 export function refusalText(reason, message, details = {}) {
   if (message && t("server.words") === "yes") return sentence(message);
+  if (details.fault) return sentence(faultText(details.fault));
   if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
   if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
   return sentence(t("error.refused", { reason: reason ?? "" }));
 }
 
-/** One problem of a 422 ({field, kind, limit}) in words: the field by its name, the bound it broke. */
-function problemText({ field, kind, limit }) {
-  if (!has(`input.${field}`) || !has(`invalid.${kind}`)) return t("reason.invalid");
-  return t(`invalid.${kind}`, { field: t(`input.${field}`), limit });
+/**
+ * One problem of a 422 ({input, kind, limit}) in words: the form's field by its name (the request as a
+ * whole when it is none of them), what is wrong with it (a kind of pydantic's error the forms cannot
+ * cause is said as `invalid.other`) and the bound it broke.
+ */
+function problemText({ input, kind, limit }) {
+  const field = has(`input.${input}`) ? t(`input.${input}`) : t("input.request");
+  return has(`invalid.${kind}`) ? t(`invalid.${kind}`, { field, limit }) : t("invalid.other", { field });
 }
 
 function errorText(status, body) {

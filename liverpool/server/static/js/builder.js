@@ -2,9 +2,10 @@
 // the engine (POST /api/seat/{token}/draft) how the cards lie, what each joker stands for, what is still
 // missing and which going-down to send. It checks nothing itself.
 
-import { el, postJSON } from "./api.js";
+import { el, postJSON, refusalText } from "./api.js";
 import { cardElement, meldName, pretty } from "./cards.js";
 import { t } from "./i18n.js";
+import { faultText } from "./phrases.js";
 
 /** The builder's memory: which cards go to which meld of the contract, and the engine's last answer. */
 export class Builder {
@@ -85,6 +86,12 @@ export class Builder {
   }
 }
 
+/** Why the engine would refuse the draft: its fault, else its refusal's reason (in the page's language). */
+function draftProblem(draft) {
+  if (draft.fault) return faultText(draft.fault);
+  return refusalText(draft.reason, draft.problem);
+}
+
 /**
  * Render the builder from the engine's last answer. ctx: {selected (Set), onAdd(index), onRemove(card),
  * onChoice(i, v), onClear(), onGoDown(action)}.
@@ -102,8 +109,8 @@ export function renderBuilder(builder, ctx) {
     });
     const params = { n: i + 1, length: part?.length };
     const title = !part ? `${i + 1}` : part.at_least ? t(`builder.title_longer_${part.kind}`, params) : t(`builder.title_${part.kind}`, params);
-    const problems = part ? part.problems : [];
-    const missing = !part ? t("builder.checking") : problems.length ? problems.join("; ") : t("builder.ready");
+    const problems = part ? part.faults : [];
+    const missing = !part ? t("builder.checking") : problems.length ? problems.map(faultText).join(t("problem.join")) : t("builder.ready");
     return el("div", { class: "builder-slot" + (part && !problems.length ? " ready" : ""), dataset: { testid: `builder-slot-${i}` } },
       el("div", { class: "builder-head" },
         el("strong", { text: title }),
@@ -121,7 +128,7 @@ export function renderBuilder(builder, ctx) {
         }, part.placement_words.map((words, k) => el("option", { value: String(k), text: meldName({ words }), selected: k === part.choice })))),
       el("p", { class: "builder-missing" + (part && !problems.length ? " ok" : ""), dataset: { testid: `builder-missing-${i}` }, text: missing }));
   });
-  const summary = !draft ? t("builder.checking") : draft.go_down ? t("builder.all_set") : t("builder.missing", { problem: draft.problem });
+  const summary = !draft ? t("builder.checking") : draft.go_down ? t("builder.all_set") : t("builder.missing", { problem: draftProblem(draft) });
   return el("div", { class: "builder", dataset: { testid: "godown-builder" } },
     el("div", { class: "builder-slots" }, slots),
     el("p", { class: "builder-summary", dataset: { testid: "builder-missing" }, text: summary }),

@@ -3,6 +3,7 @@
 
 import { el } from "./api.js";
 import { t } from "./i18n.js";
+import { phraseText } from "./phrases.js";
 
 /** The Hint and Undo buttons for a seat (`view.assist` says whether the table allows each). */
 export function renderCoachButtons(node, view, state, { onHint, onUndo }) {
@@ -24,8 +25,11 @@ export function renderCoachButtons(node, view, state, { onHint, onUndo }) {
   node.replaceChildren(...buttons);
 }
 
-/** The hint panel: the best option, why, and by how much (or that the coach is thinking). */
-export function renderHint(node, state, seq) {
+/**
+ * The hint panel: the best option, why, and by how much (or that the coach is thinking); the option and
+ * the reason are said from the coach's phrases, `nameOf(seat)` naming seats as the page does.
+ */
+export function renderHint(node, state, seq, nameOf) {
   if (state.pending) {
     node.hidden = false;
     node.replaceChildren(el("p", { class: "muted", text: t("coach.thinking") }));
@@ -40,7 +44,12 @@ export function renderHint(node, state, seq) {
   node.hidden = false;
   const margin = hint.margin === null ? t("coach.only") : t("coach.better", { count: hint.margin });
   node.replaceChildren(
-    el("p", { class: "hint-best", dataset: { testid: "hint-text" } }, el("strong", { text: hint.text }), `: ${hint.reason}`),
+    el("p", { class: "hint-best", dataset: { testid: "hint-text" } }, el("strong", { text: said(hint.words, hint.text, nameOf) }), t("coach.reason", { reason: said(hint.reason_words, hint.reason, nameOf) })),
     el("p", { class: "muted", dataset: { testid: "hint-margin" }, text: t("coach.margin", { margin, expected: t("coach.expected", { points: hint.expected, se: hint.se }) }) }),
     hint.seq !== seq && el("p", { class: "muted", text: t("coach.stale") }));
+}
+
+/** The coach's phrase in the page's language, or its English text from a server without phrases. */
+export function said(words, text, nameOf) {
+  return words ? phraseText(words, nameOf) : text;
 }

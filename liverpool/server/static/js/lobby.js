@@ -55,7 +55,7 @@ function showPreset() {
   const preset = currentPreset();
   $("preset-title").textContent = preset.title ?? "";
   const summary = t("server.words") === "yes" ? preset.summary ?? []
-    : lobby.summaryFields.map((name) => fieldLine(lobby.fields.find((f) => f.name === name), preset.rules));
+    : lobby.summaryFields.map((name) => fieldLine(lobby.fields.find((f) => f.name === name), preset.rules, preset.note_keys));
   $("preset-summary").replaceChildren(...summary.map((text) => el("li", { text })));
   lobby.form = rulesForm(preset.rules, lobby.fields);
   $("rules-form-slot").replaceChildren(lobby.form.element);

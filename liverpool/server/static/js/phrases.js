@@ -3,7 +3,7 @@
 // {seat} (said as the seat's name), {card}, {cards}, another phrase ({key, params}), or {list, join}:
 // phrases joined by the message `join`.
 
-import { pretty, prettyList } from "./cards.js";
+import { meldName, pretty, prettyList, rankText, SUIT_SYMBOLS } from "./cards.js";
 import { t } from "./i18n.js";
 
 function valueText(value, nameOf) {
@@ -24,4 +24,24 @@ export function phraseText(phrase, nameOf) {
 /** Phrases said one after the other (a table log line: what an action did, then what it led to). */
 export function phrasesText(phrases, nameOf) {
   return phrases.map((phrase) => phraseText(phrase, nameOf)).join(" ");
+}
+
+// -- the engine's faults: why cards make no meld, a going-down is refused, a draft is not ready ------
+
+function faultValue(value) {
+  if (typeof value !== "object" || value === null) return value;
+  if ("code" in value) return faultText(value);
+  if ("faults" in value) return value.faults.map(faultText).join(t("problem.join"));
+  if ("meld" in value) return meldName({ words: value.meld });
+  if ("card" in value) return pretty(value.card);
+  if ("cards" in value) return prettyList(value.cards);
+  if ("rank" in value) return rankText(value.rank);
+  if ("suit" in value) return SUIT_SYMBOLS[value.suit] ?? value.suit;
+  return String(value);
+}
+
+/** A fault ({code, params}: the engine's `Fault`, docs/protocol.md) in the page's language. */
+export function faultText(fault) {
+  const params = Object.fromEntries(Object.entries(fault.params ?? {}).map(([name, value]) => [name, faultValue(value)]));
+  return t(`problem.${fault.code}`, params);
 }

@@ -3,6 +3,7 @@
 // inline SVG from the server's points; the judgements are the coach's.
 
 import { el, getJSON } from "./api.js";
+import { said } from "./coach.js";
 import { listWords, t } from "./i18n.js";
 
 /** "3 good, 1 mistake": each judgement with how many decisions got it. */
@@ -26,7 +27,7 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 /** One deal's graph: the expected points after each decision, a dot per decision coloured by judgement. */
-function dealGraph({ deal, points }, width = 640, height = 180) {
+function dealGraph({ deal, points }, nameOf, width = 640, height = 180) {
   const pad = 28;
   const values = points.map((p) => p.expected);
   const low = Math.min(0, ...values), high = Math.max(0, ...values);
@@ -36,7 +37,7 @@ function dealGraph({ deal, points }, width = 640, height = 180) {
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.expected).toFixed(1)}`).join(" ");
   const dots = points.map((p, i) => svg("circle", {
     cx: x(i).toFixed(1), cy: y(p.expected).toFixed(1), r: 4, class: `dot ${p.judgement}`, "data-testid": "review-dot",
-  }, svg("title", {}, t("review.dot", { index: p.index, played: p.played, expected: p.expected.toFixed(1), judgement: t(`judgement.${p.judgement}`) }))));
+  }, svg("title", {}, t("review.dot", { index: p.index, played: said(p.played_words, p.played, nameOf), expected: p.expected.toFixed(1), judgement: t(`judgement.${p.judgement}`) }))));
   return el("figure", { class: "review-graph", dataset: { testid: "review-graph" } },
     el("figcaption", { text: t("review.deal", { n: deal }) }),
     svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": t("review.graph_label", { deal: t("review.deal", { n: deal }), axis: t("review.axis") }) },
@@ -53,10 +54,11 @@ function show(answer) {
   document.body.dataset.review = "done";
   const { review } = answer;
   $("review-summary").textContent = t("review.summary", { counts: countsText(review.counts), luck: signed(review.luck) });
-  $("review-graphs").replaceChildren(...answer.graph.map((g) => dealGraph(g)), el("p", { class: "muted", text: t("review.axis") }));
+  const nameOf = (seat) => answer.names[seat] ?? String(seat);
+  $("review-graphs").replaceChildren(...answer.graph.map((g) => dealGraph(g, nameOf)), el("p", { class: "muted", text: t("review.axis") }));
   $("review-worse-title").textContent = t("review.worse", { threshold: answer.threshold });
   $("review-worse").replaceChildren(...(answer.worse.length
-    ? answer.worse.map((w) => el("li", { dataset: { testid: "review-worse-item" }, text: t("review.line", { deal: w.deal, index: w.index, played: w.played, lost: w.lost, se: w.se, judgement: t(`judgement.${w.judgement}`), better: w.better, reason: w.reason }) }))
+    ? answer.worse.map((w) => el("li", { dataset: { testid: "review-worse-item" }, text: t("review.line", { deal: w.deal, index: w.index, played: said(w.played_words, w.played, nameOf), lost: w.lost, se: w.se, judgement: t(`judgement.${w.judgement}`), better: said(w.better_words, w.better, nameOf), reason: said(w.reason_words, w.reason, nameOf) }) }))
     : [el("li", { class: "muted", text: t("review.none") })]));
 }
 

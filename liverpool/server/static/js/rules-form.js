@@ -139,11 +139,17 @@ function meldText(text) {
   return t(`rules.meld_${kind}`, { length });
 }
 
+/** A deal's contract in words, from the observation's `contract_melds` ([{kind, length}]). */
+export function contractText(melds) {
+  return listWords(melds.map(({ kind, length }) => t(`rules.meld_${kind}`, { length })));
+}
+
 /**
  * A field's value in words, by the registry's kind: what a page whose language is not the engine's shows
- * for the rules (the lobby's summary, the Rules panel; docs/i18n.md).
+ * for the rules (the lobby's summary, the Rules panel; docs/i18n.md). `noteKeys` are the API's `note_keys`:
+ * a shipped preset's note is said from its key, a note of the players' own as they wrote it.
  */
-export function valueText(field, value) {
+export function valueText(field, value, noteKeys = []) {
   const { name, kind } = field;
   switch (kind) {
     case "bool":
@@ -153,7 +159,7 @@ export function valueText(field, value) {
     case "optional_int":
       return value === null ? t("rules.no_limit") : String(value);
     case "lines":
-      return value.join(" ");
+      return value.map((line, i) => (noteKeys[i] ? t(`note.${noteKeys[i]}`) : line)).join(" ");
     case "deals":
       return value.map((deal, i) => t("rules.deal", {
         n: i + 1, contract: listWords(deal.contract.map(meldText)), count: deal.hand_size,
@@ -168,9 +174,9 @@ export function valueText(field, value) {
   }
 }
 
-/** A field of `rules` as a line: its name and its value in words. */
-export function fieldLine(field, rules) {
-  return t("rules.line", { field: t(`field.${field.name}`), value: valueText(field, rules[field.name]) });
+/** A field of `rules` as a line: its name and its value in words (`noteKeys`: see valueText). */
+export function fieldLine(field, rules, noteKeys = []) {
+  return t("rules.line", { field: t(`field.${field.name}`), value: valueText(field, rules[field.name], noteKeys) });
 }
 
 /** The fields of `rules` that differ from `base` (what a table's house rules change). */

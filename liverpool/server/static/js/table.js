@@ -15,7 +15,7 @@ import { setUpCardColours } from "./prefs.js";
 import { renderCoachButtons, renderHint } from "./coach.js";
 import { listWords, t } from "./i18n.js";
 import { phrasesText } from "./phrases.js";
-import { fieldLine, loadFields } from "./rules-form.js";
+import { contractText, fieldLine, loadFields } from "./rules-form.js";
 import { TableTalk } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
@@ -78,7 +78,7 @@ async function showRules() {
     const registry = await loadFields();
     // The engine's sentences in its own language; in another, each field the group speaks of by its value.
     const lines = ({ sentences, fields }) => (t("server.words") === "yes" ? sentences
-      : fields.map((name) => fieldLine(registry.find((f) => f.name === name), rules.rules)));
+      : fields.map((name) => fieldLine(registry.find((f) => f.name === name), rules.rules, rules.note_keys)));
     $("rules-text").replaceChildren(
       el("p", { class: "rules-title", text: rules.title }),
       ...rules.groups.map((group) => el("div", { class: "rules-group", dataset: { testid: "rules-group" } },
@@ -348,7 +348,7 @@ function renderGoDown(view) {
     el("summary", { text: t("builder.toggle"), dataset: { testid: "builder-summary" } }), builder);
   details.addEventListener("toggle", () => { app.ui.builderOpen = details.open; });
   slot.replaceChildren(el("section", { class: "panel godown" },
-    el("h3", { text: t("table.go_down_title", { contract: obs.contract.join(", ") }) }),
+    el("h3", { text: t("table.go_down_title", { contract: contractText(obs.contract_melds) }) }),
     options.length
       ? renderGoDownOptions(options, act, (melds) => {
         app.builder.load(melds, obs.contract_melds.map((m) => m.kind));
@@ -367,8 +367,8 @@ function renderHeader(view) {
   const dealText = obs.phase === "game_over" ? t("header.game_over")
     : ended ? t("header.deal_over", { deal: dealNo(ended.deal + 1) }) : dealNo(obs.deal + 1);
   const contract = $("contract");
-  const next = obs.contract.length
-    ? ` · ${ended ? t("header.next_contract", { contract: obs.contract.join(", ") }) : obs.contract.join(", ")}` : "";
+  const words = contractText(obs.contract_melds);
+  const next = obs.contract_melds.length ? ` · ${ended ? t("header.next_contract", { contract: words }) : words}` : "";
   contract.textContent = `${dealText}${next} · ${app.rules?.title ?? obs.ruleset}`;
   contract.dataset.deal = String(obs.deal + 1);
   const mine = view.legal.length > 0;
@@ -572,7 +572,7 @@ function draw() {
     renderControls($("controls"), view, act);
     if (app.coach.hint && app.coach.hint.seq !== app.seq && !app.coach.pending) app.coach.hint = null;
     renderCoachButtons($("coach-buttons"), view, app.coach, { onHint: askHint, onUndo: askUndo });
-    renderHint($("hint"), app.coach, app.seq);
+    renderHint($("hint"), app.coach, app.seq, (s) => seatName(app.people, s));
     renderGoDown(view);
     $("hand-title").textContent = t("table.hand_title", { count: obs.hand.length });
     app.hand.render($("hand"), {

@@ -27,7 +27,7 @@ from typing import Any
 
 from liverpool.engine import Card
 
-ENGLISH_CATALOGUE = Path(__file__).resolve().parents[1] / "server" / "static" / "i18n" / "en.json"
+ENGLISH_CATALOGUE = Path(__file__).resolve().parent / "server" / "static" / "i18n" / "en.json"
 
 
 @dataclass(frozen=True)
