@@ -3,8 +3,7 @@
 Every discard is laid face up; who took a discard, who bought it and who drew from the stock while a fresh
 discard lay there are seen by everyone. A player remembers them and reads the other hands from them; the
 engine keeps them (``GameState.pile_log``) and every observation shows them (``Observation.pile_log``), so a
-bot that reasons from them (issue 29, inference) needs no memory of its own (RULES.md §3 buying: who may buy
-sees the same pile as everyone).
+bot that reasons from them (issue 29, inference) needs no memory of its own.
 """
 
 from __future__ import annotations
@@ -99,7 +98,8 @@ def test_the_log_travels_with_the_observation() -> None:
 
 
 def test_buys_are_logged_when_the_window_settles() -> None:
-    """RULES.md §3 buying: a bought card is logged as ``bought`` by the seat that got it, once."""
+    """A bought card (RULES.md §3.14 buying: price, the discard and a penalty card) is logged as ``bought``
+    by the seat that got it, once; the penalty card, drawn face down, is not logged."""
     rules = find_preset("liverpool")
     state = new_game(rules, 4, 0)
     agents = [make_bot("medium") for _ in range(4)]
