@@ -2,7 +2,7 @@
 
 The corpus is fixed by its size and seed. Hand ``i`` takes the ``i``-th (preset, deal) of every deal of
 every preset in turn, so each contract is asked about equally often, and asks the question the engine
-asks when that deal's player goes down (``liverpool.engine.checks.go_down_options``): a whole hand in a
+asks when that deal's player goes down (``liverpool.engine.game.checks.go_down_question``): a whole hand in a
 final deal that needs one, otherwise keeping a card to discard where the preset requires it. A hand has
 13 to 20 cards, 0 to 4 of them jokers; its naturals are drawn from one of the preset's shoes, a third of
 the hands from all of it, a third from two suits only (rich in runs) and a third from five ranks only
@@ -25,8 +25,8 @@ from typing import Any
 from liverpool.engine import (
     PRESETS,
     Card,
+    DealOut,
     EmptyHand,
-    FinalDeal,
     Meld,
     MeldKind,
     Ruleset,
@@ -53,11 +53,13 @@ class Case:
 
 
 def question(rules: Ruleset, deal: int) -> tuple[bool, int]:
-    """``(whole_hand, keep)`` as the engine asks them when going down in ``deal``."""
-    final = deal == len(rules.deals) - 1
-    if final and rules.final_deal is FinalDeal.WHOLE_HAND:
+    """``(whole_hand, keep)`` as the engine asks them when going down in ``deal``
+    (``liverpool.engine.game.checks.go_down_question``): by the deal's out (``Ruleset.deal_out``), which is
+    the deal's own or, in the last deal, ``final_deal``'s."""
+    out = rules.deal_out(deal)
+    if out is DealOut.WHOLE_HAND:
         return True, 0
-    if final and rules.final_deal is FinalDeal.CONTRACT_GOES_OUT:
+    if out is DealOut.GOES_OUT:
         return False, 0
     return False, 1 if rules.empty_hand is EmptyHand.MUST_DISCARD else 0
 

@@ -8,17 +8,23 @@ configuration after one warm-up game that is not counted (as ``benchmarks/games.
 one process, and counts the instructions inside each ``run_game``. It prints, for each configuration and
 in all, the turns (draws), the instructions and the instructions per turn.
 
-    python benchmarks/game_instructions.py [--build build/mypyc] [--games N] [--bot easy] [--out FILE.json]
+    python benchmarks/game_instructions.py [--build build/mypyc] [--games N] [--bot easy] [--no-gc] [--out FILE.json]
 
 ``--build`` puts a compiled copy of the package (``make compile``) first on the path, as ``make bench``
 measures it. It needs Debian's ``valgrind``. The games run under ``valgrind --tool=callgrind``, counted
 only inside calls of ``operator.call`` (see ``instructions.py``): about a minute and a half here for the 2
 games a configuration of the default, compiled.
+
+``--no-gc`` turns the garbage collector off in the counted process. Its collections run after so many
+objects are made, so a change that keeps a few more objects alive moves them onto other games, and one
+game's count can move by several percent for that alone (docs/performance.md, "Issue 24: before and
+after"). Without them the counts compare the engine's own work; ``make bench`` runs with the collector on.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import operator
 import random
@@ -39,9 +45,11 @@ def configurations() -> list[tuple[str, int]]:
     return [(name, seats) for name, rules in PRESETS.items() for seats in SEATS if rules.min_players <= seats <= rules.max_players]  # fmt: skip
 
 
-def _child(games: int, bot: str) -> None:
+def _child(games: int, bot: str, no_gc: bool) -> None:
     """Plays the games, each counted one through ``operator.call``, and prints one JSON line per counted game:
-    its configuration, seed and turns."""
+    its configuration, seed and turns; with ``no_gc``, with the garbage collector off."""
+    if no_gc:
+        gc.disable()
     from liverpool.bots.registry import make_bot
     from liverpool.engine import PRESETS, DrawDiscard, DrawStock, run_game
 
@@ -56,10 +64,10 @@ def _child(games: int, bot: str) -> None:
             print(json.dumps([preset, seats, seed, turns]), flush=True)
 
 
-def count(games: int, bot: str, build: Path | None) -> list[dict[str, Any]]:
+def count(games: int, bot: str, build: Path | None, no_gc: bool = False) -> list[dict[str, Any]]:
     """One row per counted game: preset, seats, seed, turns and instructions."""
     expected = games * len(configurations())
-    child = [__file__, "--child", "--games", str(games), "--bot", bot]
+    child = [__file__, "--child", "--games", str(games), "--bot", bot, *(["--no-gc"] if no_gc else [])]
     ordered, out = counted_run(child, build, expected, "games")
     played = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
     if len(ordered) != len(played) or len(played) != expected:
@@ -89,6 +97,7 @@ def main() -> None:
     parser.add_argument("--bot", default="easy", help="the bot at every seat (make bench: easy)")
     parser.add_argument("--build", type=Path, help="a compiled copy of the package to count (make compile)")
     parser.add_argument("--out", type=Path, help="also write each game's counts and the table as JSON")
+    parser.add_argument("--no-gc", action="store_true", help="the garbage collector off in the counted process")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.games < 1:
@@ -98,11 +107,13 @@ def main() -> None:
     if args.bot not in bot_names():
         parser.error(f"--bot {args.bot!r} is not registered (bots: {', '.join(bot_names())})")
     if args.child:
-        _child(args.games, args.bot)
+        _child(args.games, args.bot, args.no_gc)
         return
-    rows = count(args.games, args.bot, args.build)
+    rows = count(args.games, args.bot, args.build, args.no_gc)
+    collector = ", collector off" if args.no_gc else ""
     print(
-        f"{args.games} games a configuration, {args.bot} bots, {args.build or 'pure build'}: instructions in run_game"
+        f"{args.games} games a configuration, {args.bot} bots, {args.build or 'pure build'}{collector}: "
+        "instructions in run_game"
     )
     print(f"  {'configuration':<18} {'turns':>8} {'instructions':>16} {'per turn':>10}")
     summary = table(rows)
