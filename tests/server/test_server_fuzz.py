@@ -340,7 +340,10 @@ def test_fuzzed_websocket_messages_are_refused_and_change_nothing(table: Table, 
     sender, sent, reasons = data.draw(a_message(table))
     error = answer_to(table.client(sender), sent)
     extra = set(error) - {"type", "reason", "message"}
-    assert extra <= ({"seq"} if error["reason"] == "stale" else set()), error
+    # the engine's fault (docs/protocol.md, "Faults"): its code and parameters, for a page to word
+    assert extra <= ({"seq"} if error["reason"] == "stale" else {"fault"}), error
+    if "fault" in error:
+        assert set(error["fault"]) == {"code", "params"} and isinstance(error["fault"]["code"], str), error
     assert isinstance(error["reason"], str) and error["reason"], error
     assert isinstance(error["message"], str) and error["message"], error
     if reasons is not None and "*" not in reasons:
