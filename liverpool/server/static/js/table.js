@@ -467,7 +467,9 @@ function showTargets() {
   if (first >= top && last <= bottom) return;
   const span = last - first <= bottom - top ? { top: first, bottom: last } : boxes[0];
   const by = span.top < top ? span.top - top : span.bottom - bottom;
-  window.scrollBy({ top: by, behavior: "instant" });
+  // The table's grid scrolls, not the window (the page itself never does: body.table-page hides overflow).
+  const scroller = targets[0].closest(".table-grid") || document.scrollingElement;
+  scroller.scrollBy({ top: by, behavior: "instant" });
 }
 
 /** Whether the viewer must act now (their turn, an open May I? offer, or Next deal under a deal's
