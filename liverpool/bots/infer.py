@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from liverpool.engine import Card, GameState, Observation, PileMove, find_preset, new_game, observe, step
 
 from .table import me
-from .worlds import hidden_slots, unseen_cards, world_of
+from .worlds import dealt_world, hidden_places, hidden_slots, unseen_cards
 
 SAME, RANK, NEAR1, NEAR2 = "same", "rank", "near1", "near2"
 RELATIONS = (SAME, RANK, NEAR1, NEAR2)
@@ -138,14 +138,7 @@ def place_probabilities(
 
 def inferred_world(observation: Observation, rng: random.Random) -> GameState:
     """A game state ``observation`` allows, its hidden cards dealt by the inferred odds (module docstring)."""
-    viewer = me(observation)
-    cards = unseen_cards(observation)
-    slots = hidden_slots(observation)
-    if len(cards) != sum(slots) + observation.stock_size:
-        raise ValueError(
-            f"the observation of seat {viewer} does not add up: {len(cards)} unseen cards for "
-            f"{sum(slots)} hidden hand cards and {observation.stock_size} in the stock"
-        )
+    cards, slots = hidden_places(observation)
     table = odds(observation, cards)
     seats = observation.seat_count
     room = [*slots, observation.stock_size]
@@ -164,11 +157,7 @@ def inferred_world(observation: Observation, rng: random.Random) -> GameState:
             place = max(p for p in range(seats + 1) if room[p] > 0)
         room[place] -= 1
         dealt[place].append(cards[i])
-    hands = [
-        list(observation.hand) if seat.seat == viewer else [*seat.known, *dealt[seat.seat]]
-        for seat in observation.seats
-    ]
-    return world_of(observation, hands, dealt[seats])
+    return dealt_world(observation, dealt[:seats], dealt[seats])
 
 
 # -- measuring -----------------------------------------------------------------------------------------

@@ -33,27 +33,40 @@ def hidden_slots(observation: Observation) -> list[int]:
     return [0 if s.seat == viewer else s.hand_count - len(s.known) for s in observation.seats]
 
 
-def sample_world(observation: Observation, rng: random.Random) -> GameState:
-    """A game state drawn uniformly among those ``observation`` allows."""
-    viewer = me(observation)
+def hidden_places(observation: Observation) -> tuple[list[Card], list[int]]:
+    """The unseen cards (:func:`unseen_cards`) and the hidden slots of each seat (:func:`hidden_slots`),
+    checked to add up with the stock."""
     unseen = unseen_cards(observation)
     slots = hidden_slots(observation)
     if len(unseen) != sum(slots) + observation.stock_size:
         raise ValueError(
-            f"the observation of seat {viewer} does not add up: {len(unseen)} unseen cards for "
+            f"the observation of seat {me(observation)} does not add up: {len(unseen)} unseen cards for "
             f"{sum(slots)} hidden hand cards and {observation.stock_size} in the stock"
         )
+    return unseen, slots
+
+
+def sample_world(observation: Observation, rng: random.Random) -> GameState:
+    """A game state drawn uniformly among those ``observation`` allows."""
+    unseen, slots = hidden_places(observation)
     rng.shuffle(unseen)
-    hands: list[list[Card]] = []
+    hidden: list[list[Card]] = []
     position = 0
-    for seat in observation.seats:
-        if seat.seat == viewer:
-            hands.append(list(observation.hand))
-            continue
-        take = slots[seat.seat]
-        hands.append([*seat.known, *unseen[position : position + take]])
+    for take in slots:
+        hidden.append(unseen[position : position + take])
         position += take
-    return world_of(observation, hands, unseen[position:])
+    return dealt_world(observation, hidden, unseen[position:])
+
+
+def dealt_world(observation: Observation, hidden: list[list[Card]], stock: list[Card]) -> GameState:
+    """The world of ``observation`` where seat ``s`` holds its face-up cards and ``hidden[s]`` (the viewer
+    its own hand), and the stock is ``stock``."""
+    viewer = me(observation)
+    hands = [
+        list(observation.hand) if seat.seat == viewer else [*seat.known, *hidden[seat.seat]]
+        for seat in observation.seats
+    ]
+    return world_of(observation, hands, stock)
 
 
 def known_world(observation: Observation, truth: GameState, rng: random.Random) -> GameState:
