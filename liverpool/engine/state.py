@@ -123,7 +123,8 @@ class GameState:
     ``reclaimed`` the jokers the current seat took from the table this turn and still holds (the turn cannot
     end with one in hand), and ``down_this_turn`` whether the current seat went down during this turn. Of the
     deal, ``pile_log`` is what each seat did with the discard pile's cards, in order (:class:`PileMove`): what
-    everyone at the table saw, which an observation shows every seat."""
+    everyone at the table saw, which an observation shows every seat. When the discard pile is washed into the
+    stock, the entries naming the washed cards are dropped: no observation names a card of the stock."""
 
     rules: Ruleset
     seats: int

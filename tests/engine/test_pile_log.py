@@ -21,6 +21,7 @@ from liverpool.engine import (
     GameState,
     Phase,
     PileMove,
+    Reshuffle,
     Shuffle,
     find_preset,
     new_game,
@@ -69,6 +70,10 @@ def test_every_discard_take_decline_and_buy_is_logged_in_order(preset: str, seat
         if isinstance(done, Shuffle):
             assert state.pile_log == (), "a new deal starts with an empty pile log"
             continue
+        if isinstance(done, Reshuffle):
+            washed = set(done.stock)
+            assert state.pile_log == tuple(e for e in before.pile_log if e[2] not in washed)
+            continue
         added = state.pile_log[len(before.pile_log) :]
         assert state.pile_log[: len(before.pile_log)] == before.pile_log, "entries are only ever appended"
         assert list(added) == expected_entries(before, done, state), (done, added)
@@ -113,3 +118,30 @@ def test_buys_are_logged_when_the_window_settles() -> None:
     seat, card = bought[0]
     assert card in state.known[seat], "the bought card is in the buyer's hand, face up"
     assert sum(1 for s, kind, c in state.pile_log if kind is PileMove.BOUGHT) == 1
+
+
+def test_a_wash_drops_the_washed_cards_so_no_observation_names_the_stock() -> None:
+    """RULES.md §2 (the stock runs out: the discard pile but its top card is shuffled into a new stock): the
+    stock is hidden, so once the pile is washed the log no longer names the cards that went into it, while
+    the entries of the card left on the pile and of cards taken into hands stay. Random bots run the stock
+    out often; a failing engine shows a spectator 20-30 cards of the stock after the first wash (seen in
+    the server's leak test before the fix)."""
+    rules = find_preset("liverpool")
+    washes = 0
+    for seed in range(12):
+        state = new_game(rules, 3, 0)
+        agents = [make_bot("random") for _ in range(3)]
+        rng = random.Random(seed)
+        for _ in range(4000):
+            if state.is_over:
+                break
+            seen: list[tuple[GameState, Action]] = []
+            step(state, agents, rng, before=lambda s, a: seen.append((s.clone(), a)))
+            if isinstance(seen[0][1], Reshuffle):
+                washes += 1
+                kept = {card for _, _, card in seen[0][0].pile_log} - set(state.stock)
+                assert {card for _, _, card in state.pile_log} == kept
+            for viewer in (None, *range(3)):
+                named = {card for _, _, card in observe(state, viewer).pile_log}
+                assert not named & set(state.stock), "an observation names a card of the stock"
+    assert washes >= 3, f"only {washes} washes: the test did not exercise one"

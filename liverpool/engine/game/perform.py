@@ -111,6 +111,9 @@ def _perform(state: GameState, action: Action) -> None:
             state.stock = list(reversed(action.stock))
             state.discard_pile = [top]
             state.reshuffles += 1
+            # the stock is hidden, so the log no longer names the cards washed into it
+            washed = set(action.stock)
+            state.pile_log = tuple(entry for entry in state.pile_log if entry[2] not in washed)
             state.phase = _PHASE_DRAW
         case Call():
             _call(state, action)
