@@ -121,7 +121,7 @@ def test_buys_are_logged_when_the_window_settles() -> None:
 
 
 def test_a_wash_drops_the_washed_cards_so_no_observation_names_the_stock() -> None:
-    """RULES.md §2 (the stock runs out: the discard pile but its top card is shuffled into a new stock): the
+    """RULES.md §3.21 stock exhausted (the discards but the top card are reshuffled as a new stock): the
     stock is hidden, so once the pile is washed the log no longer names the cards that went into it, while
     the entries of the card left on the pile and of cards taken into hands stay. Random bots run the stock
     out often; a failing engine shows a spectator 20-30 cards of the stock after the first wash (seen in
