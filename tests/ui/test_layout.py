@@ -141,8 +141,9 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
 # between the piles and the hand on a phone.
 THREE_SETS = {
     **TWO_SHORT_DEALS,
-    **{f"deals-contract-{deal}": "set 3, set 3, set 3" for deal in range(2)},
-    **{f"deals-hand-{deal}": 16 for deal in range(2)},
+    "deals": 4,
+    **{f"deals-contract-{deal}": "set 3, set 3, set 3" for deal in range(4)},
+    **{f"deals-hand-{deal}": 16 for deal in range(4)},
 }
 
 
@@ -156,8 +157,9 @@ TARGETS_SPREAD = """() => {
 
 
 class Hoarder(Player):
-    """Goes down, never lays off (the melds stay many and the cards that fit them stay in hand), and each
-    turn selects every card that fits a meld: the first whose melds do not fit on screen together is checked."""
+    """Goes down, never lays off (the melds stay many and the cards that fit them, jokers last, stay in hand),
+    and each turn selects every card that fits a meld: the first whose melds do not fit on screen together is
+    checked."""
 
     problems: list[str] | None = None
     most: int = 0
@@ -191,15 +193,14 @@ class Hoarder(Player):
                 )
                 return self.done("lay_off")
         unselect_all(tab)
+        # discard a card that fits no meld if there is one, else one that does (never lay off, never go out)
         keep = set(fits.evaluate_all("cs => cs.map(c => c.dataset.card)"))
-        cards = tab.page.locator("[data-testid=hand-card]")
-        for index in range(cards.count()):
-            if cards.nth(index).get_attribute("data-card") in keep:
-                continue
-            cards.nth(index).click()
+        cards = tab.page.locator("[data-testid=hand-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        for card in sorted(cards, key=lambda c: (c in keep, c.startswith("JK"))):
+            tab.page.locator(f"[data-testid=hand-card][data-card='{card}']").click()
             if tab.by("discard-button").is_enabled():
                 return self.done("discard", press(tab.by("discard-button")))
-            cards.nth(index).click()
+            unselect_all(tab)
         return super().move(seq)
 
 
