@@ -10,6 +10,16 @@ from browser_fixtures import Tab
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 
+# Whether an element is inside the window and on top at its middle (not under another, nor clipped away by
+# a scrolling box): seen without scrolling anything.
+ON_SCREEN = """(e) => {
+    const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw) return false;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top === e || e.contains(top);
+  }"""
+
 # Returns the problems it finds, each a sentence naming the element (tag, test id or class).
 LAYOUT_JS = """(mustSee) => {
   const problems = [];
@@ -54,25 +64,42 @@ LAYOUT_JS = """(mustSee) => {
       }
     }
   }
+  const onScreen = ON_SCREEN;
   for (const selector of mustSee) {
     const nodes = [...document.querySelectorAll(selector)];
     if (!nodes.length) problems.push(`nothing matches ${selector}`);
-    for (const e of nodes) {
-      const r = e.getBoundingClientRect();
-      const x = Math.min(vw - 1, Math.max(0, r.left + r.width / 2)), y = Math.min(vh - 1, Math.max(0, r.top + r.height / 2));
-      const top = document.elementFromPoint(x, y);
-      if (r.top < 0 || r.bottom > vh || r.left < 0 || r.right > vw || !(top === e || e.contains(top))) {
-        problems.push(`${selector} (${name(e)}) is not on screen without scrolling`);
-        break;
-      }
-    }
+    const hidden = nodes.find((e) => !onScreen(e));
+    if (hidden) problems.push(`${selector} (${name(hidden)}) is not on screen without scrolling`);
   }
   return problems;
-}"""
+}""".replace("ON_SCREEN", ON_SCREEN)
+
+# With a card selected: every meld the table marks as one it fits (the server's lay_off actions) is on screen,
+# itself or as a button of the lay-off strip above the hand; every button of the strip is on screen and names
+# a marked meld. Returns the problems, and how many melds the card fits.
+TARGETS_JS = """() => {
+  const onScreen = ON_SCREEN;
+  const problems = [];
+  const melds = [...document.querySelectorAll('[data-testid=meld].target')];
+  const buttons = [...document.querySelectorAll('[data-testid=layoff-target]')];
+  if (!melds.length) problems.push('no meld is marked as one the selected card fits');
+  for (const meld of melds) {
+    const own = buttons.filter((b) => b.dataset.meld === meld.dataset.meld);
+    if (!onScreen(meld) && !own.some(onScreen)) {
+      const label = meld.querySelector('.meld-label')?.textContent ?? '';
+      problems.push(`the meld ${meld.dataset.meld} (${label}) the card fits is not on screen, nor a button for it`);
+    }
+  }
+  for (const b of buttons) {
+    if (!onScreen(b)) problems.push(`the lay-off button ${JSON.stringify(b.textContent)} is not on screen`);
+    if (!melds.some((m) => m.dataset.meld === b.dataset.meld)) problems.push(`the lay-off button for meld ${b.dataset.meld} names an unmarked meld`);
+  }
+  return { problems, count: melds.length };
+}""".replace("ON_SCREEN", ON_SCREEN)
 
 # While acting: the discard pile's top card and the whole hand, each at least a 44 px touch target.
 ACTING = ["[data-testid=discard-top]", "[data-testid=hand-card]"]
-TARGETS_JS = """() => [...document.querySelectorAll('[data-testid=hand-card], [data-testid=discard-top]')]
+SMALL_JS = """() => [...document.querySelectorAll('[data-testid=hand-card], [data-testid=discard-top]')]
   .map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length"""
 
 
@@ -81,13 +108,24 @@ def layout_problems(tab: Tab, must_see: list[str] | None = None) -> list[str]:
     return [str(p) for p in problems]
 
 
-def check_layout(tab: Tab, where: str, seen: dict[str, list[str]], must_see: list[str] | None = None) -> None:
-    """Record the layout problems of ``tab`` in state ``where`` (once per state), with a screenshot."""
+def lay_off_problems(tab: Tab) -> tuple[list[str], int]:
+    """What keeps a lay-off target of the selected card out of sight (``TARGETS_JS``), and how many there are."""
+    found: dict[str, Any] = tab.page.evaluate(TARGETS_JS)
+    return [str(p) for p in found["problems"]], int(found["count"])
+
+
+def check_layout(
+    tab: Tab, where: str, seen: dict[str, list[str]], must_see: list[str] | None = None, targets: bool = False
+) -> None:
+    """Record the layout problems of ``tab`` in state ``where`` (once per state), with a screenshot;
+    with ``targets``, also every lay-off target of the selected card out of sight."""
     if where in seen:
         return
     width = tab.page.viewport_size["width"] if tab.page.viewport_size else 0
     tab.screenshot(f"layout-{width}-{where}")
     problems = layout_problems(tab, must_see)
-    if must_see and width <= PHONE["width"] and tab.page.evaluate(TARGETS_JS):
+    if must_see and width <= PHONE["width"] and tab.page.evaluate(SMALL_JS):
         problems.append("a card is smaller than a 44 px touch target")
+    if targets:
+        problems += lay_off_problems(tab)[0]
     seen[where] = problems

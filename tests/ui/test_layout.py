@@ -7,7 +7,6 @@ builder (worked with taps), lay-off, the deal's end, the results, the replay and
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,11 +19,11 @@ from browser_fixtures import (
     join,
     open_tab,
     play_until,
+    press,
     unselect_all,
     visible,
 )
-from layout_checks import ACTING, DESKTOP, PHONE, check_layout
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from layout_checks import ACTING, DESKTOP, PHONE, check_layout, lay_off_problems, layout_problems
 from server_fixtures import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -35,29 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["browser"]
 
 LONG_NAME = "W" * 32  # the server's limit, unbroken
-
-
-# The element is drawn and inside the window (what check_layout asks of the controls one acts with).
-IN_SIGHT = """(selector) => {
-  const node = document.querySelector(selector);
-  if (!node) return false;
-  const box = node.getBoundingClientRect();
-  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
-}"""
-
-
-# Whether the melds the selected card fits can all lie between the sticky piles and the player's panel;
-# when they cannot, the first of them (the one table.js brings into sight) is marked for the check.
-TARGETS_FIT = """() => {
-  const targets = [...document.querySelectorAll('[data-testid=meld].target')];
-  if (!targets.length) return true;
-  const top = document.querySelector('.piles').getBoundingClientRect().bottom;
-  const bottom = document.getElementById('me').getBoundingClientRect().top;
-  const boxes = targets.map((e) => e.getBoundingClientRect());
-  const fit = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top)) <= bottom - top;
-  if (!fit) targets[0].setAttribute('data-first-target', '');
-  return fit;
-}"""
 
 
 class Walker(Player):
@@ -93,13 +69,9 @@ class Walker(Player):
             if fits.count() and "lay-off" not in self.seen:
                 unselect_all(tab)
                 fits.first.click()
-                with contextlib.suppress(PlaywrightTimeout):  # a state that just arrived re-renders the table
-                    tab.page.wait_for_function(IN_SIGHT, arg="[data-testid=meld].target", timeout=3000)
-                # All the melds the card fits, when they fit on screen together between the piles and the
-                # hand; else the table shows the first of them (table.js showTargets), and that one must be seen.
-                together = tab.page.evaluate(TARGETS_FIT)
-                shown = "[data-testid=meld].target" if together else "[data-testid=meld].target[data-first-target]"
-                check_layout(tab, "lay-off", self.seen, [*ACTING, shown])
+                tab.page.wait_for_selector("[data-testid=meld].target")
+                # Every meld the card fits, in sight (itself or its button above the hand) with the hand and the pile.
+                check_layout(tab, "lay-off", self.seen, ACTING, targets=True)
                 unselect_all(tab)
         return super().move(seq)
 
@@ -161,3 +133,86 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
     problems = {where: found for where, found in seen.items() if found}
     assert not problems, "\n".join(f"{where}: {p}" for where, found in problems.items() for p in found)
     assert host.errors == [] and guest.errors == [] and spectator.errors == []
+
+
+# Three sets a deal from 16 cards and jokers galore, with bots that seldom go out (random ones): the deals
+# last until the stock runs out, the seats go down and there are many sets on the table; a joker in hand fits
+# every one of them (RULES.md §1: jokers are wild; once down, a player lays off on any meld), more than lie
+# between the piles and the hand on a phone.
+THREE_SETS = {
+    **TWO_SHORT_DEALS,
+    "deals": 4,
+    **{f"deals-contract-{deal}": "set 3, set 3, set 3" for deal in range(4)},
+    **{f"deals-hand-{deal}": 16 for deal in range(4)},
+}
+
+
+# How far apart the melds the selected card fits lie, against the room between the sticky piles and the
+# player's panel: more than that room, and the table's grid cannot show them all at once, whatever its scroll.
+TARGETS_SPREAD = """() => {
+  const boxes = [...document.querySelectorAll('[data-testid=meld].target')].map((e) => e.getBoundingClientRect());
+  const room = document.getElementById('me').getBoundingClientRect().top - document.querySelector('.piles').getBoundingClientRect().bottom;
+  return boxes.length ? { spread: Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top)), room } : null;
+}"""
+
+
+class Hoarder(Player):
+    """Goes down, never lays off (the melds stay many and the cards that fit them, jokers last, stay in hand),
+    and each turn selects every card that fits a meld: the first whose melds do not fit on screen together is
+    checked."""
+
+    problems: list[str] | None = None
+    most: int = 0
+    laid: tuple[str | None, int] = (None, 0)  # the meld tapped in the lay-off strip, and the card's copies there
+
+    def move(self, seq: str) -> str:
+        tab = self.tab
+        fits = tab.page.locator("[data-testid=hand-card].can-lay-off")
+        if not fits.count() or not visible(tab, "discard-button") or self.problems is not None:
+            return super().move(seq)
+        for card in fits.evaluate_all("cs => cs.map(c => c.dataset.card)"):
+            unselect_all(tab)
+            tab.page.locator(f"[data-testid=hand-card][data-card='{card}']").click()
+            tab.page.wait_for_selector("[data-testid=meld].target")
+            spread = tab.page.evaluate(TARGETS_SPREAD)
+            problems, count = lay_off_problems(tab)
+            self.most = max(self.most, count)
+            if spread and spread["spread"] > spread["room"]:
+                tab.screenshot("layout-390-many-lay-off-targets")
+                self.problems = layout_problems(tab, ACTING) + problems
+                if self.problems:
+                    break
+                # and a tap on the last meld's button lays the card off there
+                button = tab.page.locator("[data-testid=layoff-target]").last
+                meld = button.get_attribute("data-meld")
+                button.tap()
+                tab.page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
+                self.laid = (
+                    meld,
+                    tab.page.locator(f"[data-testid=meld][data-meld='{meld}'] [data-card='{card}']").count(),
+                )
+                return self.done("lay_off")
+        unselect_all(tab)
+        # discard a card that fits no meld if there is one, else one that does (never lay off, never go out)
+        keep = set(fits.evaluate_all("cs => cs.map(c => c.dataset.card)"))
+        cards = tab.page.locator("[data-testid=hand-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        for card in sorted(cards, key=lambda c: (c in keep, c.startswith("JK"))):
+            tab.page.locator(f"[data-testid=hand-card][data-card='{card}']").click()
+            if tab.by("discard-button").is_enabled():
+                return self.done("discard", press(tab.by("discard-button")))
+            unselect_all(tab)
+        return super().move(seq)
+
+
+def test_every_lay_off_target_in_sight_on_a_phone(browser: Browser, lobby_server: ServerProcess) -> None:
+    """A card that fits more melds than the table's grid shows at once on a 390x844 touch screen: every one
+    of them is in sight, with the discard pile's top and the hand, without scrolling (issue 28 item 2)."""
+    tab = open_tab(browser, PHONE, touch=True)
+    links = create_table(tab, lobby_server.http, ["human", "random", "random", "random"], house=THREE_SETS)
+    join(tab, links["invite"], 0, LONG_NAME)
+    hoarder = Hoarder(tab)
+    play_until([hoarder], lambda: hoarder.problems is not None or body(tab, "phase") == "game_over", limit_s=180)
+    assert hoarder.problems is not None, f"no card fitted more melds than the grid shows (at most {hoarder.most})"
+    assert not hoarder.problems, "\n".join(hoarder.problems)
+    assert hoarder.laid[1] == 1, f"a tap on the button of meld {hoarder.laid[0]} did not lay the card off there"
+    assert tab.errors == []

@@ -1,7 +1,7 @@
 // What the viewer may do now, in words and buttons, all derived from the server's `legal` list.
 
 import { el } from "./api.js";
-import { cardElement, pretty } from "./cards.js";
+import { cardElement, meldName, pretty } from "./cards.js";
 import { seatName } from "./board.js";
 import { listWords, t } from "./i18n.js";
 
@@ -103,6 +103,49 @@ export function renderControls(container, view, act) {
       })))
     : null;
   container.replaceChildren(el("div", { class: "row wrap" }, buttons), swapRow ?? "");
+}
+
+/**
+ * The melds the selected card can be laid off on, as a strip of buttons right above the hand, so that on a
+ * phone every one of them is in sight with the hand and the piles whatever the table's scroll. The buttons
+ * come in a row per owner (the name once, then each meld as the table names it: "run 5♥–8♥"; a button's
+ * accessible name is whole: "Bob's run 5♥–8♥"). One button per `lay_off` action of the server's `legal`
+ * list for that card: a run it fits at both ends gets a button per end.
+ */
+export function renderLayOffTargets(container, view, act) {
+  const { obs, legal, hand, me } = view;
+  const selected = hand.single();
+  const fits = me !== null && selected ? of(legal, "lay_off").filter((a) => a.card === selected) : [];
+  container.hidden = fits.length === 0;
+  if (!fits.length) {
+    container.replaceChildren();
+    return;
+  }
+  const byOwner = new Map();
+  for (const a of fits) {
+    const owner = obs.melds[a.meld].owner;
+    if (!byOwner.has(owner)) byOwner.set(owner, []);
+    byOwner.get(owner).push(a);
+  }
+  const label = t("board.layoff_strip", { card: pretty(selected) });
+  container.setAttribute("role", "group");
+  container.setAttribute("aria-label", label);
+  container.replaceChildren(el("span", { class: "layoff-strip-label", "aria-hidden": "true", text: label }),
+    ...[...byOwner.entries()].sort(([x], [y]) => x - y).map(([owner, actions]) => {
+      const name = seatName(view, owner);
+      return el("span", { class: "layoff-group", dataset: { testid: `layoff-group-${owner}` } },
+        el("span", { class: "layoff-owner", title: name, "aria-hidden": "true", text: name }),
+        actions.map((a) => {
+          const meld = meldName(obs.melds[a.meld]);
+          const end = a.end ? ` ${t(a.end === "low" ? "board.low_end" : "board.high_end")}` : "";
+          return el("button", {
+            type: "button", class: "layoff-target", text: `${meld}${end}`,
+            "aria-label": `${t("board.layoff_target", { name, meld })}${end}`,
+            dataset: { testid: "layoff-target", meld: String(a.meld), end: a.end ?? "" },
+            onclick: () => act(a.end ? { type: "lay_off", card: a.card, meld: a.meld, end: a.end } : { type: "lay_off", card: a.card, meld: a.meld }),
+          });
+        }));
+    }));
 }
 
 /** The server's going-down options as one-click choices (and a way to edit one in the builder). */

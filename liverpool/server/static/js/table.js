@@ -7,7 +7,7 @@ import { cardName, pretty } from "./cards.js";
 import { Hand } from "./hand.js";
 import { Builder, renderBuilder } from "./builder.js";
 import { renderBuyWindow, renderMelds, renderPiles, renderSeats, seatName } from "./board.js";
-import { renderControls, renderGoDownOptions, statusText } from "./controls.js";
+import { renderControls, renderGoDownOptions, renderLayOffTargets, statusText } from "./controls.js";
 import { dealSummary, scoreChart, scoreTable } from "./scores.js";
 import { TableSocket } from "./socket.js";
 import { applyPatch, PatchError } from "./patch.js";
@@ -428,6 +428,8 @@ function renderSummary(view) {
   const slot = $("summary-slot");
   const pause = view.nextDeal;
   if (!pause) app.ui.nextPressed = false;
+  // A summary everyone has seen under the pause goes with it (it would hide the next deal's table on a phone).
+  if (pause) app.ui.summary = null;
   const result = pause ? view.obs.results.at(-1) : app.ui.summary;
   document.body.classList.toggle("summary-up", Boolean(pause));
   if (!result) {
@@ -576,6 +578,7 @@ function draw() {
     renderCoachButtons($("coach-buttons"), view, app.coach, { onHint: askHint, onUndo: askUndo });
     renderHint($("hint"), app.coach, app.seq, (s) => seatName(app.people, s));
     renderGoDown(view);
+    renderLayOffTargets($("layoff-strip"), view, act);
     $("hand-title").textContent = t("table.hand_title", { count: obs.hand.length });
     app.hand.render($("hand"), {
       marks: handMarks(view),
