@@ -138,6 +138,30 @@ def stored(url: str, query: str) -> list[tuple[Any, ...]]:
         engine.dispose()
 
 
+def links_hashed_once(db: str, tables: list[OldTable]) -> None:
+    """Every old seat's link is stored hashed exactly once (a second pass would hash the hash)."""
+    links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
+    seats = stored(db, "SELECT table_id, seat, token FROM seats")
+    assert len(seats) == len(links)
+    assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+
+
+def play_on(server: ServerProcess, db: str, table: OldTable) -> None:
+    """Each player of the old game ``table`` connects to ``server`` with the link they had before the
+    migrations and finds the game where it was left (their seat, its stored seq); four more actions are
+    played and stored in order after the old ones."""
+    players = [server.player(link) for link in table.links if link is not None]
+    try:
+        for seat, player in enumerate(players):
+            state = player.state_where(lambda s: s["observation"] is not None)
+            assert (state["seat"], state["seq"]) == (seat, table.actions)
+        play_until(players, table.actions + 4)
+    finally:
+        for player in players:
+            player.close()
+    assert action_seqs(db, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+
+
 @pytest.fixture
 def servers(tmp_path: Path) -> Iterator[Callable[..., list[ServerProcess]]]:
     """Starts ``liverpool serve`` processes on one database at the same moment; all are stopped at the end."""
@@ -169,27 +193,14 @@ def test_two_servers_starting_at_once_migrate_an_old_database_once(
     a, b = servers(db_url, env=CLUSTER if cluster else None)
 
     assert stored(db_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
-    # every old link hashed exactly once (a second pass would hash the hash)
-    links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
-    seats = stored(db_url, "SELECT table_id, seat, token FROM seats")
-    assert len(seats) == len(links)
-    assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+    links_hashed_once(db_url, tables)
 
     # both serve, and each plays on one of the old games from where it was left
     for server, table in ((a, tables[0]), (b, tables[1])):
         assert server.get("/api/presets").status_code == 200
         invite = server.get(f"/api/invite/{tables[-1].invite}")
         assert invite.status_code == 200, invite.text
-        players = [server.player(link) for link in table.links if link is not None]
-        try:
-            for seat, player in enumerate(players):
-                state = player.state_where(lambda s: s["observation"] is not None)
-                assert (state["seat"], state["seq"]) == (seat, table.actions)
-            play_until(players, table.actions + 4)
-        finally:
-            for player in players:
-                player.close()
-        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+        play_on(server, db_url, table)
     for server in (a, b):
         assert "Traceback" not in server.logged(), server.logged()
 
@@ -282,22 +293,10 @@ def test_a_server_killed_while_migrating_leaves_the_schema_to_the_next(db_url: s
     server = ServerProcess(db_url, tmp_path, env={"LIVERPOOL_MIGRATE_WAIT_S": "60"}, log_level="info").start()
     try:
         assert stored(db_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
-        links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
-        seats = stored(db_url, "SELECT table_id, seat, token FROM seats")
-        assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+        links_hashed_once(db_url, tables)
         assert stored(db_url, "SELECT table_id, seq FROM actions ORDER BY table_id, seq") == actions_before
         assert server.get(f"/api/invite/{tables[-1].invite}").status_code == 200
-        table = tables[0]
-        players = [server.player(link) for link in table.links if link is not None]
-        try:
-            for seat, player in enumerate(players):
-                state = player.state_where(lambda s: s["observation"] is not None)
-                assert (state["seat"], state["seq"]) == (seat, table.actions)
-            play_until(players, table.actions + 4)
-        finally:
-            for player in players:
-                player.close()
-        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+        play_on(server, db_url, tables[0])
         assert "Traceback" not in server.logged(), server.logged()
     finally:
         server.stop()
