@@ -25,10 +25,18 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from alembic.script import ScriptDirectory
-from server_fixtures import SERVE, ServerProcess, action_seqs, free_port, play_until, server_env
+from server_fixtures import (
+    OLD_SEATS,
+    OLD_TABLES,
+    SERVE,
+    ServerProcess,
+    action_seqs,
+    free_port,
+    play_until,
+    server_env,
+    upgrade_to,
+)
 from sqlalchemy import text
 
 from liverpool.engine import PRESETS, action_to_dict, apply, chance_action, is_chance, legal_actions, new_game
@@ -43,14 +51,6 @@ PLAYED_ACTIONS = 12
 CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": "3"}
 KILLED_AFTER_S = (0.0, 0.15)  # when a migrating server is killed, after its first migration begins
 
-TABLES = sa.table(
-    "tables",
-    *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
-    sa.column("ruleset", sa.JSON),
-    sa.column("options", sa.JSON),
-    sa.column("created", sa.DateTime(timezone=True)),
-)
-SEATS = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
 ACTIONS = sa.table("actions", sa.column("table_id"), sa.column("seq"), sa.column("action", sa.JSON))
 
 
@@ -64,12 +64,8 @@ class OldTable:
 
 def at_revision(url: str, revision: str) -> None:
     engine = make_engine(url)
-    config = Config()
-    config.set_main_option("script_location", str(storage_module.MIGRATIONS))
     try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+        upgrade_to(engine, revision)
     finally:
         engine.dispose()
 
@@ -121,8 +117,8 @@ def old_database(url: str, waiting: int = WAITING_TABLES) -> list[OldTable]:
     engine = make_engine(url)
     try:
         with engine.begin() as connection:
-            connection.execute(TABLES.insert(), rows["tables"])
-            connection.execute(SEATS.insert(), rows["seats"])
+            connection.execute(OLD_TABLES.insert(), rows["tables"])
+            connection.execute(OLD_SEATS.insert(), rows["seats"])
             connection.execute(ACTIONS.insert(), rows["actions"])
     finally:
         engine.dispose()
