@@ -430,17 +430,18 @@ def proxy_running(
 DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 
 
-def nginx_block() -> str:
-    """The nginx configuration docs/deploy.md shows (its one ``nginx`` code block), as it stands."""
-    blocks = re.findall(r"^```nginx\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
-    assert len(blocks) == 1, "docs/deploy.md shows one nginx configuration"
+def deploy_block(language: str) -> str:
+    """The configuration docs/deploy.md shows for ``language`` (its one code block in it), as it stands."""
+    blocks = re.findall(rf"^```{language}\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, f"docs/deploy.md shows one {language} block"
     return str(blocks[0])
 
 
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+def proxy_binary(name: str, off_path: str | None = None) -> str:
+    """Where the ``name`` binary is (on PATH, or at ``off_path``); skips the test without it (fails in CI)."""
+    found = shutil.which(name) or (off_path if off_path and os.access(off_path, os.X_OK) else None)
     if found is None:
-        message = "nginx is not installed: run `bash scripts/ensure_nginx.sh`"
+        message = f"{name} is not installed: run `bash scripts/ensure_{name}.sh`"
         if pg_required():
             pytest.fail(message)
         pytest.skip(message)
@@ -452,9 +453,9 @@ def nginx_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
     """A real nginx, in front of the servers on ``ports``, with deploy.md's block in a configuration file of
     its own (only the two ports, the listening address and the access log's file changed); yields the
     port it listens on. Its access log is ``workdir / "nginx-access.log"``."""
-    binary = nginx_binary()
+    binary = proxy_binary("nginx", "/usr/sbin/nginx")
     listen = free_port()
-    block = nginx_block()
+    block = deploy_block("nginx")
     for old, new in (("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"), ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")):
         assert block.count(old) == 1, f"deploy.md's nginx block names {old} once"
         block = block.replace(old, new)
@@ -514,32 +515,15 @@ def test_clients_behind_nginx_see_every_update_across_a_failover(
 # -- behind Caddy -----------------------------------------------------------------------------------
 
 
-def caddy_block() -> str:
-    """The Caddyfile docs/deploy.md shows (its one ``caddyfile`` code block), as it stands."""
-    blocks = re.findall(r"^```caddyfile\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
-    assert len(blocks) == 1, "docs/deploy.md shows one Caddyfile"
-    return str(blocks[0])
-
-
-def caddy_binary() -> str:
-    found = shutil.which("caddy")
-    if found is None:
-        message = "caddy is not installed: run `bash scripts/ensure_caddy.sh`"
-        if pg_required():
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 @contextlib.contextmanager
 def caddy_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
     """A real ``caddy run``, in front of the servers on ``ports``, with deploy.md's Caddyfile (only the two
     ports and the site's address changed) after a global block that turns off Caddy's admin endpoint (port
     2019, which other tests' Caddies would want too); yields the port it listens on. Everything Caddy
     writes goes to ``workdir / "caddy.log"``; its data and config folders are in ``workdir``."""
-    binary = caddy_binary()
+    binary = proxy_binary("caddy")
     listen = free_port()
-    block = caddy_block()
+    block = deploy_block("caddyfile")
     for old, new in (
         ("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"),
         ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}"),
