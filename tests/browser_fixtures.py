@@ -191,6 +191,20 @@ def press(locator: Locator) -> bool:
     return True
 
 
+def draw_and_open_the_builder(tab: Tab, limit_s: float = 60) -> None:
+    """Pass buy windows until this seat is to draw, draw from the stock and open the going-down builder."""
+    deadline = time.monotonic() + limit_s
+    while not visible(tab, "draw-stock"):
+        assert time.monotonic() < deadline, "the seat never came to draw"
+        wait_for_move(tab)
+        if visible(tab, "pass"):
+            press(tab.by("pass"))
+            settle(tab)
+    tab.by("draw-stock").click()
+    settle(tab)
+    tab.by("builder-toggle").locator("summary").click()
+
+
 def unselect_all(tab: Tab) -> None:
     selected = tab.page.locator("[data-testid=hand-card].selected")
     while selected.count():

@@ -17,16 +17,22 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import jsonpatch
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
+from liverpool.engine.rules.presets import PRESETS
+from liverpool.server import storage as storage_module
 from liverpool.server.storage import database_url
 
 PG_ENV = "LIVERPOOL_TEST_PG"
@@ -465,3 +471,47 @@ def action_seqs(db: str, table_id: str) -> list[int]:
             return [row[0] for row in rows]
     finally:
         engine.dispose()
+
+
+# -- an older database ------------------------------------------------------------------------------
+
+
+# The ``tables`` and ``seats`` tables in the columns every schema since 0001 has (to write as an older server).
+OLD_TABLES = sa.table(
+    "tables",
+    *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
+    sa.column("ruleset", sa.JSON),
+    sa.column("options", sa.JSON),
+    sa.column("created", sa.DateTime(timezone=True)),
+)
+OLD_SEATS = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
+
+
+def upgrade_to(engine: sa.Engine, revision: str) -> None:
+    """Bring ``engine``'s database to the Alembic ``revision``: an older schema, as an older server left it."""
+    config = Config()
+    config.set_main_option("script_location", str(storage_module.MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def old_waiting_table(engine: sa.Engine, seats: list[tuple[str | None, str | None, str | None]]) -> None:
+    """Write, in the columns every schema since 0001 has, a waiting table ``old`` (invite link ``inv``,
+    spectator link ``spec``, bots paced at 60 s) with one ``(name, bot, token)`` row a seat."""
+    with engine.begin() as connection:
+        connection.execute(
+            OLD_TABLES.insert().values(
+                id="old",
+                ruleset=PRESETS["liverpool"].to_dict(),
+                seat_count=len(seats),
+                first_dealer=0,
+                options={"bot_pace_ms": 60_000},
+                invite_token="inv",
+                spectator_token="spec",
+                status="waiting",
+                created=datetime.now(UTC),
+            )
+        )
+        for seat, (name, bot, token) in enumerate(seats):
+            connection.execute(OLD_SEATS.insert().values(table_id="old", seat=seat, name=name, bot=bot, token=token))

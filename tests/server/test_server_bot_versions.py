@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from server_fixtures import ServerProcess, my_move, next_deal_waits_for_me, simple_choice
+from server_fixtures import ServerProcess, my_move, next_deal_waits_for_me, old_waiting_table, simple_choice, upgrade_to
 from sqlalchemy import text
 
 from liverpool.bots.registry import version_of
-from liverpool.engine import PRESETS, GameRecord
+from liverpool.engine import GameRecord
 from liverpool.server import storage as storage_module
 
 Start = Callable[..., ServerProcess]
@@ -145,37 +142,10 @@ def test_migration_0008_keeps_older_tables_with_no_style_or_version(start_server
     """A database at 0007 with a bot table gets ``seats.bot_style`` and ``seats.bot_version`` (both null for
     its rows); a server then answers for that table with the style ``balanced`` and no version."""
     engine = storage_module.make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(storage_module.MIGRATIONS))
     try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "0007")
+        upgrade_to(engine, "0007")
         assert "bot_version" not in {c["name"] for c in sa.inspect(engine).get_columns("seats")}
-        tables = sa.table(
-            "tables",
-            *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
-            sa.column("ruleset", sa.JSON),
-            sa.column("options", sa.JSON),
-            sa.column("created", sa.DateTime(timezone=True)),
-        )
-        seats = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
-        with engine.begin() as connection:
-            connection.execute(
-                tables.insert().values(
-                    id="old",
-                    ruleset=PRESETS["liverpool"].to_dict(),
-                    seat_count=3,
-                    first_dealer=0,
-                    options={"bot_pace_ms": 60_000},
-                    invite_token="inv",
-                    spectator_token="spec",
-                    status="waiting",
-                    created=datetime.now(UTC),
-                )
-            )
-            for seat, bot in enumerate(["medium", None, None]):
-                connection.execute(seats.insert().values(table_id="old", seat=seat, name=None, bot=bot, token=None))
+        old_waiting_table(engine, [(None, "medium", None), (None, None, None), (None, None, None)])
         storage_module.migrate(engine)
         with engine.connect() as connection:
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0008"

@@ -307,164 +307,8 @@ class TcpProxy:
         self.listener.close()
 
 
-@pytest.mark.slow
-def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str, start_server: Start) -> None:
-    a = start_server(pg_url, env=CLUSTER, log_level="info")
-    b = start_server(pg_url, env=CLUSTER, log_level="info")
-    proxy = TcpProxy([a.port, b.port])
-    front = f"127.0.0.1:{proxy.port}"
-    try:
-        created = httpx.post(
-            f"http://{front}/api/tables",
-            json={
-                "seats": 3,
-                "bots": {"2": "random"},
-                "bot_pace_ms": 50,
-                "away_timeout_s": 0,
-                "next_deal_timeout_s": 0,
-            },
-            timeout=10,
-        ).json()
-        tokens = []
-        for seat, name in ((0, "Ada"), (1, "Bea")):
-            answer = httpx.post(
-                f"http://{front}/api/invite/{created['invite']}/join", json={"seat": seat, "name": name}, timeout=10
-            )
-            assert answer.status_code == 200, answer.text
-            tokens.append(answer.json()["seat_token"])
-        players = [Client(f"ws://{front}/ws/play/{t}") for t in tokens]
-        watcher = Client(f"ws://{front}/ws/watch/{created['spectator']}")
-        play_until(players, 10, watchers=(watcher,))
-        for client in (*players, watcher):
-            client.quiet(0.5)
-        owner = lease_owner(pg_url, created["table_id"])
-        assert owner is not None
-        dead = a if f"cluster node {owner[0]}:" in a.logged() else b
-        dead.kill()
-        # Every client comes back through the proxy with the seq it last saw (the proxy skips the dead one).
-        events = list(watcher.events)
-        reconnected = []
-        for client in (*players, watcher):
-            assert client.state is not None
-            client.close()
-            path = (
-                f"/ws/play/{tokens[players.index(client)]}"
-                if client in players
-                else f"/ws/watch/{created['spectator']}"
-            )
-            again = Client(f"ws://{front}{path}?since={client.state['seq']}")
-            state = again.state_where(lambda s: True, timeout=LEASE_S * 5)
-            assert state["resumed"] is True and state["seq"] >= client.state["seq"]
-            reconnected.append(again)
-        players, watcher = reconnected[:2], reconnected[2]
-        play_until(players, max(p.state["seq"] for p in players if p.state) + 10, watchers=(watcher,))
-        watcher.quiet(0.5)
-        seen = [e["seq"] for e in events + watcher.events]
-        assert seen == list(range(len(seen))), "the spectator behind the proxy missed or repeated an event"
-        stored = action_seqs(pg_url, created["table_id"])
-        assert stored == list(range(len(stored))) and len(seen) <= len(stored)
-        for client in reconnected:
-            client.close()
-    finally:
-        proxy.close()
-
-
-# -- behind nginx -----------------------------------------------------------------------------------
-
-DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
-
-
-def nginx_block() -> str:
-    """The nginx configuration docs/deploy.md shows (its one ``nginx`` code block), as it stands."""
-    blocks = re.findall(r"^```nginx\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
-    assert len(blocks) == 1, "docs/deploy.md shows one nginx configuration"
-    return str(blocks[0])
-
-
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
-    if found is None:
-        message = "nginx is not installed: run `bash scripts/ensure_nginx.sh`"
-        if pg_required():
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
-@contextlib.contextmanager
-def nginx_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
-    """A real nginx, in front of the servers on ``ports``, with deploy.md's block in a configuration file of
-    its own (only the two ports, the listening address and the access log's file changed); yields the
-    port it listens on. Its access log is ``workdir / "nginx-access.log"``."""
-    binary = nginx_binary()
-    listen = free_port()
-    block = nginx_block()
-    for old, new in (("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"), ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")):
-        assert block.count(old) == 1, f"deploy.md's nginx block names {old} once"
-        block = block.replace(old, new)
-    for old, new in (
-        ("listen 80;", f"listen 127.0.0.1:{listen};"),
-        ("/var/log/nginx/liverpool.access.log", str(workdir / "nginx-access.log")),
-    ):
-        assert block.count(old) == 1, f"deploy.md's nginx block has {old} once"
-        block = block.replace(old, new)
-    # nginx's workers must be able to reach its temporary files: a folder of its own outside pytest's
-    # (which only its owner may enter).
-    home = Path(tempfile.mkdtemp(prefix="liverpool-nginx-"))
-    home.chmod(0o755)
-    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (home / name).mkdir(mode=0o777)
-        (home / name).chmod(0o777)
-    (home / "liverpool.conf").write_text(block)
-    user = f"user {pwd.getpwuid(os.geteuid()).pw_name} {grp.getgrgid(os.getegid()).gr_name};"
-    (home / "nginx.conf").write_text(
-        f"""{user}
-worker_processes 1;
-daemon off;
-pid {home}/nginx.pid;
-error_log {workdir}/nginx-error.log info;
-events {{ worker_connections 256; }}
-http {{
-    access_log {workdir}/nginx-access.log;
-    client_body_temp_path {home}/body;
-    proxy_temp_path {home}/proxy;
-    fastcgi_temp_path {home}/fastcgi;
-    uwsgi_temp_path {home}/uwsgi;
-    scgi_temp_path {home}/scgi;
-    include {home}/liverpool.conf;
-}}
-"""
-    )
-    with (workdir / "nginx-out.log").open("ab") as out:
-        process = subprocess.Popen(
-            [binary, "-p", str(home), "-c", str(home / "nginx.conf"), "-e", str(workdir / "nginx-error.log")],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, (workdir / "nginx-error.log").read_text(errors="replace")
-            try:
-                if httpx.get(f"http://127.0.0.1:{listen}/api/presets", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "nginx did not answer"
-            time.sleep(0.1)
-        yield listen
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        shutil.rmtree(home, ignore_errors=True)
-
-
 def play_through_a_failover(pg_url: str, start_server: Start, front_of: Callable[[list[int]], Any]) -> list[str]:
-    """The failover scenario behind a real reverse proxy (``front_of(ports)``: a context manager that yields
+    """The failover scenario behind a reverse proxy (``front_of(ports)``: a context manager that yields
     the port it listens on). Everything goes through the proxy: the table is created and joined, two players
     and a spectator (whose ``Origin`` is the proxy's address, as a browser's would be) play and watch; the
     owner is killed with ``kill -9``; each client reconnects through the proxy with the seq it last saw and
@@ -533,6 +377,129 @@ def play_through_a_failover(pg_url: str, start_server: Start, front_of: Callable
     return [*tokens, table["spectator"], table["invite"]]
 
 
+@contextlib.contextmanager
+def tcp_proxy_in_front(ports: list[int]) -> Iterator[int]:
+    """A ``TcpProxy`` in front of the servers on ``ports``; yields the port it listens on."""
+    proxy = TcpProxy(ports)
+    try:
+        yield proxy.port
+    finally:
+        proxy.close()
+
+
+@pytest.mark.slow
+def test_clients_behind_one_proxy_see_every_update_across_a_failover(pg_url: str, start_server: Start) -> None:
+    """The scenario of ``play_through_a_failover`` behind ``TcpProxy``: when the clients connect again, the
+    proxy skips the dead process and each is resumed by the survivor."""
+    play_through_a_failover(pg_url, start_server, tcp_proxy_in_front)
+
+
+@contextlib.contextmanager
+def proxy_running(
+    command: list[str], listen: int, out: Path, errors: Path, env: dict[str, str] | None = None
+) -> Iterator[int]:
+    """Runs a reverse proxy's ``command`` (what it prints appended to ``out``) and yields ``listen`` once
+    ``/api/presets`` answers there; stops it (terminate, then kill) when the block ends. If it exits or
+    does not answer within 20 s, the failure shows ``errors`` or names it."""
+    name = Path(command[0]).name
+    with out.open("ab") as written:
+        process = subprocess.Popen(command, stdout=written, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, errors.read_text(errors="replace")
+            try:
+                if httpx.get(f"http://127.0.0.1:{listen}/api/presets", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"{name} did not answer"
+            time.sleep(0.1)
+        yield listen
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+# -- behind nginx -----------------------------------------------------------------------------------
+
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+
+
+def deploy_block(language: str) -> str:
+    """The configuration docs/deploy.md shows for ``language`` (its one code block in it), as it stands."""
+    blocks = re.findall(rf"^```{language}\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, f"docs/deploy.md shows one {language} block"
+    return str(blocks[0])
+
+
+def proxy_binary(name: str, off_path: str | None = None) -> str:
+    """Where the ``name`` binary is (on PATH, or at ``off_path``); skips the test without it (fails in CI)."""
+    found = shutil.which(name) or (off_path if off_path and os.access(off_path, os.X_OK) else None)
+    if found is None:
+        message = f"{name} is not installed: run `bash scripts/ensure_{name}.sh`"
+        if pg_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@contextlib.contextmanager
+def nginx_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
+    """A real nginx, in front of the servers on ``ports``, with deploy.md's block in a configuration file of
+    its own (only the two ports, the listening address and the access log's file changed); yields the
+    port it listens on. Its access log is ``workdir / "nginx-access.log"``."""
+    binary = proxy_binary("nginx", "/usr/sbin/nginx")
+    listen = free_port()
+    block = deploy_block("nginx")
+    for old, new in (("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"), ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")):
+        assert block.count(old) == 1, f"deploy.md's nginx block names {old} once"
+        block = block.replace(old, new)
+    for old, new in (
+        ("listen 80;", f"listen 127.0.0.1:{listen};"),
+        ("/var/log/nginx/liverpool.access.log", str(workdir / "nginx-access.log")),
+    ):
+        assert block.count(old) == 1, f"deploy.md's nginx block has {old} once"
+        block = block.replace(old, new)
+    # nginx's workers must be able to reach its temporary files: a folder of its own outside pytest's
+    # (which only its owner may enter).
+    home = Path(tempfile.mkdtemp(prefix="liverpool-nginx-"))
+    home.chmod(0o755)
+    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (home / name).mkdir(mode=0o777)
+        (home / name).chmod(0o777)
+    (home / "liverpool.conf").write_text(block)
+    user = f"user {pwd.getpwuid(os.geteuid()).pw_name} {grp.getgrgid(os.getegid()).gr_name};"
+    (home / "nginx.conf").write_text(
+        f"""{user}
+worker_processes 1;
+daemon off;
+pid {home}/nginx.pid;
+error_log {workdir}/nginx-error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {workdir}/nginx-access.log;
+    client_body_temp_path {home}/body;
+    proxy_temp_path {home}/proxy;
+    fastcgi_temp_path {home}/fastcgi;
+    uwsgi_temp_path {home}/uwsgi;
+    scgi_temp_path {home}/scgi;
+    include {home}/liverpool.conf;
+}}
+"""
+    )
+    command = [binary, "-p", str(home), "-c", str(home / "nginx.conf"), "-e", str(workdir / "nginx-error.log")]
+    try:
+        with proxy_running(command, listen, workdir / "nginx-out.log", workdir / "nginx-error.log"):
+            yield listen
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.mark.slow
 def test_clients_behind_nginx_see_every_update_across_a_failover(
     pg_url: str, start_server: Start, tmp_path: Path
@@ -548,32 +515,15 @@ def test_clients_behind_nginx_see_every_update_across_a_failover(
 # -- behind Caddy -----------------------------------------------------------------------------------
 
 
-def caddy_block() -> str:
-    """The Caddyfile docs/deploy.md shows (its one ``caddyfile`` code block), as it stands."""
-    blocks = re.findall(r"^```caddyfile\n(.*?)^```", DEPLOY_DOC.read_text(), re.DOTALL | re.MULTILINE)
-    assert len(blocks) == 1, "docs/deploy.md shows one Caddyfile"
-    return str(blocks[0])
-
-
-def caddy_binary() -> str:
-    found = shutil.which("caddy")
-    if found is None:
-        message = "caddy is not installed: run `bash scripts/ensure_caddy.sh`"
-        if pg_required():
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 @contextlib.contextmanager
 def caddy_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
     """A real ``caddy run``, in front of the servers on ``ports``, with deploy.md's Caddyfile (only the two
     ports and the site's address changed) after a global block that turns off Caddy's admin endpoint (port
     2019, which other tests' Caddies would want too); yields the port it listens on. Everything Caddy
     writes goes to ``workdir / "caddy.log"``; its data and config folders are in ``workdir``."""
-    binary = caddy_binary()
+    binary = proxy_binary("caddy")
     listen = free_port()
-    block = caddy_block()
+    block = deploy_block("caddyfile")
     for old, new in (
         ("127.0.0.1:8001", f"127.0.0.1:{ports[0]}"),
         ("127.0.0.1:8002", f"127.0.0.1:{ports[1]}"),
@@ -592,32 +542,9 @@ def caddy_in_front(workdir: Path, ports: list[int]) -> Iterator[int]:
         "XDG_CONFIG_HOME": str(home / "config"),
     }
     log = workdir / "caddy.log"
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [binary, "run", "--config", str(config), "--adapter", "caddyfile"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, log.read_text(errors="replace")
-            try:
-                if httpx.get(f"http://127.0.0.1:{listen}/api/presets", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "caddy did not answer"
-            time.sleep(0.1)
+    command = [binary, "run", "--config", str(config), "--adapter", "caddyfile"]
+    with proxy_running(command, listen, log, log, env=env):
         yield listen
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @pytest.mark.slow

@@ -25,10 +25,18 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from alembic.script import ScriptDirectory
-from server_fixtures import SERVE, ServerProcess, action_seqs, free_port, play_until, server_env
+from server_fixtures import (
+    OLD_SEATS,
+    OLD_TABLES,
+    SERVE,
+    ServerProcess,
+    action_seqs,
+    free_port,
+    play_until,
+    server_env,
+    upgrade_to,
+)
 from sqlalchemy import text
 
 from liverpool.engine import PRESETS, action_to_dict, apply, chance_action, is_chance, legal_actions, new_game
@@ -43,14 +51,6 @@ PLAYED_ACTIONS = 12
 CLUSTER = {"LIVERPOOL_CLUSTER_LEASE_S": "3"}
 KILLED_AFTER_S = (0.0, 0.15)  # when a migrating server is killed, after its first migration begins
 
-TABLES = sa.table(
-    "tables",
-    *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
-    sa.column("ruleset", sa.JSON),
-    sa.column("options", sa.JSON),
-    sa.column("created", sa.DateTime(timezone=True)),
-)
-SEATS = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
 ACTIONS = sa.table("actions", sa.column("table_id"), sa.column("seq"), sa.column("action", sa.JSON))
 
 
@@ -64,12 +64,8 @@ class OldTable:
 
 def at_revision(url: str, revision: str) -> None:
     engine = make_engine(url)
-    config = Config()
-    config.set_main_option("script_location", str(storage_module.MIGRATIONS))
     try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+        upgrade_to(engine, revision)
     finally:
         engine.dispose()
 
@@ -121,8 +117,8 @@ def old_database(url: str, waiting: int = WAITING_TABLES) -> list[OldTable]:
     engine = make_engine(url)
     try:
         with engine.begin() as connection:
-            connection.execute(TABLES.insert(), rows["tables"])
-            connection.execute(SEATS.insert(), rows["seats"])
+            connection.execute(OLD_TABLES.insert(), rows["tables"])
+            connection.execute(OLD_SEATS.insert(), rows["seats"])
             connection.execute(ACTIONS.insert(), rows["actions"])
     finally:
         engine.dispose()
@@ -136,6 +132,30 @@ def stored(url: str, query: str) -> list[tuple[Any, ...]]:
             return [tuple(row) for row in connection.execute(text(query))]
     finally:
         engine.dispose()
+
+
+def links_hashed_once(db: str, tables: list[OldTable]) -> None:
+    """Every old seat's link is stored hashed exactly once (a second pass would hash the hash)."""
+    links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
+    seats = stored(db, "SELECT table_id, seat, token FROM seats")
+    assert len(seats) == len(links)
+    assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+
+
+def play_on(server: ServerProcess, db: str, table: OldTable) -> None:
+    """Each player of the old game ``table`` connects to ``server`` with the link they had before the
+    migrations and finds the game where it was left (their seat, its stored seq); four more actions are
+    played and stored in order after the old ones."""
+    players = [server.player(link) for link in table.links if link is not None]
+    try:
+        for seat, player in enumerate(players):
+            state = player.state_where(lambda s: s["observation"] is not None)
+            assert (state["seat"], state["seq"]) == (seat, table.actions)
+        play_until(players, table.actions + 4)
+    finally:
+        for player in players:
+            player.close()
+    assert action_seqs(db, table.id)[: table.actions + 4] == list(range(table.actions + 4))
 
 
 @pytest.fixture
@@ -169,27 +189,14 @@ def test_two_servers_starting_at_once_migrate_an_old_database_once(
     a, b = servers(db_url, env=CLUSTER if cluster else None)
 
     assert stored(db_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
-    # every old link hashed exactly once (a second pass would hash the hash)
-    links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
-    seats = stored(db_url, "SELECT table_id, seat, token FROM seats")
-    assert len(seats) == len(links)
-    assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+    links_hashed_once(db_url, tables)
 
     # both serve, and each plays on one of the old games from where it was left
     for server, table in ((a, tables[0]), (b, tables[1])):
         assert server.get("/api/presets").status_code == 200
         invite = server.get(f"/api/invite/{tables[-1].invite}")
         assert invite.status_code == 200, invite.text
-        players = [server.player(link) for link in table.links if link is not None]
-        try:
-            for seat, player in enumerate(players):
-                state = player.state_where(lambda s: s["observation"] is not None)
-                assert (state["seat"], state["seq"]) == (seat, table.actions)
-            play_until(players, table.actions + 4)
-        finally:
-            for player in players:
-                player.close()
-        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+        play_on(server, db_url, table)
     for server in (a, b):
         assert "Traceback" not in server.logged(), server.logged()
 
@@ -282,22 +289,10 @@ def test_a_server_killed_while_migrating_leaves_the_schema_to_the_next(db_url: s
     server = ServerProcess(db_url, tmp_path, env={"LIVERPOOL_MIGRATE_WAIT_S": "60"}, log_level="info").start()
     try:
         assert stored(db_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
-        links = {(t.id, seat): link for t in tables for seat, link in enumerate(t.links)}
-        seats = stored(db_url, "SELECT table_id, seat, token FROM seats")
-        assert {(t, s): h for t, s, h in seats} == {key: link and token_hash(link) for key, link in links.items()}
+        links_hashed_once(db_url, tables)
         assert stored(db_url, "SELECT table_id, seq FROM actions ORDER BY table_id, seq") == actions_before
         assert server.get(f"/api/invite/{tables[-1].invite}").status_code == 200
-        table = tables[0]
-        players = [server.player(link) for link in table.links if link is not None]
-        try:
-            for seat, player in enumerate(players):
-                state = player.state_where(lambda s: s["observation"] is not None)
-                assert (state["seat"], state["seq"]) == (seat, table.actions)
-            play_until(players, table.actions + 4)
-        finally:
-            for player in players:
-                player.close()
-        assert action_seqs(db_url, table.id)[: table.actions + 4] == list(range(table.actions + 4))
+        play_on(server, db_url, tables[0])
         assert "Traceback" not in server.logged(), server.logged()
     finally:
         server.stop()

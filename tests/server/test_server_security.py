@@ -11,17 +11,13 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from server_fixtures import Client, ServerProcess, my_move, play_moves
+from server_fixtures import Client, ServerProcess, my_move, old_waiting_table, play_moves, upgrade_to
 from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed
 
@@ -306,35 +302,8 @@ def test_one_seats_token_cannot_act_for_another(lobby_server: ServerProcess) -> 
 def test_seat_links_handed_out_before_hashing_still_work(start_server: Start, db_url: str) -> None:
     legacy = secrets.token_urlsafe(16)
     engine = storage_module.make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(storage_module.MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
-    tables = sa.table(
-        "tables",
-        *(sa.column(c) for c in ("id", "seat_count", "first_dealer", "invite_token", "spectator_token", "status")),
-        sa.column("ruleset", sa.JSON),
-        sa.column("options", sa.JSON),
-        sa.column("created", sa.DateTime(timezone=True)),
-    )
-    seats = sa.table("seats", *(sa.column(c) for c in ("table_id", "seat", "name", "bot", "token")))
-    with engine.begin() as connection:
-        connection.execute(
-            tables.insert().values(
-                id="old",
-                ruleset=PRESETS["liverpool"].to_dict(),
-                seat_count=3,
-                first_dealer=0,
-                options={"bot_pace_ms": 60_000},
-                invite_token="inv",
-                spectator_token="spec",
-                status="waiting",
-                created=datetime.now(UTC),
-            )
-        )
-        for seat, (name, token) in enumerate([("Ada", legacy), (None, None), (None, None)]):
-            connection.execute(seats.insert().values(table_id="old", seat=seat, name=name, bot=None, token=token))
+    upgrade_to(engine, "0001")
+    old_waiting_table(engine, [("Ada", None, legacy), (None, None, None), (None, None, None)])
     server = start_server(db_url)
     with server.player(legacy) as ada:
         assert ada.state_where(lambda s: True)["seat"] == 0

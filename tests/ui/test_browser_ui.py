@@ -19,12 +19,10 @@ from browser_fixtures import (
     body,
     browser,
     create_table,
+    draw_and_open_the_builder,
     join,
     open_tab,
     play_until,
-    press,
-    settle,
-    visible,
     wait_for_move,
 )
 from server_fixtures import ServerProcess
@@ -311,16 +309,7 @@ def test_the_builder_shows_what_the_engine_says_is_missing(browser: Browser, lob
     created = lobby_server.create(seats=3, bots={"1": "random", "2": "random"}, bot_pace_ms=0)
     tab = open_tab(browser)
     join(tab, lobby_server.http + created["invite_url"], 0, "Ada")
-    deadline = time.monotonic() + 60
-    while not visible(tab, "draw-stock"):
-        assert time.monotonic() < deadline, "seat 0 never came to draw"
-        wait_for_move(tab)
-        if visible(tab, "pass"):
-            press(tab.by("pass"))
-            settle(tab)
-    tab.by("draw-stock").click()
-    settle(tab)
-    tab.by("builder-toggle").locator("summary").click()
+    draw_and_open_the_builder(tab)
     # a natural card (a joker alone would also need "a natural card" in some presets)
     tab.page.locator("[data-testid=hand-card]:not([data-card^='JK'])").first.click()
     tab.by("builder-add-0").click()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_fixtures import Player, body, browser, open_tab, play_until, press, settle, visible, wait_for_move
+from browser_fixtures import Player, body, browser, draw_and_open_the_builder, open_tab, play_until
 from server_fixtures import ServerProcess
 from test_coach_ui import ENV, Start, _my_draw
 
@@ -217,16 +217,7 @@ def test_the_builder_says_the_engines_problems_in_bokmal(browser: Browser, lobby
     tab = open_tab(browser, locale="nb-NO")
     page = tab.page
     tab.goto(f"{lobby_server.http}/play/{token}")
-    deadline = time.monotonic() + 60
-    while not visible(tab, "draw-stock"):
-        assert time.monotonic() < deadline, "seat 0 never came to draw"
-        wait_for_move(tab)
-        if visible(tab, "pass"):
-            press(tab.by("pass"))
-            settle(tab)
-    tab.by("draw-stock").click()
-    settle(tab)
-    tab.by("builder-toggle").locator("summary").click()
+    draw_and_open_the_builder(tab)
     hand: list[str] = page.locator("[data-testid=hand-card]").evaluate_all("cards => cards.map((c) => c.dataset.card)")
     naturals = [card for card in hand if not card.startswith("JK")]
     first = naturals[0]
