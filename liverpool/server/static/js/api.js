@@ -21,11 +21,12 @@ export function sentence(text) {
 
 /**
  * A refusal ({reason, message}, docs/protocol.md) in the page's language: the server's own words when they
- * are in it (the catalogue's `server.words`), else the catalogue's sentence for the reason code.
+ * are in it (the catalogue's `server.words`), else the engine's fault in words, else the catalogue's
+ * sentence for the reason code; `nameOf(seat)` names a seat a fault speaks of.
  */
-export function refusalText(reason, message, details = {}) {
+export function refusalText(reason, message, details = {}, nameOf = undefined) {
   if (message && t("server.words") === "yes") return sentence(message);
-  if (details.fault) return sentence(faultText(details.fault));
+  if (details.fault) return sentence(faultText(details.fault, nameOf));
   if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
   if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
   return sentence(t("error.refused", { reason: reason ?? "" }));
