@@ -1,7 +1,8 @@
-"""What is wrong, as a code and its parameters: the faults of melds, contracts and going-down drafts.
+"""What is wrong, as a code and its parameters: the faults of melds, contracts, going-down drafts and
+every other refused action of a player.
 
 A :class:`Fault` is one value of :class:`Problem` and the values its sentence names (counts, cards, a
-rank, a suit, a meld, other faults). The engine's English sentence is :meth:`Fault.text`; a client in
+rank, a suit, a seat, a phase, a meld, other faults). The engine's English sentence is :meth:`Fault.text`; a client in
 another language says the fault from its code (:meth:`Fault.to_dict` is what the server sends; the
 browser's catalogues hold ``problem.<code>``, docs/i18n.md), so nothing is translated by matching English.
 
@@ -296,8 +297,9 @@ class Fault:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"code", "params"}`` as the server sends it: each parameter a number, ``{"card"}``,
-        ``{"cards"}``, ``{"rank"}``, ``{"suit"}``, ``{"seat"}``, ``{"phase"}``, ``{"meld", "cards"}`` (a meld's ``words``, as
-        :func:`~liverpool.engine.melds.meld_words` gives them, and its cards), a fault, or ``{"faults"}`` (docs/protocol.md)."""
+        ``{"cards"}``, ``{"rank"}``, ``{"suit"}``, ``{"seat"}``, ``{"phase"}``, ``{"meld", "cards"}`` (a
+        meld's ``words``, as :func:`~liverpool.engine.melds.meld_words` gives them, and its cards), a
+        fault, or ``{"faults"}`` (docs/protocol.md)."""
         return {"code": self.code.value, "params": {name: _wire(value) for name, value in self.params.items()}}
 
 
