@@ -122,7 +122,7 @@ def started(rules=LIVERPOOL, seats: int = 3) -> GameState:  # type: ignore[no-un
 
 
 def game_over() -> GameState:
-    """A one-deal house rule of liverpool, stalled to its end (RULES.md §3.21 the stock runs out)."""
+    """A one-deal house rule of liverpool, stalled to its end (RULES.md §3.21 stock exhausted)."""
     rules = dataclasses.replace(LIVERPOOL, deals=LIVERPOOL.deals[:1])
     state = play_out_deal(deal(rules, 3))
     assert state.phase is Phase.GAME_OVER
@@ -136,7 +136,7 @@ def pile_of_two(seat_2: str) -> GameState:
 
 
 def window(seats: int = 3) -> GameState:
-    """RULES.md §3.14 buying (british: after the next player declines): seat 1 discards KS, seat 2 draws from
+    """RULES.md §3.12 buying: who, when (british: after the next player declines): seat 1 discards KS, seat 2 draws from
     the stock and the buy window opens for the other seats."""
     state = deal(BRITISH, seats, stock_top=["KS", "QD"])
     play(state, DrawStock(1))
@@ -154,7 +154,7 @@ def answered() -> tuple[GameState, Buy]:
 
 
 def may_i() -> GameState:
-    """RULES.md §3.14 buying (000, May I before the next draw): seat 1 has discarded KS; seat 2 is to draw."""
+    """RULES.md §3.12 buying: who, when (000, May I before the next draw): seat 1 has discarded KS; seat 2 is to draw."""
     state = deal(MAY_I, 3, stock_top=["KS"])
     return play(state, DrawStock(1), Discard(1, card("KS")))
 
@@ -174,7 +174,7 @@ def bought_once() -> GameState:
 
 
 def low_stock() -> tuple[GameState, Buy]:
-    """May I with one card left in the stock: no penalty card to pay (RULES.md §3.15); the seat asking is neither
+    """May I with one card left in the stock: no penalty card to pay (RULES.md §3.14 buying: price); the seat asking is neither
     the one to draw nor the discarder."""
     state = stall_until(may_i(), lambda s: len(s.stock) == 1 and s.phase is Phase.DRAW and s.fresh)
     asker = next(s for s in range(3) if s not in (state.current, state.discarder))
@@ -226,7 +226,7 @@ def liverpool_swap(rules=LIVERPOOL, seat_2: str = "8H 8S 8D 9C 10C JC QC 6C 7D 5
 
 
 def taken_swap(rules=LIVERPOOL) -> GameState:  # type: ignore[no-untyped-def]
-    """As :func:`liverpool_swap`, but seat 2 took seat 1's KS from the pile (RULES.md §3.10: it may not be its
+    """As :func:`liverpool_swap`, but seat 2 took seat 1's KS from the pile (RULES.md §3.10 discard after drawing from discard: it may not be its
     last card to discard) and holds 6C 7D 8C KS."""
     state = deal(rules, 3, deal_no=1, hands=[None, "7H 7S JK 4C 5C JK#1 7C 9H 9S 9D", "8H 8S 8D 9C 10C JC QC 6C 7D 8C"],
                  upcard="2D", stock_top=["KS", "3S"])  # fmt: skip
@@ -499,7 +499,8 @@ def test_each_problem_is_met_in_a_real_situation(code: Problem) -> None:
 
 
 def test_a_lay_off_that_does_not_fit_says_the_grown_melds_fault() -> None:
-    """RULES.md §3.11 laying off: 2C does not join the set of sevens; the refusal names the card and the rank."""
+    """RULES.md §3.4 set constraints: 2C laid off does not join the set of sevens; the refusal names the card and
+    the rank."""
     fault = refused(gone_down(), LayOff(1, card("2C"), 0, None))
     assert fault.to_dict() == {"code": "set_wrong_rank", "params": {"card": {"card": "2C"}, "rank": {"rank": 7}}}
 

@@ -366,8 +366,9 @@ def test_engine_refusals_are_said_in_norwegian_from_their_faults(browser: Browse
     rank), not from the English message nor as the bare ``reason.<code>``. The guided game's table in bokmål
     (liverpool's second deal: a set of kings is meld 0, the newcomer to draw with 9♣ 9♦ 9♠ 3♥ 4♥ 5♥ and 2♣):
     the newcomer takes 6♥ from the pile; then actions the page would not offer are sent on its socket: a
-    discard of 6♥, just taken (RULES.md §3.10), and, once down, a lay-off of 2♣ onto the kings (RULES.md
-    §3.11). Each shows the bokmål sentence of its problem, filled with the card and the rank."""
+    discard of 6♥, just taken (RULES.md §3.10 discard after drawing from discard), and, once down, a lay-off of
+    2♣ onto the kings (RULES.md §3.4 set constraints). Each shows the bokmål sentence of its problem, filled with
+    the card and the rank."""
     to_server: list[WebSocketRoute] = []
 
     def hold(socket: WebSocketRoute) -> None:
