@@ -80,6 +80,7 @@ from liverpool.engine.rules.parts import (
     MeldKind,
     MeldRule,
     RulesetError,
+    RulesetProblem,
 )
 from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset, note_keys
 from liverpool.engine.rules.ruleset import Ruleset, field_docs, field_registry, grouped_fields
@@ -145,6 +146,7 @@ __all__ = [
     "Reshuffle",
     "Ruleset",
     "RulesetError",
+    "RulesetProblem",
     "SeatView",
     "SeededChance",
     "Shuffle",

@@ -59,9 +59,10 @@ class Reason(StrEnum):
 class IllegalAction(ValueError):
     """An action the rules do not allow now. The state it was tried on is unchanged.
 
-    ``detail`` says why in English; ``fault``, where the engine has one, says it as a code and its
-    parameters (:class:`~liverpool.engine.problems.Fault`: a meld's, a contract's, a going-down's
-    problem), for a client to word in its own language. ``detail`` may be given as the fault.
+    ``detail`` says why in English; ``fault`` says it as a code and its parameters
+    (:class:`~liverpool.engine.problems.Fault`), for a client to word in its own language: every refusal
+    of an action a player may send has one (a malformed action's and a chance action's have none).
+    ``detail`` may be given as the fault, whose sentence it then is.
 
     >>> from liverpool.engine.problems import Fault, Problem
     >>> err = CannotGoDown('GoDown(seat=0, ...)', Fault(Problem.ALREADY_DOWN), 'deal 1, play phase')

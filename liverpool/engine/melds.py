@@ -23,7 +23,7 @@ from liverpool.engine._speed.bits import spaced
 from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import FACE_MASK, JOKER_FACE, SUIT_SYMBOLS, SUITS, Card, parse_cards, rank_text
-from liverpool.engine.problems import Fault, MeldShown, Problem, Rank, Suit
+from liverpool.engine.problems import Fault, FaultError, MeldShown, Problem, Rank, Suit
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 
@@ -455,9 +455,9 @@ def lay_off(meld: Meld, card: Card, end: End | None, rules: Ruleset) -> Meld:
     if meld.kind is not _SET and end is None:
         end = _natural_end(meld, card)
     grown = _grown(meld, card, end)
-    problem = meld_problem(grown, rules)
-    if problem is not None:
-        raise ValueError(problem)
+    fault = meld_fault(grown, rules)
+    if fault is not None:
+        raise FaultError(fault)
     return grown
 
 
@@ -561,14 +561,23 @@ def _run_suit(meld: Meld) -> int:
 def swap_joker(meld: Meld, joker: Card, natural: Card, rules: Ruleset) -> Meld:
     """``meld`` with ``natural`` in the place of ``joker``; ``ValueError`` if it is not the card the joker stands for."""
     if joker & FACE_MASK != JOKER_FACE or joker not in meld.cards:
-        raise ValueError(f"{joker} is not a joker of the meld {meld}")
+        raise FaultError(Fault(Problem.NOT_A_JOKER_OF, {"card": joker, "meld": _shown(meld)}))
     if natural & FACE_MASK == JOKER_FACE:
-        raise ValueError("a joker can only be swapped for a natural card")
+        raise FaultError(Fault(Problem.SWAP_FOR_NATURAL))
     index = meld.cards.index(joker)
     if natural & FACE_MASK not in faces_standing_for(meld, index):
-        raise ValueError(f"the joker stands for {stands_for(meld, index)}, not {natural}")
+        raise FaultError(Fault(Problem.JOKER_STANDS_FOR, {"stands": _standing(meld, index), "card": natural}))
     swapped = new_meld(meld.kind, (*meld.cards[:index], natural, *meld.cards[index + 1 :]), meld.low)
-    problem = meld_problem(swapped, rules)
-    if problem is not None:
-        raise ValueError(problem)
+    fault = meld_fault(swapped, rules)
+    if fault is not None:
+        raise FaultError(fault)
     return swapped
+
+
+def _standing(meld: Meld, index: int) -> Rank | Card:
+    """:func:`stands_for` as a fault's parameter: the rank in a set, the card in a run."""
+    rank = slot_rank(meld, index)
+    suit = meld.suit if meld.kind is not _SET else ""
+    if not 1 <= rank <= 14 or len(suit) != 1 or suit not in SUITS:
+        return Rank(rank)
+    return Card.natural(rank, suit)

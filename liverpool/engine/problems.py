@@ -1,7 +1,8 @@
-"""What is wrong, as a code and its parameters: the faults of melds, contracts and going-down drafts.
+"""What is wrong, as a code and its parameters: the faults of melds, contracts, going-down drafts and
+every other refused action of a player.
 
 A :class:`Fault` is one value of :class:`Problem` and the values its sentence names (counts, cards, a
-rank, a suit, a meld, other faults). The engine's English sentence is :meth:`Fault.text`; a client in
+rank, a suit, a seat, a phase, a meld, other faults). The engine's English sentence is :meth:`Fault.text`; a client in
 another language says the fault from its code (:meth:`Fault.to_dict` is what the server sends; the
 browser's catalogues hold ``problem.<code>``, docs/i18n.md), so nothing is translated by matching English.
 
@@ -24,7 +25,8 @@ from liverpool.engine.cards import Card, rank_text
 
 
 class Problem(StrEnum):
-    """Why cards make no meld, a going-down does not meet its contract, or a draft is not ready. Each
+    """Why cards make no meld, a going-down does not meet its contract, a draft is not ready, or any other
+    action a player may send is refused (a malformed action's and a chance action's refusals have none). Each
     value's English sentence is in :data:`ENGLISH`, its parameters named there in braces."""
 
     SET_TOO_SHORT = "set_too_short"
@@ -68,6 +70,69 @@ class Problem(StrEnum):
     TOO_FAR_APART = "too_far_apart"
     DRAFT_SET = "draft_set"
     DRAFT_RUN = "draft_run"
+    # Refusals of other actions than a going-down (engine/game/verify.py, checks.py): whose turn and phase,
+    GAME_IS_OVER = "game_is_over"
+    OTHERS_TURN = "others_turn"
+    OTHER_PHASE = "other_phase"
+    MUST_PLACE_FIRST = "must_place_first"
+    RECLAIMED_UNPLACED = "reclaimed_unplaced"
+    DISCARD_ENDS_TURN = "discard_ends_turn"
+    # drawing,
+    PILE_EMPTY = "pile_empty"
+    MAY_I_CALLED = "may_i_called"
+    EMPTY_HAND_DRAWS_STOCK = "empty_hand_draws_stock"
+    TOP_DISCARD_ONLY = "top_discard_only"
+    DIG_TOO_DEEP = "dig_too_deep"
+    DIG_UNPLAYABLE = "dig_unplayable"
+    # buying,
+    NO_BUY_WINDOW = "no_buy_window"
+    NO_OFFER_TO_DECLINE = "no_offer_to_decline"
+    BUY_AFTER_DECLINE = "buy_after_decline"
+    BUY_ANSWERED = "buy_answered"
+    MAY_I_WHEN = "may_i_when"
+    BUYING_OFF = "buying_off"
+    NO_FRESH_DISCARD = "no_fresh_discard"
+    UPCARD_NOT_BUYABLE = "upcard_not_buyable"
+    NEXT_PLAYER_DRAWS = "next_player_draws"
+    OWN_DISCARD_BUY = "own_discard_buy"
+    BUY_LIMIT = "buy_limit"
+    STOCK_TOO_LOW = "stock_too_low"
+    ALREADY_ASKED = "already_asked"
+    # calls,
+    CALL_TOO_LATE = "call_too_late"
+    CALLS_OFF = "calls_off"
+    NOTHING_TO_CALL = "nothing_to_call"
+    OWN_DISCARD_CALL = "own_discard_call"
+    LIVERPOOL_NOT_DOWN = "liverpool_not_down"
+    LIVERPOOL_SHEDS = "liverpool_sheds"
+    CARD_NOT_HELD = "card_not_held"
+    CALL_LAST_CARD = "call_last_card"
+    RUMMY_SHEDS_NONE = "rummy_sheds_none"
+    # laying off (a card that does not fit says the grown meld's fault),
+    LAY_OFF_NOT_DOWN = "lay_off_not_down"
+    LAY_OFF_TAKEN_FIRST = "lay_off_taken_first"
+    NO_SUCH_MELD = "no_such_meld"
+    RECLAIMED_OWN_MELDS = "reclaimed_own_melds"
+    RECLAIMED_STRANDED = "reclaimed_stranded"
+    # joker swaps,
+    SWAPS_OFF = "swaps_off"
+    SWAP_GOING_DOWN_ONLY = "swap_going_down_only"
+    SWAP_ONCE_DOWN = "swap_once_down"
+    SWAP_DOWN_EARLIER_NOT_NOW = "swap_down_earlier_not_now"
+    SWAP_DOWN_EARLIER = "swap_down_earlier"
+    SET_JOKERS_DEAD = "set_jokers_dead"
+    NOT_A_JOKER_OF = "not_a_joker_of"
+    SWAP_FOR_NATURAL = "swap_for_natural"
+    JOKER_STANDS_FOR = "joker_stands_for"
+    SWAP_UNPLAYABLE_GOING_DOWN = "swap_unplayable_going_down"
+    SWAP_UNPLAYABLE_AT_ONCE = "swap_unplayable_at_once"
+    SWAP_UNPLAYABLE_AT_ONCE_OWN = "swap_unplayable_at_once_own"
+    SWAP_UNPLAYABLE_THIS_TURN = "swap_unplayable_this_turn"
+    SWAP_UNPLAYABLE_THIS_TURN_OWN = "swap_unplayable_this_turn_own"
+    # and discarding.
+    TAKEN_NOT_DISCARDED = "taken_not_discarded"
+    FLOATER_TAKEN = "floater_taken"
+    FLOATER_FITS = "floater_fits"
 
 
 ENGLISH: Mapping[Problem, str] = {
@@ -112,6 +177,62 @@ ENGLISH: Mapping[Problem, str] = {
     Problem.TOO_FAR_APART: "the cards are too far apart for one run",
     Problem.DRAFT_SET: "set {n} {faults}",
     Problem.DRAFT_RUN: "run {n} {faults}",
+    Problem.GAME_IS_OVER: "the game is over",
+    Problem.OTHERS_TURN: "it is seat {seat}'s turn",
+    Problem.OTHER_PHASE: "this is the {now} phase, not the {phase} phase",
+    Problem.MUST_PLACE_FIRST: "{card} must be melded or laid off first",
+    Problem.RECLAIMED_UNPLACED: "{cards}, taken from the table by a swap, must be placed on the table before your turn ends",
+    Problem.DISCARD_ENDS_TURN: "a turn ends with a discard in this ruleset",
+    Problem.PILE_EMPTY: "the discard pile is empty",
+    Problem.MAY_I_CALLED: "someone has called May I, so you must draw from the stock",
+    Problem.EMPTY_HAND_DRAWS_STOCK: "with an empty hand you must draw from the stock, as the card taken could not be discarded",
+    Problem.TOP_DISCARD_ONLY: "only the top discard may be taken in this ruleset",
+    Problem.DIG_TOO_DEEP: "the pile holds {count} cards; cannot dig {depth} deep",
+    Problem.DIG_UNPLAYABLE: "{card} could not be melded at once",
+    Problem.NO_BUY_WINDOW: "no buy window is open",
+    Problem.NO_OFFER_TO_DECLINE: "you have no open buy offer to decline",
+    Problem.BUY_AFTER_DECLINE: "buying opens only once the next player has declined the discard",
+    Problem.BUY_ANSWERED: "you have already answered this buy offer",
+    Problem.MAY_I_WHEN: "May I is asked after a discard and before the next player draws",
+    Problem.BUYING_OFF: "buying is off in this ruleset",
+    Problem.NO_FRESH_DISCARD: "there is no fresh discard to buy",
+    Problem.UPCARD_NOT_BUYABLE: "the upcard turned at the deal's start is nobody's discard and may not be bought in this ruleset",
+    Problem.NEXT_PLAYER_DRAWS: "the player about to draw takes the discard by drawing it, not by buying",
+    Problem.OWN_DISCARD_BUY: "you cannot buy your own discard",
+    Problem.BUY_LIMIT: "you have used all {limit} buys of this deal",
+    Problem.STOCK_TOO_LOW: "the stock is too low to pay the penalty card",
+    Problem.ALREADY_ASKED: "you have already asked for this card",
+    Problem.CALL_TOO_LATE: "calls are made before the next player starts their turn",
+    Problem.CALLS_OFF: "calls on discards are off in this ruleset",
+    Problem.NOTHING_TO_CALL: "no playable discard can be called now",
+    Problem.OWN_DISCARD_CALL: "you cannot call your own discard",
+    Problem.LIVERPOOL_NOT_DOWN: "only a player who is down may call Liverpool",
+    Problem.LIVERPOOL_SHEDS: "a Liverpool call sheds a card: say which",
+    Problem.CARD_NOT_HELD: "{card} is not in your hand",
+    Problem.CALL_LAST_CARD: "you must keep a card in hand, so you cannot call with your last one",
+    Problem.RUMMY_SHEDS_NONE: "a rummy call does not shed a card",
+    Problem.LAY_OFF_NOT_DOWN: "you lay off only once you have gone down",
+    Problem.LAY_OFF_TAKEN_FIRST: "{card} must be laid off first",
+    Problem.NO_SUCH_MELD: "there is no meld {index} on the table",
+    Problem.RECLAIMED_OWN_MELDS: "{card}, taken from the table by a swap, goes only into your own melds",
+    Problem.RECLAIMED_STRANDED: "{cards}, taken from the table by a swap, could then no longer be placed this turn",
+    Problem.SWAPS_OFF: "joker swaps are off in this ruleset",
+    Problem.SWAP_GOING_DOWN_ONLY: "jokers may only be swapped as you go down",
+    Problem.SWAP_ONCE_DOWN: "jokers may only be swapped once you are down",
+    Problem.SWAP_DOWN_EARLIER_NOT_NOW: "jokers may only be swapped by a player who went down on an earlier turn, not this one",
+    Problem.SWAP_DOWN_EARLIER: "jokers may only be swapped by a player who went down on an earlier turn",
+    Problem.SET_JOKERS_DEAD: "jokers in sets are dead in this ruleset",
+    Problem.NOT_A_JOKER_OF: "{card} is not a joker of the meld {meld}",
+    Problem.SWAP_FOR_NATURAL: "a joker can only be swapped for a natural card",
+    Problem.JOKER_STANDS_FOR: "the joker stands for {stands}, not {card}",
+    Problem.SWAP_UNPLAYABLE_GOING_DOWN: "{card} could not be played again at once (in your going-down)",
+    Problem.SWAP_UNPLAYABLE_AT_ONCE: "{card} could not be played again at once",
+    Problem.SWAP_UNPLAYABLE_AT_ONCE_OWN: "{card} could not be played again at once in your own melds",
+    Problem.SWAP_UNPLAYABLE_THIS_TURN: "{card} could not be placed again this turn",
+    Problem.SWAP_UNPLAYABLE_THIS_TURN_OWN: "{card} could not be placed again in your own melds this turn",
+    Problem.TAKEN_NOT_DISCARDED: "{card} was just taken from the pile and may not be discarded this turn",
+    Problem.FLOATER_TAKEN: "a floater goes out only with a card drawn from the stock, and {card} was taken from the pile",
+    Problem.FLOATER_FITS: "a floater goes out only with an unplayable card, and {card} fits a meld on the table: lay it off",
 }
 """The engine's English sentence of each problem (``{name}`` is the parameter ``name``; ``{s}`` is the
 plural ending of ``count``)."""
@@ -132,6 +253,20 @@ class Suit:
 
 
 @dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat as a parameter: said by its number in English, by the player's name where a client knows it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseShown:
+    """A phase of a turn as a parameter: its name (``draw``, ``buy``, ``play``...; ``Phase``'s values)."""
+
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
 class MeldShown:
     """A meld as a parameter: its ``text`` (``run: 3S 4S 5S JK``), its ``words`` (as
     :func:`~liverpool.engine.melds.meld_words` gives them) and its ``cards`` in notation."""
@@ -141,7 +276,7 @@ class MeldShown:
     cards: tuple[str, ...]
 
 
-Value = Union[int, Card, Rank, Suit, MeldShown, "Fault", tuple[Card, ...], tuple["Fault", ...]]
+Value = Union[int, Card, Rank, Suit, Seat, PhaseShown, MeldShown, "Fault", tuple[Card, ...], tuple["Fault", ...]]
 """What a fault's parameter may be (:meth:`Fault.to_dict` says how each is sent)."""
 
 
@@ -162,8 +297,9 @@ class Fault:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"code", "params"}`` as the server sends it: each parameter a number, ``{"card"}``,
-        ``{"cards"}``, ``{"rank"}``, ``{"suit"}``, ``{"meld", "cards"}`` (a meld's ``words``, as
-        :func:`~liverpool.engine.melds.meld_words` gives them, and its cards), a fault, or ``{"faults"}`` (docs/protocol.md)."""
+        ``{"cards"}``, ``{"rank"}``, ``{"suit"}``, ``{"seat"}``, ``{"phase"}``, ``{"meld", "cards"}`` (a
+        meld's ``words``, as :func:`~liverpool.engine.melds.meld_words` gives them, and its cards), a
+        fault, or ``{"faults"}`` (docs/protocol.md)."""
         return {"code": self.code.value, "params": {name: _wire(value) for name, value in self.params.items()}}
 
 
@@ -174,6 +310,10 @@ def _english(value: Any) -> str:
         return rank_text(value.rank)
     if isinstance(value, Suit):
         return value.suit
+    if isinstance(value, Seat):
+        return str(value.seat)
+    if isinstance(value, PhaseShown):
+        return value.phase
     if isinstance(value, tuple):
         if all(isinstance(v, Fault) for v in value):
             return "; ".join(map(str, value))
@@ -194,8 +334,22 @@ def _wire(value: Any) -> Any:
         return {"rank": value.rank}
     if isinstance(value, Suit):
         return {"suit": value.suit}
+    if isinstance(value, Seat):
+        return {"seat": value.seat}
+    if isinstance(value, PhaseShown):
+        return {"phase": value.phase}
     if isinstance(value, MeldShown):
         return {"meld": dict(value.words), "cards": list(value.cards)}
     if all(isinstance(v, Fault) for v in value):
         return {"faults": [v.to_dict() for v in value]}
     return {"cards": [str(c) for c in value]}
+
+
+class FaultError(ValueError):
+    """A ``ValueError`` that says its :class:`Fault` (``str`` of it is the fault's English): what
+    :func:`~liverpool.engine.melds.swap_joker` and :func:`~liverpool.engine.melds.lay_off` raise, so a
+    refusal built from it keeps the code."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.text())
+        self.fault = fault

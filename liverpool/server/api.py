@@ -6,6 +6,7 @@ with a 4xx status, and nothing is changed. See ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
@@ -149,7 +150,18 @@ def house_rules(preset: str, overrides: dict[str, Any] | None) -> Ruleset:
     try:
         return Ruleset.from_dict(overrides) if "base" in overrides else Ruleset.from_dict(overrides, base=base)
     except RulesetError as exc:
-        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}") from exc
+        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}", rules_details(exc)) from exc
+
+
+def rules_details(exc: RulesetError) -> dict[str, int | str]:
+    """What a page needs to say a refused house rule in its language: the ``rule`` (the field, without an
+    index or a key within it), what is wrong with it (``problem``, a ``RulesetProblem``) and its bound."""
+    details: dict[str, int | str] = {"rule": re.split(r"[.\[]", exc.field, maxsplit=1)[0]}
+    if exc.problem is not None:
+        details["problem"] = exc.problem.value
+    if exc.limit is not None:
+        details["limit"] = exc.limit
+    return details
 
 
 @router.get("/rulesets")
@@ -165,7 +177,7 @@ async def save_ruleset(body: SaveRuleset, server: Srv) -> dict[str, Any]:
     try:
         rules = Ruleset.from_dict(body.rules)
     except RulesetError as exc:
-        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}") from exc
+        raise Refused(422, "bad_rules", str(exc), f"rules.{exc.field}", rules_details(exc)) from exc
     try:
         await to_thread.run_sync(server.storage.save_ruleset, body.name, rules.to_dict())
     except Conflict as exc:
@@ -195,7 +207,7 @@ async def create_table(body: CreateTable, server: Srv) -> dict[str, Any]:
                 "bots",
             )
         if key not in known:
-            raise Refused(422, "unknown_bot", f"no bot named {name!r}; bots: {', '.join(known)}", "bots")
+            raise Refused(422, "unknown_bot", f"no bot named {name!r}; bots: {', '.join(known)}", "bots", {"bot": name})
         bots[seat] = key
     styles = _styles(body.styles, bots)
     dealer = choose_first_dealer(rules, body.seats, live_rng())

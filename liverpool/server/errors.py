@@ -9,7 +9,12 @@ class Refused(Exception):
     """A request the server will not carry out; nothing was changed."""
 
     def __init__(
-        self, status: int, reason: str, message: str, field: str | None = None, details: dict[str, int] | None = None
+        self,
+        status: int,
+        reason: str,
+        message: str,
+        field: str | None = None,
+        details: dict[str, int | str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -17,7 +22,8 @@ class Refused(Exception):
         self.message = message
         self.field = field
         self.details = details or {}
-        """The numbers the message speaks of (``limit``, ``wait_s``), for a page that says it in another language."""
+        """What the message speaks of (numbers such as ``limit``, ``wait_s``; a house rule's ``rule`` and its
+        ``problem``; a ``bot``'s name), for a page that says it in another language."""
         self.retry_after: int | None = None
 
     def to_dict(self) -> dict[str, str | int]:

@@ -12,7 +12,7 @@ import httpx
 from server_fixtures import ServerProcess
 
 from liverpool.bots.random_bot import random_bot
-from liverpool.engine import GameRecord, run_game
+from liverpool.engine import GameRecord, field_registry, run_game
 from liverpool.engine.rules.presets import PRESETS
 from liverpool.engine.rules.ruleset import field_docs
 from liverpool.server.schemas import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES
@@ -98,6 +98,27 @@ def test_bad_tables_are_refused_and_say_why(lobby_server: ServerProcess) -> None
         assert [e["input"] for e in answer.json()["errors"]] == list(body), "the form's field, for input.<field>"
     nested = lobby_server.post("/api/tables", {"bots": {"1": 5}}).json()["errors"]
     assert [(e["field"], e["input"], e["kind"]) for e in nested] == [("bots.1", "bots", "string_type")]
+
+
+def test_refused_house_rules_and_bots_carry_what_a_page_words_them_from(lobby_server: ServerProcess) -> None:
+    """Issue 28 item 7: a refusal with details gives them as values, not only in its English ``message``: a
+    house rule's ``rule`` (the field, without an index), its ``problem`` (``RulesetProblem``) and bound, a
+    bot's name; a page says them in its language (``bad_rules.<problem>``, ``reason.unknown_bot``)."""
+    cases: list[tuple[dict[str, Any], dict[str, Any]]] = [
+        ({"rules": {"buy_limit": -1}}, {"rule": "buy_limit", "problem": "minimum", "limit": 0}),
+        ({"rules": {"hand_size_bonus": 1}}, {"rule": "hand_size_bonus", "problem": "unknown_field"}),
+        ({"rules": {"buy_limit": "two"}}, {"rule": "buy_limit", "problem": "whole_number"}),
+        ({"rules": {"buying": "always"}}, {"rule": "buying", "problem": "choice"}),
+        ({"rules": {"upcard": 1}}, {"rule": "upcard", "problem": "true_or_false"}),
+        ({"rules": {"card_values": {"A": 1}}}, {"rule": "card_values"}),
+        ({"seats": 4, "bots": {"1": "grandmaster"}}, {"bot": "grandmaster"}),
+    ]
+    for body, details in cases:
+        answer = lobby_server.post("/api/tables", body).json()
+        assert {k: answer[k] for k in ("rule", "problem", "limit", "bot") if k in answer} == details, answer
+    maximum = next(f for f in field_registry() if f.maximum is not None)
+    answer = lobby_server.post("/api/tables", {"rules": {maximum.name: maximum.maximum + 1}}).json()
+    assert (answer["rule"], answer["problem"], answer["limit"]) == (maximum.name, "maximum", maximum.maximum)
 
 
 def test_oversized_bodies_are_refused(lobby_server: ServerProcess) -> None:

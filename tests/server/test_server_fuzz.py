@@ -435,8 +435,13 @@ def refused(answer: httpx.Response, what: str) -> None:
     assert 400 <= answer.status_code < 500, (what, answer.status_code, answer.text[:300])
     data = answer.json()
     assert isinstance(data, dict) and {"reason", "message"} <= set(data), (what, data)
-    assert set(data) <= {"reason", "message", "field", "errors", "limit", "wait_s"}, (what, data)
+    # the details a page words a refusal from: numbers; a house rule and its problem, a bot's name (docs/protocol.md)
+    assert set(data) <= {"reason", "message", "field", "errors", "limit", "wait_s", "rule", "problem", "bot"}, (
+        what,
+        data,
+    )
     assert all(isinstance(data[number], int) for number in {"limit", "wait_s"} & set(data)), (what, data)
+    assert all(isinstance(data[name], str) for name in {"rule", "problem", "bot"} & set(data)), (what, data)
     assert isinstance(data["reason"], str) and isinstance(data["message"], str) and data["message"], (what, data)
 
 

@@ -20,7 +20,18 @@ from liverpool.bots.registry import STYLES, bot_names
 from liverpool.cli.narrate import log_keys
 from liverpool.coach import Judgement
 from liverpool.coach.reasons import ADVICE_KEYS
-from liverpool.engine import PRESETS, DealEndReason, Group, MeldKind, Problem, Reason, field_registry, note_keys
+from liverpool.engine import (
+    PRESETS,
+    DealEndReason,
+    Group,
+    MeldKind,
+    Phase,
+    Problem,
+    Reason,
+    RulesetProblem,
+    field_registry,
+    note_keys,
+)
 from liverpool.engine.problems import ENGLISH
 from liverpool.server.errors import LIMITS
 from liverpool.server.schemas import FORMS
@@ -121,6 +132,8 @@ def dynamic_domains() -> dict[str, set[str]]:
         "input.": {"request"} | {name for model in FORMS.values() for name in model.model_json_schema()["properties"]},
         "judgement.": {j.value for j in Judgement},
         "problem.": {p.value for p in Problem},
+        "phase.": {p.value for p in Phase},
+        "bad_rules.": {p.value for p in RulesetProblem},
         "tutorial.": set(STEPS),
         "reaction.": set(REACTIONS),
     }

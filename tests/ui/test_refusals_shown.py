@@ -13,6 +13,8 @@ words"), in Chromium against a real ``liverpool serve`` with low limits.
   name, a stale move and a full table, each the catalogue's sentence with no code, key or JSON in it.
 - The same for the rest: a saved ruleset's name taken and too many saved rulesets (the lobby), talk too
   fast, a message too large and too many messages (the table).
+- The engine's refusals in Norwegian, from their faults (issue 28 items 4 and 7): a discard of the card just
+  taken and a lay-off that does not fit, each naming the card (and the set's rank).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browser_fixtures import Player, Tab, body, browser, create_table, join, open_tab, visible
 from server_fixtures import ServerProcess
+
+from liverpool.engine import Action, Card, Discard, GoDown, LayOff, Meld, action_to_dict
 
 pytestmark = pytest.mark.slow  # `make test-quick` leaves these out; `make test` runs them
 
@@ -355,3 +359,77 @@ def test_a_refused_form_is_said_field_by_field_in_norwegian(browser: Browser, lo
         assert sentence in text, (sentence, text)
     assert NB["reason.invalid"] not in text
     assert tab.errors == []
+
+
+def test_engine_refusals_are_said_in_norwegian_from_their_faults(browser: Browser, lobby_server: ServerProcess) -> None:
+    """Issue 28 items 4 and 7: an engine refusal is said from its fault's code and parameters (the card, the
+    rank), not from the English message nor as the bare ``reason.<code>``. The guided game's table in bokmål
+    (liverpool's second deal: a set of kings is meld 0, the newcomer to draw with 9♣ 9♦ 9♠ 3♥ 4♥ 5♥ and 2♣):
+    the newcomer takes 6♥ from the pile; then actions the page would not offer are sent on its socket: a
+    discard of 6♥, just taken (RULES.md §3.10 discard after drawing from discard), and, once down, a lay-off of
+    2♣ onto the kings (RULES.md §3.4 set constraints). Each shows the bokmål sentence of its problem, filled with
+    the card and the rank."""
+    to_server: list[WebSocketRoute] = []
+
+    def hold(socket: WebSocketRoute) -> None:
+        to_server.append(socket.connect_to_server())  # (messages pass both ways; the test may add its own)
+
+    tab = open_tab(browser, locale="nb-NO")
+    tab.page.route_web_socket("**/ws/**", hold)
+    tab.goto(lobby_server.http + "/")
+    tab.page.wait_for_selector("body[data-ready='1']")
+    tab.by("tutorial").click()
+    tab.page.wait_for_selector("[data-testid=tutorial-step][data-step='draw']")
+    tab.by("take-discard").click()
+    tab.page.wait_for_function("() => document.body.dataset.phase === 'play' && !document.body.dataset.pending")
+
+    def sent(action: Action) -> str:
+        """What the page shows once the server refused ``action``, sent as the page sends its own."""
+        return refusal(
+            tab, "error", lambda: to_server[-1].send(json.dumps({"type": "action", "action": action_to_dict(action)}))
+        )
+
+    said(sent(Discard(0, Card.parse("6H"))), "problem.taken_not_discarded", card="6♥")
+    seq = body(tab, "seq")
+    to_server[-1].send(json.dumps({"type": "action", "action": action_to_dict(GoDown(0, (
+        Meld.parse("set: 9C 9D 9S"), Meld.parse("run: 3H 4H 5H 6H"))))}))  # fmt: skip
+    tab.page.wait_for_function("(seq) => document.body.dataset.seq !== seq", arg=seq)
+    said(sent(LayOff(0, Card.parse("2C"), 0, None)), "problem.set_wrong_rank", card="2♣", rank="K")
+    assert tab.errors == []
+
+
+def said(text: str, key: str, **params: str) -> None:
+    """``text`` is the bokmål catalogue's ``key`` filled with ``params``, said as a sentence (a capital and a
+    full stop), with no English, reason code or key in it."""
+    want = NB[key]
+    for name, value in params.items():
+        want = want.replace(f"{{{name}}}", value)
+    assert text == want[0].upper() + want[1:] + ".", f"{text!r} is not nb.json {key}: {want!r}"
+    assert not re.search(r"[{}\[\]\"]|\b\w+_\w+\b|\b(reason|problem)\.\w|\billegal\b|\bis\b|\bthe\b", text), text
+
+
+def test_a_refused_house_rule_and_bot_are_said_with_their_details_in_norwegian(
+    browser: Browser, lobby_server: ServerProcess
+) -> None:
+    """Issue 28 item 7: the server's refusals with details are said with them in bokmål, from the values the
+    refusal carries: the house rule by its field's bokmål name and its bound (``bad_rules.<problem>``), a rule
+    that does not exist by the name sent, and a bot that does not exist by its name (``reason.unknown_bot``)."""
+    tab = open_tab(browser, locale="nb").goto(lobby_server.http + "/")
+    tab.page.wait_for_selector("body[data-ready='1']")
+    texts = tab.page.evaluate(
+        """async (bodies) => {
+          const api = await import("/static/js/api.js");
+          const out = [];
+          for (const body of bodies) {
+            try { await api.postJSON("/api/tables", body); out.push(null); } catch (error) { out.push(error.message); }
+          }
+          return out;
+        }""",
+        [{"rules": {"buy_limit": -1}}, {"rules": {"buy_limt": 2}}, {"seats": 4, "bots": {"1": "grandmaster"}}],
+    )
+    assert texts == [
+        NB["bad_rules.minimum"].replace("{rule}", NB["field.buy_limit"]).replace("{limit}", "0"),
+        NB["bad_rules.unknown_field"].replace("{rule}", "buy_limt"),
+        NB["reason.unknown_bot"].replace("{bot}", "grandmaster"),
+    ]
+    assert NB["reason.bad_rules"] not in texts and tab.errors == []

@@ -1,6 +1,6 @@
 """Rule checks shared by validation (``game.apply``) and enumeration (``legal.legal_actions``).
 
-Each returns ``None`` when the thing is allowed, or a sentence saying why not.
+Each returns ``None`` when the thing is allowed, or why not as a :class:`~liverpool.engine.problems.Fault`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,27 @@ _NORMAL_OUT: Final = DealOut.NORMAL
 _NO_CALLS: Final = DiscardCall.NONE
 _LIVERPOOL_CALL: Final = DiscardCall.LIVERPOOL
 _NO_BUYING: Final = Buying.NONE
+# The faults without parameters, made once (the listing asks for them at every seat).
+_FAULT_ALREADY_ASKED: Final = Fault(Problem.ALREADY_ASKED)
+_FAULT_BUYING_OFF: Final = Fault(Problem.BUYING_OFF)
+_FAULT_CALLS_OFF: Final = Fault(Problem.CALLS_OFF)
+_FAULT_CALL_LAST_CARD: Final = Fault(Problem.CALL_LAST_CARD)
+_FAULT_KEEP_A_CARD: Final = Fault(Problem.KEEP_A_CARD)
+_FAULT_LIVERPOOL_NOT_DOWN: Final = Fault(Problem.LIVERPOOL_NOT_DOWN)
+_FAULT_LIVERPOOL_SHEDS: Final = Fault(Problem.LIVERPOOL_SHEDS)
+_FAULT_NEXT_PLAYER_DRAWS: Final = Fault(Problem.NEXT_PLAYER_DRAWS)
+_FAULT_NOTHING_TO_CALL: Final = Fault(Problem.NOTHING_TO_CALL)
+_FAULT_NO_FRESH_DISCARD: Final = Fault(Problem.NO_FRESH_DISCARD)
+_FAULT_OWN_DISCARD_BUY: Final = Fault(Problem.OWN_DISCARD_BUY)
+_FAULT_OWN_DISCARD_CALL: Final = Fault(Problem.OWN_DISCARD_CALL)
+_FAULT_RUMMY_SHEDS_NONE: Final = Fault(Problem.RUMMY_SHEDS_NONE)
+_FAULT_STOCK_TOO_LOW: Final = Fault(Problem.STOCK_TOO_LOW)
+_FAULT_SWAPS_OFF: Final = Fault(Problem.SWAPS_OFF)
+_FAULT_SWAP_DOWN_EARLIER: Final = Fault(Problem.SWAP_DOWN_EARLIER)
+_FAULT_SWAP_DOWN_EARLIER_NOT_NOW: Final = Fault(Problem.SWAP_DOWN_EARLIER_NOT_NOW)
+_FAULT_SWAP_GOING_DOWN_ONLY: Final = Fault(Problem.SWAP_GOING_DOWN_ONLY)
+_FAULT_SWAP_ONCE_DOWN: Final = Fault(Problem.SWAP_ONCE_DOWN)
+_FAULT_UPCARD_NOT_BUYABLE: Final = Fault(Problem.UPCARD_NOT_BUYABLE)
 
 
 def goes_out_on_going_down(state: GameState) -> bool:
@@ -59,7 +80,7 @@ def deal_out(state: GameState) -> DealOut:
     return out
 
 
-def floater_discard_problem(state: GameState, seat: int, card: Card) -> str | None:
+def floater_discard_problem(state: GameState, seat: int, card: Card) -> Fault | None:
     """Why ``seat``, floating this turn (it began the turn with no cards), may not go out by discarding
     ``card``, its last card, under ``float_out_unplayable`` (001a: "a floater must draw an unplayable card
     from the deck (down-pile) in order to go out"): the card fits a meld on the table, or it was not drawn
@@ -70,9 +91,9 @@ def floater_discard_problem(state: GameState, seat: int, card: Card) -> str | No
     if len(hand) != 1 or hand[0] != card:
         return None
     if card == state.taken:
-        return f"a floater goes out only with a card drawn from the stock, and {card} was taken from the pile"
+        return Fault(Problem.FLOATER_TAKEN, {"card": card})
     if table_fits(state.melds, state.rules) >> (card & FACE_MASK) & 1:
-        return f"a floater goes out only with an unplayable card, and {card} fits a meld on the table: lay it off"
+        return Fault(Problem.FLOATER_FITS, {"card": card})
     return None
 
 
@@ -81,7 +102,7 @@ def remaining_problem(state: GameState, remaining: Sequence[Card]) -> Fault | No
     rules = state.rules
     if not remaining:
         if rules.empty_hand is _MUST_DISCARD:
-            return Fault(Problem.KEEP_A_CARD)
+            return _FAULT_KEEP_A_CARD
         return None
     if (
         len(remaining) == 1
@@ -415,26 +436,26 @@ class _BuyRules:
 _BUY_RULES: Final[ByIdentity[_BuyRules]] = by_identity(_BuyRules)
 
 
-def buy_problem(state: GameState, seat: int) -> str | None:
+def buy_problem(state: GameState, seat: int) -> Fault | None:
     """Why ``seat`` may not buy the top discard now (the window and phase are checked by the caller)."""
     rules = _BUY_RULES.of(state.rules)
     if rules.off:
-        return "buying is off in this ruleset"
+        return _FAULT_BUYING_OFF
     if not state.fresh or not state.discard_pile:
-        return "there is no fresh discard to buy"
+        return _FAULT_NO_FRESH_DISCARD
     if state.discarder is None and not rules.upcard_buyable:
-        return "the upcard turned at the deal's start is nobody's discard and may not be bought in this ruleset"
+        return _FAULT_UPCARD_NOT_BUYABLE
     if seat == state.current:
-        return "the player about to draw takes the discard by drawing it, not by buying"
+        return _FAULT_NEXT_PLAYER_DRAWS
     if seat == state.discarder:
-        return "you cannot buy your own discard"
+        return _FAULT_OWN_DISCARD_BUY
     limit = rules.limit_in(state.deal)
     if limit is not None and state.buys[seat] >= limit:
-        return f"you have used all {limit} buys of this deal"
+        return Fault(Problem.BUY_LIMIT, {"limit": limit})
     if len(state.stock) < rules.penalty + 1:
-        return "the stock is too low to pay the penalty card"
+        return _FAULT_STOCK_TOO_LOW
     if seat in state.may_i_calls:
-        return "you have already asked for this card"
+        return _FAULT_ALREADY_ASKED
     return None
 
 
@@ -444,45 +465,46 @@ def buyers_in_order(state: GameState) -> list[int]:
     return [s for s in order if buy_problem(state, s) is None]
 
 
-def call_problem(state: GameState, seat: int, card: Card | None) -> str | None:
+def call_problem(state: GameState, seat: int, card: Card | None) -> Fault | None:
+    """Why ``seat`` may not call the discard now, shedding ``card`` (a Liverpool call) or none (a rummy call)."""
     rules = state.rules
     if rules.discard_call is _NO_CALLS:
-        return "calls on discards are off in this ruleset"
+        return _FAULT_CALLS_OFF
     if not state.call_open:
-        return "no playable discard can be called now"
+        return _FAULT_NOTHING_TO_CALL
     if seat == state.discarder:
-        return "you cannot call your own discard"
+        return _FAULT_OWN_DISCARD_CALL
     if rules.discard_call is _LIVERPOOL_CALL:
         if not state.down[seat]:
-            return "only a player who is down may call Liverpool"
+            return _FAULT_LIVERPOOL_NOT_DOWN
         if card is None:
-            return "a Liverpool call sheds a card: say which"
+            return _FAULT_LIVERPOOL_SHEDS
         if card not in state.hands[seat]:
-            return f"{card} is not in your hand"
+            return Fault(Problem.CARD_NOT_HELD, {"card": card})
         if len(state.hands[seat]) < 2:
-            return "you must keep a card in hand, so you cannot call with your last one"
+            return _FAULT_CALL_LAST_CARD
         return None
     if card is not None:
-        return "a rummy call does not shed a card"
+        return _FAULT_RUMMY_SHEDS_NONE
     if len(state.stock) < rules.buy_penalty_cards + 1:
-        return "the stock is too low to pay the penalty card"
+        return _FAULT_STOCK_TOO_LOW
     return None
 
 
-def swap_allowed(state: GameState, seat: int) -> str | None:
+def swap_allowed(state: GameState, seat: int) -> Fault | None:
     """Whether ``seat`` may swap a joker at this point of its turn (not which joker)."""
     mode = state.rules.joker_swap
     down = state.down[seat]
     if mode is _SWAP_NEVER:
-        return "joker swaps are off in this ruleset"
+        return _FAULT_SWAPS_OFF
     if mode is _SWAP_GOING_DOWN and down:
-        return "jokers may only be swapped as you go down"
+        return _FAULT_SWAP_GOING_DOWN_ONLY
     if mode is _SWAP_AFTER_DOWN and not down:
-        return "jokers may only be swapped once you are down"
+        return _FAULT_SWAP_ONCE_DOWN
     if mode is _SWAP_DOWN_EARLIER and not (down and not state.down_this_turn):
         if down:
-            return "jokers may only be swapped by a player who went down on an earlier turn, not this one"
-        return "jokers may only be swapped by a player who went down on an earlier turn"
+            return _FAULT_SWAP_DOWN_EARLIER_NOT_NOW
+        return _FAULT_SWAP_DOWN_EARLIER
     return None
 
 

@@ -52,7 +52,7 @@ from liverpool.engine.errors import (
 )
 from liverpool.engine.game import checks
 from liverpool.engine.melds import Meld, accepted_faces, contract_fault, lay_off, swap_joker
-from liverpool.engine.problems import Fault, Problem
+from liverpool.engine.problems import Fault, FaultError, PhaseShown, Problem, Seat
 from liverpool.engine.rules.parts import Buying, JokerSwapPlace, JokerSwapTarget, MeldKind
 from liverpool.engine.rules.ruleset import Ruleset
 from liverpool.engine.state import GameState, Phase, TableMeld
@@ -160,7 +160,7 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     name: object = _UNSAID if quiet else _Named(action)
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
-        raise GameOver(name, "the game is over", where)
+        raise GameOver(name, Fault(Problem.GAME_IS_OVER), where)
     # Read untyped: compiled, reading ``action.seat`` checks it against its annotation (a TypeError for a
     # seat of another type, which must be refused as malformed).
     seat: object = getattr(action, "seat")  # noqa: B009
@@ -193,9 +193,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _verify_buy(state, action.seat, name, where)
         case Pass():
             if state.phase is not _PHASE_BUY:
-                raise WrongPhase(name, "no buy window is open", where)
+                raise WrongPhase(name, Fault(Problem.NO_BUY_WINDOW), where)
             if action.seat not in state.window or action.seat in state.window_answers:
-                raise NotYourTurn(name, "you have no open buy offer to decline", where)
+                raise NotYourTurn(name, Fault(Problem.NO_OFFER_TO_DECLINE), where)
         case GoDown():
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
@@ -215,13 +215,13 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _no_pending(state, name, where)
             _none_reclaimed(state, name, where)
             if state.hands[action.seat] and not state.rules.discard_optional:
-                raise CannotDiscard(name, "a turn ends with a discard in this ruleset", where)
+                raise CannotDiscard(name, Fault(Problem.DISCARD_ENDS_TURN), where)
         case Call():
             if state.phase is not _PHASE_DRAW:
-                raise WrongPhase(name, "calls are made before the next player starts their turn", where)
-            problem = checks.call_problem(state, action.seat, action.card)
-            if problem is not None:
-                raise CannotCall(name, problem, where)
+                raise WrongPhase(name, Fault(Problem.CALL_TOO_LATE), where)
+            refused = checks.call_problem(state, action.seat, action.card)
+            if refused is not None:
+                raise CannotCall(name, refused, where)
         case _:
             assert_never(action)
 
@@ -313,9 +313,11 @@ def _turn(state: GameState, seat: int, phase: Phase, name: object, where: object
     comes first, so a seat acting out of turn hears ``not_your_turn`` whatever the phase of the turn."""
     now = state.phase
     if seat != state.current and (now is _PHASE_DRAW or now is _PHASE_PLAY or now is _PHASE_BUY):
-        raise NotYourTurn(name, f"it is seat {state.current}'s turn", where)
+        raise NotYourTurn(name, Fault(Problem.OTHERS_TURN, {"seat": Seat(state.current)}), where)
     if now is not phase:
-        raise WrongPhase(name, f"this is the {now.value} phase, not the {phase.value} phase", where)
+        raise WrongPhase(
+            name, Fault(Problem.OTHER_PHASE, {"now": PhaseShown(now.value), "phase": PhaseShown(phase.value)}), where
+        )
 
 
 def _play_turn(state: GameState, seat: int, name: object, where: object) -> None:
@@ -324,16 +326,13 @@ def _play_turn(state: GameState, seat: int, name: object, where: object) -> None
 
 def _no_pending(state: GameState, name: object, where: object) -> None:
     if state.must_place is not None:
-        raise MustPlaceCard(name, f"{state.must_place} must be melded or laid off first", where)
+        raise MustPlaceCard(name, Fault(Problem.MUST_PLACE_FIRST, {"card": state.must_place}), where)
 
 
 def _none_reclaimed(state: GameState, name: object, where: object) -> None:
     """A turn does not end while a joker reclaimed by a swap this turn is still in hand."""
     if state.reclaimed:
-        jokers = ", ".join(map(str, state.reclaimed))
-        raise MustPlaceCard(
-            name, f"{jokers}, taken from the table by a swap, must be placed on the table before your turn ends", where
-        )
+        raise MustPlaceCard(name, Fault(Problem.RECLAIMED_UNPLACED, {"cards": tuple(state.reclaimed)}), where)
 
 
 def _verify_shuffle(state: GameState, action: Shuffle, name: object, where: object) -> None:
@@ -353,22 +352,20 @@ def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, wh
     rules = state.rules
     pile = state.discard_pile
     if not pile:
-        raise CannotDraw(name, "the discard pile is empty", where)
+        raise CannotDraw(name, Fault(Problem.PILE_EMPTY), where)
     if state.may_i_calls and rules.buy_blocks_next_player:
-        raise CannotDraw(name, "someone has called May I, so you must draw from the stock", where)
+        raise CannotDraw(name, Fault(Problem.MAY_I_CALLED), where)
     hand = state.hands[action.seat]
     if action.depth == 1:
         if not hand and not rules.discard_optional and (rules.no_discard_taken_card or rules.float_out_unplayable):
-            raise CannotDraw(
-                name, "with an empty hand you must draw from the stock, as the card taken could not be discarded", where
-            )
+            raise CannotDraw(name, Fault(Problem.EMPTY_HAND_DRAWS_STOCK), where)
         return
     if not rules.dig_discard_pile:
-        raise CannotDraw(name, "only the top discard may be taken in this ruleset", where)
+        raise CannotDraw(name, Fault(Problem.TOP_DISCARD_ONLY), where)
     if not 1 < action.depth <= len(pile):
-        raise CannotDraw(name, f"the pile holds {len(pile)} cards; cannot dig {action.depth} deep", where)
+        raise CannotDraw(name, Fault(Problem.DIG_TOO_DEEP, {"count": len(pile), "depth": action.depth}), where)
     if not dig_is_playable(state, action.seat, action.depth):
-        raise CannotDraw(name, f"{pile[-action.depth]} could not be melded at once", where)
+        raise CannotDraw(name, Fault(Problem.DIG_UNPLAYABLE, {"card": pile[-action.depth]}), where)
 
 
 def dig_is_playable(state: GameState, seat: int, depth: int) -> bool:
@@ -386,14 +383,15 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
     rules = state.rules
     if rules.buying is _AFTER_NEXT_DECLINES:
         if state.phase is not _PHASE_BUY:
-            raise WrongPhase(name, "buying opens only once the next player has declined the discard", where)
+            raise WrongPhase(name, Fault(Problem.BUY_AFTER_DECLINE), where)
         if seat in state.window_answers:
-            raise CannotBuy(name, "you have already answered this buy offer", where)
+            raise CannotBuy(name, Fault(Problem.BUY_ANSWERED), where)
         if seat not in state.window:
+            # (a seat left out of the window has its buy_problem: the window holds every seat that had none)
             raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
     if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not _PHASE_DRAW:
-        raise WrongPhase(name, "May I is asked after a discard and before the next player draws", where)
+        raise WrongPhase(name, Fault(Problem.MAY_I_WHEN), where)
     problem = checks.buy_problem(state, seat)
     if problem is not None:
         raise CannotBuy(name, problem, where)
@@ -434,12 +432,12 @@ def _verify_go_down(state: GameState, action: GoDown, name: object, where: objec
 def _verify_lay_off(state: GameState, action: LayOff, name: object, where: object) -> None:
     seat = action.seat
     if not state.down[seat]:
-        raise CannotLayOff(name, "you lay off only once you have gone down", where)
+        raise CannotLayOff(name, Fault(Problem.LAY_OFF_NOT_DOWN), where)
     _owned(state, seat, [action.card], name, where)
     if state.must_place is not None and action.card != state.must_place:
-        raise MustPlaceCard(name, f"{state.must_place} must be laid off first", where)
+        raise MustPlaceCard(name, Fault(Problem.LAY_OFF_TAKEN_FIRST, {"card": state.must_place}), where)
     if not 0 <= action.meld < len(state.melds):
-        raise CannotLayOff(name, f"there is no meld {action.meld} on the table", where)
+        raise CannotLayOff(name, Fault(Problem.NO_SUCH_MELD, {"index": action.meld}), where)
     target = state.melds[action.meld]
     # One form for each lay-off, the one legal_actions lists: no end for a set, the end for a run.
     if target.meld.kind is _SET:
@@ -449,10 +447,12 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
         raise MalformedAction(name, "a lay-off onto a run names the end the card goes to, 'low' or 'high'", where)
     reclaimed = state.reclaimed
     if reclaimed and action.card in reclaimed and not checks.may_place_reclaimed(state, seat, target.owner):
-        raise CannotLayOff(name, f"{action.card}, taken from the table by a swap, goes only into your own melds", where)
+        raise CannotLayOff(name, Fault(Problem.RECLAIMED_OWN_MELDS, {"card": action.card}), where)
     try:
         grown = lay_off(target.meld, action.card, action.end, state.rules)
-    except ValueError as exc:
+    except FaultError as exc:
+        raise CannotLayOff(name, exc.fault, where) from exc
+    except ValueError as exc:  # (none is known: each problem of a meld has its fault)
         raise CannotLayOff(name, str(exc), where) from exc
     left = [c for c in state.hands[seat] if c != action.card]
     problem = checks.remaining_problem(state, left)
@@ -465,26 +465,23 @@ def _verify_lay_off(state: GameState, action: LayOff, name: object, where: objec
             table[action.meld] = TableMeld(target.owner, grown)
             rest = [c for c in left if c not in waiting]
             if not checks.reclaimed_fit(state, seat, table, waiting, rest):
-                jokers = ", ".join(map(str, waiting))
-                raise MustPlaceCard(
-                    name, f"{jokers}, taken from the table by a swap, could then no longer be placed this turn", where
-                )
+                raise MustPlaceCard(name, Fault(Problem.RECLAIMED_STRANDED, {"cards": tuple(waiting)}), where)
 
 
 def _verify_swap(state: GameState, action: SwapJoker, name: object, where: object) -> None:
     swapped = _checked_swap(state, action, name, where)
     if not _swapped_is_playable(state, action, swapped):
-        raise CannotSwap(name, f"{action.joker} could not be {_placed_how(state, action.seat)}", where)
+        raise CannotSwap(name, Fault(_placed_how(state, action.seat), {"card": action.joker}), where)
 
 
-def _placed_how(state: GameState, seat: int) -> str:
-    """How a reclaimed joker must be placed, for a refused swap's message."""
+def _placed_how(state: GameState, seat: int) -> Problem:
+    """How a reclaimed joker must be placed, as the problem of a refused swap."""
     if not state.down[seat]:
-        return "played again at once (in your going-down)"
-    where = " in your own melds" if state.rules.joker_swap_target is _OWN_MELDS else ""
+        return Problem.SWAP_UNPLAYABLE_GOING_DOWN
+    own = state.rules.joker_swap_target is _OWN_MELDS
     if state.rules.joker_swap_place is _AT_ONCE:
-        return f"played again at once{where}"
-    return f"placed again{where} this turn"
+        return Problem.SWAP_UNPLAYABLE_AT_ONCE_OWN if own else Problem.SWAP_UNPLAYABLE_AT_ONCE
+    return Problem.SWAP_UNPLAYABLE_THIS_TURN_OWN if own else Problem.SWAP_UNPLAYABLE_THIS_TURN
 
 
 def _checked_swap(state: GameState, action: SwapJoker, name: object, where: object) -> Meld:
@@ -496,13 +493,15 @@ def _checked_swap(state: GameState, action: SwapJoker, name: object, where: obje
     _no_pending(state, name, where)
     _owned(state, action.seat, [action.card], name, where)
     if not 0 <= action.meld < len(state.melds):
-        raise CannotSwap(name, f"there is no meld {action.meld} on the table", where)
+        raise CannotSwap(name, Fault(Problem.NO_SUCH_MELD, {"index": action.meld}), where)
     meld = state.melds[action.meld].meld
     if meld.kind is _SET and not state.rules.joker_swap_from_sets:
-        raise CannotSwap(name, "jokers in sets are dead in this ruleset", where)
+        raise CannotSwap(name, Fault(Problem.SET_JOKERS_DEAD), where)
     try:
         return swap_joker(meld, action.joker, action.card, state.rules)
-    except ValueError as exc:
+    except FaultError as exc:
+        raise CannotSwap(name, exc.fault, where) from exc
+    except ValueError as exc:  # (none is known: each problem of a meld has its fault)
         raise CannotSwap(name, str(exc), where) from exc
 
 
@@ -562,9 +561,7 @@ def _verify_discard(state: GameState, action: Discard, name: object, where: obje
     seat = action.seat
     _owned(state, seat, [action.card], name, where)
     if state.rules.no_discard_taken_card and action.card == state.taken:
-        raise CannotDiscard(
-            name, f"{action.card} was just taken from the pile and may not be discarded this turn", where
-        )
+        raise CannotDiscard(name, Fault(Problem.TAKEN_NOT_DISCARDED, {"card": action.card}), where)
     if state.floating:
         problem = checks.floater_discard_problem(state, seat, action.card)
         if problem is not None:

@@ -8,7 +8,7 @@
 - :mod:`.text`: a ruleset in words: each preset's summary and a table's rules, for the lobby and the panel.
 """
 
-from liverpool.engine.rules.parts import DealRule, DeckRule, MeldKind, MeldRule, RulesetError
+from liverpool.engine.rules.parts import DealRule, DeckRule, MeldKind, MeldRule, RulesetError, RulesetProblem
 from liverpool.engine.rules.presets import ALIASES, DEFAULT_PRESET, PRESETS, UnknownPreset, find_preset
 from liverpool.engine.rules.ruleset import Ruleset
 
@@ -22,6 +22,7 @@ __all__ = [
     "MeldRule",
     "Ruleset",
     "RulesetError",
+    "RulesetProblem",
     "UnknownPreset",
     "find_preset",
 ]

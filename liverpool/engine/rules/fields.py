@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from liverpool.engine.rules.parts import RANK_KEYS, DealOut, DealRule, DeckRule, MeldRule, RulesetError
+from liverpool.engine.rules.parts import RANK_KEYS, DealOut, DealRule, DeckRule, MeldRule, RulesetError, RulesetProblem
 
 META_KEY = "rule"
 """The key of a ruleset field's :class:`FieldInfo` in its dataclass field metadata."""
@@ -151,7 +151,7 @@ def grouped(infos: tuple[FieldInfo, ...]) -> tuple[tuple[Group, tuple[FieldInfo,
 
 def _expect_int(name: str, raw: Any, minimum: int | None = None, maximum: int | None = None) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise RulesetError(name, f"expected a whole number, got {raw!r}")
+        raise RulesetError(name, f"expected a whole number, got {raw!r}", RulesetProblem.WHOLE_NUMBER)
     check_minimum(name, raw, minimum)
     check_maximum(name, raw, maximum)
     return raw
@@ -193,14 +193,14 @@ def check_minimum(name: str, value: int | None, minimum: int | None) -> None:
     if value is None or minimum is None or value >= minimum:
         return
     message = "cannot be negative" if minimum == 0 else f"must be at least {minimum}, not {value}"
-    raise RulesetError(name, message)
+    raise RulesetError(name, message, RulesetProblem.MINIMUM, minimum)
 
 
 def check_maximum(name: str, value: int | None, maximum: int | None) -> None:
     """Raise :class:`RulesetError` if ``value`` is above the field's ``maximum``."""
     if value is None or maximum is None or value <= maximum:
         return
-    raise RulesetError(name, f"must be at most {maximum}, not {value}")
+    raise RulesetError(name, f"must be at most {maximum}, not {value}", RulesetProblem.MAXIMUM, maximum)
 
 
 def decode(info: FieldInfo, raw: Any) -> Any:
@@ -209,7 +209,9 @@ def decode(info: FieldInfo, raw: Any) -> Any:
     match info.kind:
         case FieldKind.CHOICE:
             if not isinstance(raw, str) or raw not in info.choices:
-                raise RulesetError(name, f"expected one of {', '.join(info.choices)}, got {raw!r}")
+                raise RulesetError(
+                    name, f"expected one of {', '.join(info.choices)}, got {raw!r}", RulesetProblem.CHOICE
+                )
             return raw if info.enum is None else info.enum(raw)
         case FieldKind.OPTIONAL_INT:
             return None if raw is None or raw == NONE else _expect_int(name, raw, info.minimum, info.maximum)
@@ -217,7 +219,7 @@ def decode(info: FieldInfo, raw: Any) -> Any:
             return _expect_int(name, raw, info.minimum, info.maximum)
         case FieldKind.BOOL:
             if not isinstance(raw, bool):
-                raise RulesetError(name, f"expected true or false, got {raw!r}")
+                raise RulesetError(name, f"expected true or false, got {raw!r}", RulesetProblem.TRUE_OR_FALSE)
             return raw
         case FieldKind.TEXT:
             if not isinstance(raw, str):

@@ -13,12 +13,35 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
-class RulesetError(ValueError):
-    """A ruleset value or file that is not valid; ``field`` names the offending field."""
+class RulesetProblem(StrEnum):
+    """What is wrong with one field's value, where a client may say it in its own words (with
+    ``RulesetError.limit`` for a bound): a value below the field's minimum or above its maximum, of the wrong
+    type, not one of the field's choices, or a field that does not exist."""
 
-    def __init__(self, field_name: str, message: str) -> None:
+    MINIMUM = "minimum"
+    MAXIMUM = "maximum"
+    WHOLE_NUMBER = "whole_number"
+    TRUE_OR_FALSE = "true_or_false"
+    CHOICE = "choice"
+    UNKNOWN_FIELD = "unknown_field"
+
+
+class RulesetError(ValueError):
+    """A ruleset value or file that is not valid; ``field`` names the offending field, ``problem`` (where
+    there is one) says what is wrong as a :class:`RulesetProblem`, with the bound it broke as ``limit``.
+
+    >>> err = RulesetError('buy_limit', 'cannot be negative', RulesetProblem.MINIMUM, 0)
+    >>> str(err), err.problem.value, err.limit
+    ('buy_limit: cannot be negative', 'minimum', 0)
+    """
+
+    def __init__(
+        self, field_name: str, message: str, problem: RulesetProblem | None = None, limit: int | None = None
+    ) -> None:
         super().__init__(f"{field_name}: {message}")
         self.field = field_name
+        self.problem = problem
+        self.limit = limit
 
 
 class MeldKind(StrEnum):

@@ -55,6 +55,7 @@ from liverpool.engine.rules.parts import (
     MeldKind,
     MeldRule,
     RulesetError,
+    RulesetProblem,
     StockOut,
     Ties,
 )
@@ -518,7 +519,9 @@ class Ruleset:
                 values["joinable_runs"] = _old_joinable(raw, data)
                 continue
             if key not in known:
-                raise RulesetError(str(key), f"unknown ruleset field (known: {', '.join(known)})")
+                raise RulesetError(
+                    str(key), f"unknown ruleset field (known: {', '.join(known)})", RulesetProblem.UNKNOWN_FIELD
+                )
             values[key] = decode(known[key], raw)
         start = base if base is not None else cls()
         try:

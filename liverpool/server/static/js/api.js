@@ -21,12 +21,14 @@ export function sentence(text) {
 
 /**
  * A refusal ({reason, message}, docs/protocol.md) in the page's language: the server's own words when they
- * are in it (the catalogue's `server.words`), else the catalogue's sentence for the reason code.
+ * are in it (the catalogue's `server.words`), else the engine's fault in words, else the catalogue's
+ * sentence for the reason code; `nameOf(seat)` names a seat a fault speaks of.
  */
-export function refusalText(reason, message, details = {}) {
+export function refusalText(reason, message, details = {}, nameOf = undefined) {
   if (message && t("server.words") === "yes") return sentence(message);
-  if (details.fault) return sentence(faultText(details.fault));
+  if (details.fault) return sentence(faultText(details.fault, nameOf));
   if (reason === "invalid" && details.errors?.length) return details.errors.map(problemText).join(" ");
+  if (reason === "bad_rules" && details.rule) return houseRuleText(details);
   if (reason && has(`reason.${reason}`)) return t(`reason.${reason}`, details);
   return sentence(t("error.refused", { reason: reason ?? "" }));
 }
@@ -39,6 +41,15 @@ export function refusalText(reason, message, details = {}) {
 function problemText({ input, kind, limit }) {
   const field = has(`input.${input}`) ? t(`input.${input}`) : t("input.request");
   return has(`invalid.${kind}`) ? t(`invalid.${kind}`, { field, limit }) : t("invalid.other", { field });
+}
+
+/**
+ * A refused house rule ({rule, problem, limit}: the server's `bad_rules` details) in words: the rule by its
+ * field's name, what is wrong with it (a `RulesetProblem`, or `other`) and the bound it broke.
+ */
+function houseRuleText({ rule, problem, limit }) {
+  const name = has(`field.${rule}`) ? t(`field.${rule}`) : rule;
+  return has(`bad_rules.${problem}`) ? t(`bad_rules.${problem}`, { rule: name, limit }) : t("bad_rules.other", { rule: name });
 }
 
 function errorText(status, body) {

@@ -110,7 +110,7 @@ export function renderBuilder(builder, ctx) {
     const params = { n: i + 1, length: part?.length };
     const title = !part ? `${i + 1}` : part.at_least ? t(`builder.title_longer_${part.kind}`, params) : t(`builder.title_${part.kind}`, params);
     const problems = part ? part.faults : [];
-    const missing = !part ? t("builder.checking") : problems.length ? problems.map(faultText).join(t("problem.join")) : t("builder.ready");
+    const missing = !part ? t("builder.checking") : problems.length ? problems.map((fault) => faultText(fault)).join(t("problem.join")) : t("builder.ready");
     return el("div", { class: "builder-slot" + (part && !problems.length ? " ready" : ""), dataset: { testid: `builder-slot-${i}` } },
       el("div", { class: "builder-head" },
         el("strong", { text: title }),

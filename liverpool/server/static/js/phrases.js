@@ -26,22 +26,30 @@ export function phrasesText(phrases, nameOf) {
   return phrases.map((phrase) => phraseText(phrase, nameOf)).join(" ");
 }
 
-// -- the engine's faults: why cards make no meld, a going-down is refused, a draft is not ready ------
+// -- the engine's faults: why cards make no meld, an action is refused, a draft is not ready ----------
 
-function faultValue(value) {
+/** A seat in a fault when the page cannot name it: its number as people count, from 1. */
+const seatNumber = (seat) => t("problem.seat", { n: seat + 1 });
+
+function faultValue(value, nameOf) {
   if (typeof value !== "object" || value === null) return value;
-  if ("code" in value) return faultText(value);
-  if ("faults" in value) return value.faults.map(faultText).join(t("problem.join"));
+  if ("code" in value) return faultText(value, nameOf);
+  if ("faults" in value) return value.faults.map((fault) => faultText(fault, nameOf)).join(t("problem.join"));
   if ("meld" in value) return meldName({ words: value.meld });
   if ("card" in value) return pretty(value.card);
   if ("cards" in value) return prettyList(value.cards);
   if ("rank" in value) return rankText(value.rank);
   if ("suit" in value) return SUIT_SYMBOLS[value.suit] ?? value.suit;
+  if ("seat" in value) return nameOf(value.seat);
+  if ("phase" in value) return t(`phase.${value.phase}`);
   return String(value);
 }
 
-/** A fault ({code, params}: the engine's `Fault`, docs/protocol.md) in the page's language. */
-export function faultText(fault) {
-  const params = Object.fromEntries(Object.entries(fault.params ?? {}).map(([name, value]) => [name, faultValue(value)]));
+/**
+ * A fault ({code, params}: the engine's `Fault`, docs/protocol.md) in the page's language; `nameOf(seat)`
+ * names a seat (by its number when the page has no names).
+ */
+export function faultText(fault, nameOf = seatNumber) {
+  const params = Object.fromEntries(Object.entries(fault.params ?? {}).map(([name, value]) => [name, faultValue(value, nameOf)]));
   return t(`problem.${fault.code}`, params);
 }

@@ -272,7 +272,7 @@ function onMessage(message) {
     case "error":
       if (HINT_REFUSALS.has(message.reason)) app.coach = { pending: false, hint: null };
       delete document.body.dataset.pending;
-      showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message, message));
+      showError(message.reason === "stale" ? t("table.stale") : refusalText(message.reason, message.message, message, app.people ? (s) => seatName(app.people, s) : undefined));
       break;
     case "chat":
       app.talk.onChat(message);
