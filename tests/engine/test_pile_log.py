@@ -128,6 +128,7 @@ def test_a_wash_drops_the_washed_cards_so_no_observation_names_the_stock() -> No
     the server's leak test before the fix)."""
     rules = find_preset("liverpool")
     washes = 0
+    seen: list[tuple[GameState, Action]] = []
     for seed in range(12):
         state = new_game(rules, 3, 0)
         agents = [make_bot("random") for _ in range(3)]
@@ -135,7 +136,7 @@ def test_a_wash_drops_the_washed_cards_so_no_observation_names_the_stock() -> No
         for _ in range(4000):
             if state.is_over:
                 break
-            seen: list[tuple[GameState, Action]] = []
+            seen.clear()
             step(state, agents, rng, before=lambda s, a: seen.append((s.clone(), a)))
             if isinstance(seen[0][1], Reshuffle):
                 washes += 1
