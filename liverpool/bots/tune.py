@@ -41,13 +41,14 @@ SPACE: dict[str, tuple[float, ...]] = {
     "wait_left": (3.0, 99.0),
     "hold": (4.0, 8.0, 16.0),
 }
-# SPACE and the weights it leaves out, each around its default (for tuning against ``medium`` itself).
+# SPACE, the weights it leaves out around their defaults, and ``value_down`` (for tuning against ``medium``).
 WIDE_SPACE: dict[str, tuple[float, ...]] = {
     **SPACE,
     "joker": (20.0, 40.0, 80.0),
     "dead": (0.0, 0.5, 1.0),
     "take_margin": (0.25, 0.5, 1.0),
     "buy_margin": (0.25, 0.5, 1.0),
+    "value_down": (0.0, 0.5, 1.0, 2.0),
 }
 SPACES = {"default": SPACE, "wide": WIDE_SPACE}
 ONLY_WITH_OPTIONAL_DISCARD = ("hold",)

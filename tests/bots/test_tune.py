@@ -1,16 +1,19 @@
 """``liverpool.bots.tune`` against any opponent: its ``solo`` mode (one candidate among ``medium`` bots at 4
 seats, ``arena.solo``) runs on a tiny budget, gives exactly 0 when the candidate plays ``medium``'s own
 weights, and gives what ``arena.solo`` gives deal by deal otherwise; the default mode is still duplicate
-deals against ``easy``; bad options are refused naming what was wrong."""
+deals against ``easy``; bad options are refused naming what was wrong. Also the lever ``value_down`` that
+the wide search space adds to ``medium``'s weights (0 in ``medium``)."""
 
 from __future__ import annotations
 
 import pytest
+from test_bots import decision_points
 
 from liverpool.bots.arena import Score, duplicate, solo
 from liverpool.bots.medium import MediumBot, Weights
 from liverpool.bots.registry import make_bot
 from liverpool.bots.tune import Table, changed, evaluate, main, parse_weights, tune
+from liverpool.engine.observe import observe
 from liverpool.engine.rules.presets import find_preset
 
 PRESET = "liverpool"
@@ -82,3 +85,20 @@ def test_bad_options_are_refused_naming_what_was_wrong(
     with pytest.raises(SystemExit):
         main([*argv, "--check", "--fresh", "1"])
     assert named in capsys.readouterr().err
+
+
+def test_value_down_weighs_penalty_points_by_the_share_of_opponents_down() -> None:
+    """The lever ``value_down`` (0 in ``medium``): each point of a card counts ``value_down`` times the share
+    of opponents who are down more, so with nobody down it changes nothing."""
+    seen_down = seen_none = False
+    for state, seat in decision_points("liverpool", 4, every=7):
+        observation = observe(state, seat)
+        hand = list(observation.hand)
+        share = sum(s.down for s in observation.seats if s.seat != seat) / 3
+        plain = MediumBot().shed_scores(observation, hand)
+        levered = MediumBot(Weights(value_down=2.0)).shed_scores(observation, hand)
+        for card in hand:
+            assert levered[card] == pytest.approx(plain[card] - 2.0 * share * observation.rules.value(card))
+        seen_down |= share > 0
+        seen_none |= share == 0
+    assert seen_down and seen_none
