@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from liverpool.engine import find_preset
 
-from .arena import Score, duplicate, factory, per_game, solo
+from .arena import Score, duplicate, factory, per_game, solo, solo_base
 from .medium import MediumBot, Weights
 
 SPACE: dict[str, tuple[float, ...]] = {
@@ -69,10 +69,24 @@ class Table:
         factory(self.opponent)()  # an unknown name fails here, naming the bots there are
 
 
+_BASES: dict[tuple[str, str, int, int, int], float] = {}
+
+
+def _base(preset: str, table: Table, deal: int, seed: int) -> float:
+    """:func:`.arena.solo_base`, kept per process: every trial of a search plays the same opponents-only
+    deals, so each is played once (the bots are seeded, so a kept figure is the figure)."""
+    key = (preset, table.opponent, table.seats, deal, seed)
+    if key not in _BASES:
+        _BASES[key] = solo_base(find_preset(preset), factory(table.opponent), deal, seed, table.seats)
+    return _BASES[key]
+
+
 def _job(args: tuple[str, Weights | None, Table, int, int]) -> float:
     preset, weights, table, deal, seed = args
-    play = solo if table.solo else duplicate
-    return play(find_preset(preset), lambda: MediumBot(weights), factory(table.opponent), deal, seed, table.seats)
+    rules, candidate, opponent = find_preset(preset), lambda: MediumBot(weights), factory(table.opponent)
+    if table.solo:
+        return solo(rules, candidate, opponent, deal, seed, table.seats, _base(preset, table, deal, seed))
+    return duplicate(rules, candidate, opponent, deal, seed, table.seats)
 
 
 def evaluate(
