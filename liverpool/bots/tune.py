@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -173,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=30, help="tuning seeds 0..N-1")
     parser.add_argument("--fresh", type=int, default=60, help="fresh seeds for the re-check")
     parser.add_argument("--fresh-from", type=int, default=10_000, help="the first fresh seed")
+    parser.add_argument("--fresh-defaults", type=int, default=None, help="fresh seeds for the defaults (--fresh)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--opponent", default="easy", help="the bot the candidate plays against")
@@ -189,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(str(exc))
 
     def log(line: str) -> None:
-        print(line, flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
 
     how = f"one candidate among {table.opponent} bots" if table.solo else f"duplicate deals against {table.opponent}"
     log(f"{args.preset}, {table.seats} seats, {how}")
@@ -199,8 +201,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         found = tune(args.preset, range(args.seeds), args.rounds, args.jobs, log, table, SPACES[args.space], start)
     log(f"found {found}")
     log(f"found (changed) {changed(found) or '(the defaults)'}")
-    fresh = range(args.fresh_from, args.fresh_from + args.fresh)
-    for name, weights in (("defaults", Weights()), ("found", found)):
+    defaults_fresh = args.fresh if args.fresh_defaults is None else args.fresh_defaults
+    for name, weights, count in (("defaults", Weights(), defaults_fresh), ("found", found, args.fresh)):
+        if count <= 0 or (name == "found" and found == Weights()):
+            continue
+        fresh = range(args.fresh_from, args.fresh_from + count)
         score = evaluate(weights, args.preset, fresh, table, args.jobs)
         low, high = score.mean - 1.96 * score.stderr, score.mean + 1.96 * score.stderr
         log(
