@@ -62,6 +62,11 @@ def test_the_command_line_checks_given_weights_against_medium(capsys: pytest.Cap
     assert "liverpool, 4 seats, one candidate among medium bots" in out
     assert "found (changed) pair=8" in out
     assert "medium (defaults) - medium: +0.0 ± 0.0 (95% interval +0.0 to +0.0)" in out
+    assert "medium (found) - medium:" in out
+    main(["--opponent", "medium", "--solo", "--check", "--start", "pair=8", "--fresh", "1", "--fresh-defaults", "0"])
+    out = capsys.readouterr().out
+    assert "(defaults)" not in out
+    assert "medium (found) - medium:" in out
 
 
 def test_weights_are_read_and_written_as_name_value_pairs() -> None:
