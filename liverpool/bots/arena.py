@@ -96,15 +96,29 @@ def duplicate(
 
 
 def solo(
-    rules: Ruleset, make_a: Callable[[], Agent], make_b: Callable[[], Agent], deal: int, seed: int, seats: int = 4
+    rules: Ruleset,
+    make_a: Callable[[], Agent],
+    make_b: Callable[[], Agent],
+    deal: int,
+    seed: int,
+    seats: int = 4,
+    base: float | None = None,
 ) -> float:
     """One ``a`` among ``b`` bots against the same deal with ``b`` bots only: the change in that seat's
     points minus the mean of the others'. Where ``a`` plays as ``b`` would, the two deals are the same,
-    so this measures only what ``a`` does differently (sharper than :func:`duplicate` for close bots)."""
+    so this measures only what ``a`` does differently (sharper than :func:`duplicate` for close bots).
+    ``base``: the :func:`solo_base` of the deal, when the caller has it already."""
     seat = seed % seats
     alone = play_deal(rules, [make_a() if s == seat else make_b() for s in range(seats)], deal, seed)
+    if base is None:
+        base = solo_base(rules, make_b, deal, seed, seats)
+    return relative(alone, seat, rules.partnerships) - base
+
+
+def solo_base(rules: Ruleset, make_b: Callable[[], Agent], deal: int, seed: int, seats: int = 4) -> float:
+    """The second half of :func:`solo`: the relative points of ``a``'s seat when ``b`` bots play every seat."""
     base = play_deal(rules, [make_b() for _ in range(seats)], deal, seed)
-    return relative(alone, seat, rules.partnerships) - relative(base, seat, rules.partnerships)
+    return relative(base, seed % seats, rules.partnerships)
 
 
 def per_game(diffs: Sequence[float], deals: int) -> Score:

@@ -48,8 +48,10 @@ class Weights:
     Discarding (lower score: shed first): a card the plan uses is kept with ``used``, a joker with
     ``joker``, another natural with ``pair`` per card of its rank and ``neighbour`` per card of its suit
     within two ranks; once down, ``near_table`` keeps a card one card away from fitting a run on the
-    table. Feeding: ``feed_table`` for a card an opponent who is down could lay off, ``feed_known`` for
-    one matching what an opponent took face up. Drawing: the plan's score is its need, plus ``dead`` per
+    table. A card's penalty weighs ``value`` per point, plus ``value_down`` per point times the share of
+    opponents who are down (0 in ``medium``: a lever for ``liverpool.bots.tune``). Feeding:
+    ``feed_table`` for a card an opponent who is down could lay off, ``feed_known`` for one matching what
+    an opponent took face up. Drawing: the plan's score is its need, plus ``dead`` per
     partial that can no longer be completed, less ``outs`` per unseen card that would fill it; a discard
     is taken when the score improves by ``take_margin``. Buying: when the score improves by ``buy_margin``
     and ``buy_gain`` times the improvement beats the expected penalty of the extra cards, raised by
@@ -74,6 +76,7 @@ class Weights:
     buy_risk: float = 0.0
     wait_left: float = 99.0
     hold: float = 8.0
+    value_down: float = 0.0
 
 
 def styled(weights: Weights, style: Style) -> Weights:
@@ -224,6 +227,11 @@ class MediumBot(EasyBot):
         faces = [c & 63 for c in hand if not c.is_joker]
         live = self.live(observation)
         kinds = {r.kind for r in observation.contract}
+        per_point = w.value
+        if w.value_down:
+            seat = me(observation)
+            others = [s for s in observation.seats if s.seat != seat]
+            per_point += w.value_down * sum(s.down for s in others) / max(1, len(others))
         out: dict[Card, float] = {}
         for card in cards:
             if down:
@@ -234,7 +242,7 @@ class MediumBot(EasyBot):
                 keep = w.used
             else:
                 keep = 0.0 if plain else potential(card & 63, faces, live, kinds, w)
-            out[card] = keep - w.value * rules.value(card) + feed(card)
+            out[card] = keep - per_point * rules.value(card) + feed(card)
         return out
 
 
