@@ -108,14 +108,19 @@ def _csp_violation(tab: Tab, message: ConsoleMessage) -> None:
 # -- the lobby and the join page ----------------------------------------------------------------------
 
 
-def create_table(tab: Tab, base: str, seats: list[str], house: dict[str, Any] | None = None) -> dict[str, str]:
+def create_table(
+    tab: Tab, base: str, seats: list[str], house: dict[str, Any] | None = None, preset: str | None = None
+) -> dict[str, str]:
     """Create a table through the lobby form: ``seats`` holds "human" or a bot difficulty per seat;
-    ``house`` fills the house-rules form: ``{"deals": 2}`` keeps the first two deals, any other key
-    names an input by its test id after ``rule-`` (``"buy_limit"``, ``"decks-jokers-0"``). Bots play
-    at full speed. Returns the invite and spectator links."""
+    ``preset`` names the preset (the lobby's first when None); ``house`` fills the house-rules form
+    (starting from the preset): ``{"deals": 2}`` keeps the first two deals, any other key names an input
+    by its test id after ``rule-`` (``"buy_limit"``, ``"decks-jokers-0"``). Bots play at full speed.
+    Returns the invite and spectator links."""
     tab.goto(base + "/")
     page = tab.page
     page.wait_for_selector("body[data-ready='1']")
+    if preset is not None:
+        tab.by("preset-select").select_option(preset)
     if house is not None:
         tab.by("mode-house").check()
         for name, value in house.items():

@@ -20,6 +20,19 @@ def _play_to_the_deal_end(me: Any) -> dict[str, Any]:
         me.state_where(past(state["seq"]), GAME_S)
 
 
+def _play_to_the_end(me: Any) -> dict[str, Any]:
+    """Play seat 0 simply (and press Next deal) until the game is over; returns that state."""
+    while True:
+        state = me.current(lambda s: s["observation"]["phase"] == "game_over" or my_move(s), GAME_S)
+        if state["observation"]["phase"] == "game_over":
+            return state
+        if next_deal_waits_for_me(state):
+            me.send({"type": "next_deal"})
+        else:
+            me.act(simple_choice(state))
+        me.state_where(past(state["seq"]), GAME_S)
+
+
 def test_the_next_deal_waits_until_every_connected_player_has_read_the_summary(lobby_server: ServerProcess) -> None:
     """RULES.md §6 scoring: the hands are laid open; the table holds the next deal's shuffle meanwhile."""
     created = lobby_server.create(
@@ -59,6 +72,15 @@ def test_the_next_deal_starts_by_itself_when_its_time_runs_out(lobby_server: Ser
         assert held["next_deal"]["waiting"] == [0]
         dealt = me.state_where(lambda s: s["observation"]["deal"] == 1, timeout=10)
         assert dealt["next_deal"] is None
+        over = _play_to_the_end(me)
+    # RULES.md §6 scoring: the melds of a deal's result are the table as the deal left it, as the engine's
+    # replay of the game record shows it after the action that ended each deal.
+    results = over["observation"]["results"]
+    steps = lobby_server.get(f"/api/tables/{created['table_id']}/replay").json()["steps"]
+    for deal, result in enumerate(results):
+        left = next(step["table"] for step in steps if len(step["table"]["results"]) > deal)
+        assert result["melds"] == left["melds"], f"deal {deal + 1}"
+    assert any(result["melds"] for result in results), "no deal left a meld on the table"
 
 
 def test_a_turn_past_the_tables_time_limit_is_played_by_the_away_bot(lobby_server: ServerProcess) -> None:

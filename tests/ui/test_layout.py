@@ -7,7 +7,7 @@ builder (worked with taps), lay-off, the deal's end, the results, the replay and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_fixtures import (
@@ -25,10 +25,12 @@ from browser_fixtures import (
 )
 from layout_checks import ACTING, DESKTOP, PHONE, check_layout, lay_off_problems, layout_problems
 from server_fixtures import ServerProcess
+from summary_checks import read_summary, summary_problems
 
 pytestmark = pytest.mark.slow
 
 if TYPE_CHECKING:
+    from browser_fixtures import Tab
     from playwright.sync_api import Browser, Locator
 
 __all__ = ["browser"]
@@ -41,6 +43,8 @@ class Walker(Player):
 
     seen: dict[str, list[str]]
     touch: bool
+    spectator: Tab
+    summaries: dict[str, dict[str, Any]]
 
     def tap(self, locator: Locator) -> None:
         """A tap on a touch screen, else a click."""
@@ -54,6 +58,9 @@ class Walker(Player):
         if visible(tab, "deal-summary"):
             if "deal-end" not in self.seen:
                 self.seen["log at the deal's end"] = [tab.by("log").inner_text()]
+            if not self.summaries:  # the first deal's end, as the first seat to see it and the spectator see it
+                self.summaries["seat"] = read_summary(tab)
+                self.summaries["spectator"] = read_summary(self.spectator)
             check_layout(tab, "deal-end", self.seen)
         elif visible(tab, "buy"):
             check_layout(tab, "buy-window", self.seen)
@@ -112,6 +119,9 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
     ada, bea = Walker(host, buys=1), Walker(guest, buys=1)
     ada.seen = bea.seen = seen
     ada.touch = bea.touch = touch
+    ada.spectator = bea.spectator = spectator
+    summaries: dict[str, dict[str, Any]] = {}
+    ada.summaries = bea.summaries = summaries
 
     def spectator_checked() -> bool:
         if body(spectator, "phase") in ("draw", "play") and spectator.page.locator("[data-testid=meld]").count():
@@ -121,6 +131,12 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
 
     play_until([ada, bea], spectator_checked, limit_s=240)
     log = seen.pop("log at the deal's end")[0]
+    with lobby_server.spectator(links["spectator"].rsplit("/", 1)[-1]) as watcher:
+        results = watcher.state_where(lambda s: s["observation"] is not None)["observation"]["results"]
+    assert set(summaries) == {"seat", "spectator"}, "no deal summary was read"
+    for who, shown in summaries.items():  # issue 28 item 1: the summary is the engine's deal result
+        problems = summary_problems(shown, results[shown["deal"] - 1])
+        assert not problems, f"the {who}'s deal summary: {problems}"
     assert "gets the bought" in log and "Deal 1 is over: " in log, "the log says who got a bought card, and why"
     host.by("results").wait_for()
     check_layout(host, "results", seen)

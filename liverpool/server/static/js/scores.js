@@ -116,7 +116,10 @@ export function dealSummary(result, names, totals, { pause = null, me = null, on
     el("summary", { text: t("summary.melds", { count: result.melds.length }) }),
     [...byOwner.entries()].map(([owner, melds]) => el("div", { class: "summary-meld-group" },
       el("span", { class: `swatch seat-${owner % 8}` }), el("strong", { class: "name", text: names[owner] }),
-      melds.map((meld) => el("div", { class: "meld small", title: meldName(meld) },
+      melds.map((meld) => el("div", {
+        class: "meld small", title: meldName(meld), role: "group", "aria-label": meldName(meld),
+        dataset: { testid: "summary-meld", owner: String(owner) },
+      },
         meld.cards.map((c) => cardElement(c, { small: true }))))))),
   footer);
 }

@@ -701,17 +701,29 @@ function onKey(event) {
   }
 }
 
-/** Say through the live region when this seat must act: its turn, a May I? offer, a deal's end. */
+/**
+ * Say through the live region, once per change: whose turn it is now (by name, to seats and spectators
+ * alike), a May I? window opening (with what this seat may do in it), a deal's end.
+ */
 function announce(view) {
-  const must = mustAct(view);
-  const key = must ? `${view.obs.phase}:${view.obs.turn}:${view.obs.deal}:${view.nextDeal ? "end" : ""}` : null;
-  if (key === app.announcedTurn) return;
+  const { obs } = view;
+  const top = obs.discard_pile.at(-1);
+  const card = top ? cardName(top) : t("announce.the_discard");
+  let key = null, text = "";
+  if (view.nextDeal) {
+    key = `end:${obs.deal}`;
+    const n = obs.results.at(-1).deal + 1;
+    text = mustAct(view) ? t("announce.deal_over", { n }) : t("summary.title", { n });
+  } else if (obs.phase === "buy") {
+    key = `buy:${obs.deal}:${obs.turn}`;
+    text = mustAct(view) ? t("announce.buy", { card }) : t("announce.buy_open", { card });
+  } else if (obs.phase === "draw" || obs.phase === "play") {
+    key = `turn:${obs.deal}:${obs.turn}:${obs.current}`;
+    text = obs.current === view.me ? statusText(view) : t("announce.turn", { name: seatName(view, obs.current) });
+  }
+  if (key === null || key === app.announcedTurn) return;
   app.announcedTurn = key;
-  if (!must) return;
-  const top = view.obs.discard_pile.at(-1);
-  $("announce").textContent = view.nextDeal ? t("announce.deal_over", { n: view.obs.results.at(-1).deal + 1 })
-    : view.obs.phase === "buy" ? t("announce.buy", { card: top ? cardName(top) : t("announce.the_discard") })
-      : statusText(view);
+  $("announce").textContent = text;
 }
 
 // -- start ----------------------------------------------------------------------------------------
