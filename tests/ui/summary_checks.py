@@ -70,7 +70,9 @@ def summary_problems(shown: dict[str, Any], result: dict[str, Any]) -> list[str]
             problems.append(f"seat {seat} shows {got['who']!r}, the engine counts {result['points'][seat]} points")
     grouped: dict[int, list[dict[str, Any]]] = {}
     for meld in result["melds"]:
-        grouped.setdefault(meld["owner"], []).append({"owner": meld["owner"], "name": meld["label"], "cards": meld["cards"]})
+        grouped.setdefault(meld["owner"], []).append(
+            {"owner": meld["owner"], "name": meld["label"], "cards": meld["cards"]}
+        )
     want_melds = [m for melds in grouped.values() for m in melds]
     if shown["melds"] != want_melds:
         problems.append(f"the melds shown {shown['melds']}, the engine's {want_melds}")
