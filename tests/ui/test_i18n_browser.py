@@ -181,7 +181,7 @@ def test_the_table_log_and_the_replay_speak_bokmal(browser: Browser, lobby_serve
     page.wait_for_selector("html[lang='nb'] body[data-phase]:not([data-phase='waiting'])")
     page.evaluate(SEEN)
     kari = Player(tab, buys=99, builder=True)
-    play_until([kari], lambda: body(tab, "phase") == "game_over", limit_s=150)
+    play_until([kari], lambda: body(tab, "phase") == "game_over", limit_s=300)
     lines: list[str] = page.evaluate("window.seenLog")
     assert re.fullmatch(r"Giv 1: sett på 3; 10 kort hver; .+ gir", lines[0]), "the lines sent on connect, in bokmål"
     english = [line for line in lines if ENGLISH_IN_LOG.search(line)]
