@@ -216,6 +216,20 @@ def refused(state: GameState, action: Action, error: type[IllegalAction], match:
     return caught.value
 
 
+def british_stranded(rules: Ruleset | None = None) -> GameState:
+    """RULES.md §3.8 (004): ``british``'s deal 3 (or ``rules``'s), seat 1 down with 'run: 4C 5C JK#2 7C' (meld
+    0) and 'run: 9S 10S JS QS', seat 2 just down with 'run: 5H JK 7H 8H' and 'run: 5D JK#1 7D 8D', holding 6C
+    and KH: seat 2's own runs take no second joker."""
+    state = deal(rules or PRESETS["british"], 3, deal_no=2,
+                 hands=[None, "4C 5C JK#2 7C 9S 10S JS QS KD 2D", "5H JK 7H 8H 5D JK#1 7D 8D 6C KH"],
+                 stock_top=["AS", "3S"])  # fmt: skip
+    play(state, DrawStock(1))
+    pass_window(state)
+    play(state, go_down(1, "run: 4C 5C JK#2 7C", "run: 9S 10S JS QS"), Discard(1, card("AS")), DrawStock(2))
+    pass_window(state)
+    return play(state, go_down(2, "run: 5H JK 7H 8H", "run: 5D JK#1 7D 8D"))
+
+
 def discard_pile(state: GameState) -> str:
     return " ".join(map(str, state.discard_pile))
 

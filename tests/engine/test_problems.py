@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from helpers import card, cards, deal, go_down, melds, pass_window, play, play_out_deal, stall_until
+from helpers import british_stranded, card, cards, deal, go_down, melds, pass_window, play, play_out_deal, stall_until
 
 from liverpool import fuzz
 from liverpool.engine import (
@@ -263,18 +263,6 @@ def may_i_cannot_go_down() -> GameState:
 def may_i_swap() -> GameState:
     """May I's first deal: seat 1 is down with 'set: 7H 7S JK' and 'set: 9H 9S JK#1'; seat 2 has drawn."""
     return jokers_down(MAY_I, "7D 9C 8H 8S 4H 4D 4S 2S 2D 2H", 0, "set: 7H 7S JK", "set: 9H 9S JK#1")
-
-
-def british_stranded() -> GameState:
-    """RULES.md §3.8 (004): british's deal 3, seat 2's own runs take no second joker; seat 1's 'run: 4C 5C JK#2 7C'
-    is meld 0."""
-    state = deal(BRITISH, 3, deal_no=2, hands=[None, "4C 5C JK#2 7C 9S 10S JS QS KD 2D", "5H JK 7H 8H 5D JK#1 7D 8D 6C KH"],
-                 stock_top=["AS", "3S"])  # fmt: skip
-    play(state, DrawStock(1))
-    pass_window(state)
-    play(state, go_down(1, "run: 4C 5C JK#2 7C", "run: 9S 10S JS QS"), Discard(1, card("AS")), DrawStock(2))
-    pass_window(state)
-    return play(state, go_down(2, "run: 5H JK 7H 8H", "run: 5D JK#1 7D 8D"))
 
 
 def contract_swap(down: bool = True) -> GameState:

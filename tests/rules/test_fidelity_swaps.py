@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from helpers import card, check_started, deal, go_down, pass_window, play, refused, turn
+from helpers import british_stranded, card, check_started, deal, go_down, pass_window, play, refused, turn
 
 from liverpool.engine.actions import Action, Discard, DrawDiscard, DrawStock, EndTurn, GoDown, LayOff, SwapJoker
 from liverpool.engine.errors import CannotLayOff, CannotSwap, MustPlaceCard
@@ -238,25 +238,13 @@ def test_british_swap_refused_when_own_melds_cannot_take_the_joker() -> None:
     """RULES.md §3.8 joker swap (004): "...use the reclaimed joker immediately as a wild in your own meld", with 004's
     "at most one joker per four-card segment". Seat 2's own runs 5H JK 7H 8H and 5D JK#1 7D 8D take no second
     joker at either end; only seat 1's runs could: taking seat 1's club joker with 6C is refused, not listed."""
-    state = deal(BRITISH, 3, deal_no=2, hands=[None, "4C 5C JK#2 7C 9S 10S JS QS KD 2D", "5H JK 7H 8H 5D JK#1 7D 8D 6C KH"],
-                 stock_top=["AS", "3S"])  # fmt: skip
-    play(state, DrawStock(1))
-    pass_window(state)
-    play(state, go_down(1, "run: 4C 5C JK#2 7C", "run: 9S 10S JS QS"), Discard(1, card("AS")), DrawStock(2))
-    pass_window(state)
-    play(state, go_down(2, "run: 5H JK 7H 8H", "run: 5D JK#1 7D 8D"))
+    state = british_stranded()
     swap = SwapJoker(2, card("6C"), 0, card("JK#2"))
     assert swap not in _listed_are_legal(state)
     refused(state, swap, CannotSwap, "could not be played again at once in your own melds")
     # The same swap is legal where the joker may go anywhere: back onto seat 1's runs.
     anywhere = Ruleset.from_dict({"joker_swap_target": "any"}, base=BRITISH)
-    state = deal(anywhere, 3, deal_no=2, hands=[None, "4C 5C JK#2 7C 9S 10S JS QS KD 2D", "5H JK 7H 8H 5D JK#1 7D 8D 6C KH"],
-                 stock_top=["AS", "3S"])  # fmt: skip
-    play(state, DrawStock(1))
-    pass_window(state)
-    play(state, go_down(1, "run: 4C 5C JK#2 7C", "run: 9S 10S JS QS"), Discard(1, card("AS")), DrawStock(2))
-    pass_window(state)
-    play(state, go_down(2, "run: 5H JK 7H 8H", "run: 5D JK#1 7D 8D"), swap)
+    state = play(british_stranded(anywhere), swap)
     assert {a.meld for a in legal_actions(state) if isinstance(a, LayOff)} == {0, 1}  # seat 1's runs
 
 
