@@ -48,7 +48,7 @@ test: $(COMPILED_STAMP)
 	$(BIN)/ruff format --check liverpool tests benchmarks scripts examples
 	$(BIN)/mypy liverpool
 	PG_URL="$$(bash scripts/ensure_postgres.sh)" && LIVERPOOL_TEST_PG="$$PG_URL" \
-		LIVERPOOL_COMPILED_BUILD=$(CURDIR)/$(COMPILED_DIR) $(BIN)/pytest -n $(TEST_WORKERS) liverpool tests
+		LIVERPOOL_COMPILED_BUILD=$(CURDIR)/$(COMPILED_DIR) $(BIN)/pytest -n $(TEST_WORKERS) --durations=40 liverpool tests
 
 # The developer's loop: lint, types and every test not marked slow, in parallel (a few minutes).
 test-quick: $(STAMP)
