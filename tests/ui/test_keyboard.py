@@ -1,7 +1,7 @@
 """Keyboard and screen readers at the table (issue 28 item 5): a turn played by keys alone with a visible
 focus, going down through the builder, laying off, swapping a joker and buying by keys, the keys'
-help dialog, cards named in words and the live region that says each turn change and buy window.
-(A Liverpool call by c is not reached here: random bots seldom give one in a short game.)"""
+help dialog, cards named in words and the live region that says each turn change and buy window;
+a Liverpool call by c, from a table set up with the engine's position API (random bots seldom give one)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING
 import pytest
 from browser_fixtures import TWO_SHORT_DEALS, body, browser, create_table, join, open_tab, visible, wait_for_move
 from server_fixtures import ServerProcess
+
+from liverpool.engine import Action, Call, Card, DrawStock, GameRecord, Position, action_from_dict, find_preset, replay
+from liverpool.server.schemas import TableOptions
+from liverpool.server.storage import NewSeat, Storage
 
 pytestmark = pytest.mark.slow
 
@@ -223,3 +227,80 @@ def test_going_down_and_laying_off_by_keys(browser: Browser, lobby_server: Serve
         assert all(a != b for a, b in itertools.pairwise(said)), f"a change said twice: {said}"
     assert "Ada's turn." in heard(watcher), "the spectator hears whose turn it is by name"
     assert tab.errors == [] and watcher.errors == []
+
+
+# RULES.md §3 playable-discard call, "liverpool" (001a): Cy (seat 2, down) has just discarded the 8♦, which
+# fits Cy's set of eights; Bob (seat 1, not down) is to draw. Ada (seat 0) is down, not the discarder and holds
+# three cards, so she may call Liverpool, shedding one of them onto the pile. Bob and Cy are people who never
+# move (no away bot), so the call stays open for as long as the test needs.
+CALL_POSITION = Position.of(
+    hands=["KH 9D 5C", "2C 2D 6H 7S 10C QC QD AH AS 9S", "JH 4H"],
+    discard_pile="6D 8D",
+    melds=[(0, "3C 3D 3S"), (0, "4C 4D 4S"), (2, "8H 8S 8C"), (2, "JD JS JC")],
+    current=1,
+    discarder=2,
+)
+
+
+def call_table(server: ServerProcess) -> tuple[str, str, GameRecord]:
+    """A ``liverpool`` table at :data:`CALL_POSITION`, written to the server's database as the tutorial's
+    is (no route of the server is added for it), Bob and Cy seated; its id, invite and empty record."""
+    rules = find_preset("liverpool")
+    position = CALL_POSITION.with_rest_in_stock(rules)
+    options = TableOptions.model_validate({"away_timeout_s": 0, "bot_pace_ms": 0, "buy_timeout_s": 600}).model_dump()
+    storage = Storage(server.db)
+    try:
+        info = storage.create_table(rules.to_dict(), 0, options, [NewSeat()] * 3, position=position.to_dict())
+    finally:
+        storage.close()
+    record = GameRecord(rules, ["Ada", "Bob", "Cy"], 0, position=position)
+    return info.id, info.invite, record
+
+
+def stored_actions(server: ServerProcess, table_id: str) -> list[Action]:
+    """The table's actions as the server stored them (the engine's values)."""
+    storage = Storage(server.db)
+    try:
+        return [action_from_dict(a) for a in storage.actions(table_id)]
+    finally:
+        storage.close()
+
+
+def test_a_liverpool_call_by_c(browser: Browser, lobby_server: ServerProcess) -> None:
+    """RULES.md §3 playable-discard call ("liverpool"): offered a call, Ada selects the 9♦ by keys and
+    presses c; the engine's log holds her Call shedding the 9♦, now the top discard. c does nothing while
+    no card is selected, nor once no call is open."""
+    table_id, invite, record = call_table(lobby_server)
+    bob = lobby_server.join(invite, 1, "Bob")
+    lobby_server.join(invite, 2, "Cy")
+    tab = open_tab(browser)
+    join(tab, f"{lobby_server.http}/join/{invite}", 0, "Ada")
+    page = tab.page
+    call = tab.by("call-liverpool")
+    call.wait_for()  # the engine offers Ada the call: the page shows its control
+    assert call.is_disabled(), "no card to shed is selected yet"
+    seq = body(tab, "seq")
+    page.keyboard.press("c")  # nothing to send without a card: nothing is sent (the stored log shows it below)
+    assert body(tab, "pending") == "" and body(tab, "seq") == seq
+    select_by_key(tab, "9D")
+    page.keyboard.press("c")
+    moved(tab, seq)
+    assert "Ada calls Liverpool and sheds" in last_lines(tab)
+    assert tab.by("discard-top").get_attribute("data-card") == "9D", "the page shows the 9♦ on the pile"
+    actions = stored_actions(lobby_server, table_id)
+    assert actions == [Call(seat=0, card=Card.parse("9D"))], actions
+    state = replay(GameRecord(record.rules, record.seats, 0, actions, position=record.position))
+    assert state.discard_pile[-1] == Card.parse("9D") and state.discarder == 0, "the 9♦ is shed onto the pile"
+    assert sorted(map(str, state.hands[0])) == ["5C", "KH"] and not state.call_open
+    assert not call.is_visible(), "no call is open once one is made"
+    seq = body(tab, "seq")
+    select_by_key(tab, "KH")
+    page.keyboard.press("c")  # no call open: c sends nothing
+    assert body(tab, "pending") == ""
+    with lobby_server.player(bob) as socket:  # Bob draws: the table moves on, and nothing of Ada's came first
+        socket.current(lambda s: s["seq"] == int(seq))
+        socket.act({"type": "draw_stock", "seat": 1})
+        socket.state_where(lambda s: s["seq"] > int(seq))
+    moved(tab, seq)
+    assert stored_actions(lobby_server, table_id) == [*actions, DrawStock(seat=1)]
+    assert tab.by("error").is_hidden() and tab.errors == []
