@@ -220,9 +220,11 @@ class Layout:
             raise ValueError(f"table meld {meld} is beyond the {self.max_melds} slots this layout encodes")
 
     @functools.cached_property
-    def meld_parts(self) -> dict[int, tuple[object, list[int], list[int], list[int]]]:
+    def meld_parts(self) -> dict[int, tuple[object, list[int], list[int]]]:
         """What :func:`encode_observation` keeps between observations: by ``viewer * 4096 + slot``, the last
-        table meld object seen there and its share of the array; by -1, the last contract and its share."""
+        table meld object seen there and its share of the array; by -1, the last contract and its share; by
+        ``-2 - viewer``, the last table (the engine's tuple of melds) that viewer saw and its share, reused while
+        the table is equal (most steps lay nothing: draws, discards, buys)."""
         return {}
 
     # Observation layout.
@@ -328,11 +330,14 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
     ``docs/env.md`` lists the blocks in order.
 
     Built as a list of the positions that hold a 1 (a card counted, a one-hot, a flag that is set), counted by
-    ``np.bincount``, and the positions and values of the other numbers (all integers), written in one
-    assignment: two NumPy calls where a write per element would cost more than the whole. A card's position
-    in a face block is read from a table by card (:func:`_card_positions`); a table meld's share, and the
-    contract's, are kept from the last observation that had the very same meld object in that slot for this
-    viewer (the same contract object), as the engine hands out a new meld object when one changes."""
+    ``np.bincount``, and the values of the other numbers (all integers), written in one assignment at positions
+    that depend only on how many table melds and contract melds there are and whether there are totals
+    (:func:`_value_positions`, an index array made once each): two NumPy calls where a write per element would
+    cost more than the whole. A card's position
+    in a face block is read from a table by card (:func:`_card_positions`); the table's share is kept from the
+    viewer's last observation while the table is equal, and each meld's while the very same meld object is in
+    that slot for this viewer (the contract's while it is the same object), as the engine hands out a new meld
+    object when one changes."""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
     melds_at, seats_at, phase_at, contract_at, window_at, pending_at = _offsets(layout)
@@ -351,18 +356,18 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         ones.append(7 * FACES + 4)
     views = obs.seats
     rel = views[me:] + views[:me]
-    at = _fixed_positions(layout, bool(obs.totals))
     value: list[int] = [len(pile), obs.stock_size, obs.deal, obs.reshuffles]
     width = layout.seat_features
     base = seats_at
-    for view in rel:
+    for view, known_at in zip(rel, _known_tables(layout), strict=True):
         value += (view.hand_count, view.buys)
         if view.down:
             ones.append(base + 1)
         if view.announced:
             ones.append(base + 3)
-        if view.known:
-            ones += [base + 4 + (c & FACE_MASK) for c in view.known]
+        known = view.known
+        if known:
+            ones += _card_positions(known_at, known)
         base += width
     if obs.totals:
         totals = obs.totals
@@ -371,16 +376,12 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
     if len(table) > layout.max_melds:
         raise ValueError(f"{len(table)} melds on the table, beyond the {layout.max_melds} slots")
     if table:
-        at = at.copy()
-        kept = layout.meld_parts
-        for slot, tm in enumerate(table):
-            key = me * 4096 + slot
-            part = kept.get(key)
-            if part is None or part[0] is not tm:
-                part = kept[key] = (tm, *_meld_part(layout, tm, me, melds_at + slot * layout.meld_features))
-            ones += part[1]
-            at += part[2]
-            value += part[3]
+        shares = layout.meld_parts
+        part = shares.get(-2 - me)
+        if part is None or part[0] != table:
+            part = shares[-2 - me] = (table, *_table_part(layout, table, me, melds_at))
+        ones += part[1]
+        value += part[2]
     ones.append(phase_at + _PHASE_INDEX[obs.phase])
     if obs.current == me:
         ones.append(phase_at + len(PHASES))
@@ -389,13 +390,14 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         phase_at + len(PHASES) + 1 + s + (obs.dealer - me) % s,
     )
     contract = obs.contract
+    rules = 0
     if contract:
         part = layout.meld_parts.get(-1)
         if part is None or part[0] is not contract:
             part = layout.meld_parts[-1] = (contract, *_contract_part(layout, contract, contract_at))
         ones += part[1]
-        at = at + part[2]
-        value += part[3]
+        value += part[2]
+        rules = len(part[2])
     if obs.window:
         ones += [window_at + (seat - me) % s for seat in set(obs.window)]
     if obs.window_answers:
@@ -408,8 +410,8 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
         ones.append(window_at + 3 * s + 1)
     if pending:
         ones += [pending_at + index for index in set(pending)]
-    out = np.bincount(ones, None, layout.observation_size)
-    out[at] = value
+    out = np.bincount(np.fromiter(ones, np.intp, len(ones)), None, layout.observation_size)
+    out[_value_positions(layout, bool(obs.totals), len(table), rules)] = value
     assert out.shape[0] == layout.observation_size
     return out.astype(np.float32)
 
@@ -430,6 +432,14 @@ _AT_TABLE: Final = _face_table(5 * FACES)
 _AT_RECLAIMED: Final = _face_table(6 * FACES)
 
 
+@functools.cache
+def _known_tables(layout: Layout) -> list[list[int]]:
+    """By relative seat, the positions by card of the seat's block of known cards (its face-up pickups): most
+    seats show some, about 6 cards each in random games."""
+    _, seats_at, _, _, _, _ = _offsets(layout)
+    return [_face_table(seats_at + k * layout.seat_features + 4) for k in range(layout.seats)]
+
+
 def _card_positions(table: list[int], cards: Sequence[int]) -> list[int]:
     """``[table[0] + (c & FACE_MASK) for c in cards]``, read from ``table`` (one of the ``_AT_`` tables)."""
     try:
@@ -438,10 +448,26 @@ def _card_positions(table: list[int], cards: Sequence[int]) -> list[int]:
         return [table[0] + (c & FACE_MASK) for c in cards]
 
 
-def _meld_part(layout: Layout, tm: TableMeld, me: int, base: int) -> tuple[list[int], list[int], list[int]]:
+def _table_part(layout: Layout, table: Sequence[TableMeld], me: int, melds_at: int) -> tuple[list[int], list[int]]:
+    """The table's share of the observation seen by ``me``: each meld's (:func:`_meld_part`), kept per viewer
+    and slot while the engine hands over the very same meld object there."""
+    ones: list[int] = []
+    value: list[int] = []
+    kept = layout.meld_parts
+    for slot, tm in enumerate(table):
+        key = me * 4096 + slot
+        part = kept.get(key)
+        if part is None or part[0] is not tm:
+            part = kept[key] = (tm, *_meld_part(layout, tm, me, melds_at + slot * layout.meld_features))
+        ones += part[1]
+        value += part[2]
+    return ones, value
+
+
+def _meld_part(layout: Layout, tm: TableMeld, me: int, base: int) -> tuple[list[int], list[int]]:
     """A table meld's share of the observation seen by ``me``, its slot's features starting at ``base``: the
     positions that hold a 1 (its cards counted in the table block, its kind, a run's suit, its owner), and the
-    positions and values of its low end, length and jokers."""
+    values of its low end, length and jokers."""
     meld = tm.meld
     cards = meld.cards
     ones = _card_positions(_AT_TABLE, cards)
@@ -452,12 +478,10 @@ def _meld_part(layout: Layout, tm: TableMeld, me: int, base: int) -> tuple[list[
     else:
         suit = (naturals[0] & FACE_MASK) // 13 if naturals else 0
         ones += (base, base + 2, base + 6 + suit, owner)
-    return ones, [base + 3, base + 4, base + 5], [meld.low, len(cards), len(cards) - len(naturals)]
+    return ones, [meld.low, len(cards), len(cards) - len(naturals)]  # at base + 3, 4, 5: _value_positions
 
 
-def _contract_part(
-    layout: Layout, contract: Sequence[MeldRule], contract_at: int
-) -> tuple[list[int], list[int], list[int]]:
+def _contract_part(layout: Layout, contract: Sequence[MeldRule], contract_at: int) -> tuple[list[int], list[int]]:
     """The contract's share of the observation: a one-hot of each meld rule's kind, and each one's length."""
     rules = contract[: layout.max_contract]
     ones: list[int] = []
@@ -466,7 +490,7 @@ def _contract_part(
             ones.append(contract_at + 3 * i)
         elif rule.kind is MeldKind.RUN:
             ones.append(contract_at + 3 * i + 1)
-    return ones, [contract_at + 3 * i + 2 for i in range(len(rules))], [rule.length for rule in rules]
+    return ones, [rule.length for rule in rules]  # at contract_at + 3 * i + 2: _value_positions
 
 
 @functools.cache
@@ -481,4 +505,20 @@ def _fixed_positions(layout: Layout, totals: bool) -> list[int]:
         out += (base, base + 2)
     if totals:
         out += [window_at + 3 * layout.seats + 2 + k for k in range(layout.seats)]
+    return out
+
+
+@functools.cache
+def _value_positions(layout: Layout, totals: bool, melds: int, rules: int) -> npt.NDArray[np.intp]:
+    """The positions of the numbers other than 1, as an index array, in the order ``encode_observation`` lists
+    their values: :func:`_fixed_positions`, then each of the ``melds`` table slots' low end, length and jokers,
+    then each of the contract's ``rules`` lengths."""
+    melds_at, _, _, contract_at, _, _ = _offsets(layout)
+    at = list(_fixed_positions(layout, totals))
+    for slot in range(melds):
+        base = melds_at + slot * layout.meld_features
+        at += (base + 3, base + 4, base + 5)
+    at += [contract_at + 3 * i + 2 for i in range(rules)]
+    out = np.array(at, dtype=np.intp)
+    out.flags.writeable = False
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -48,16 +49,24 @@ for _name in _OPEN:
 
 
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]  # PettingZoo is untyped
-    """``AssertOutOfBoundsWrapper`` whose check reads the unwrapped environment directly."""
+    """``AssertOutOfBoundsWrapper`` whose check reads the unwrapped environment directly, and answers a Python
+    ``int`` inside ``Discrete(n)`` (``start`` 0) without Gymnasium's ``Discrete.contains`` (about 5 µs a call,
+    with NumPy's dtype checks): ``contains`` accepts every such ``int``, and anything else still goes to it."""
 
     def __init__(self, env: AECEnv[Any, Any, Any]) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        self._sizes: dict[Any, int] = {}
+        for agent in self._raw.possible_agents:
+            space = self._raw.action_space(agent)
+            if type(space) is spaces.Discrete and int(space.start) == 0:
+                self._sizes[agent] = int(space.n)
 
     def step(self, action: Any) -> None:
         raw = self._raw
         agent = raw.agent_selection
-        assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) or raw.action_space(
-            agent
-        ).contains(action), "action is not in action space"
+        if not (type(action) is int and 0 <= action < self._sizes.get(agent, 0)):
+            assert (action is None and (raw.terminations[agent] or raw.truncations[agent])) or raw.action_space(
+                agent
+            ).contains(action), "action is not in action space"
         self.env.step(action)

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
@@ -183,3 +185,39 @@ def test_fast_observation_and_mask_equal_the_reference(preset: str, seats: int, 
         env.step(int(rng.choice(np.flatnonzero(env.action_mask(selected)))))
         steps += 1
     assert went_down, "random play reached a going-down"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(["liverpool", "may-i", "contract", "british"]),
+    seats=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+)
+def test_kept_shares_equal_an_array_built_afresh_when_only_the_agent_to_act_looks(
+    preset: str, seats: int, seed: int
+) -> None:
+    """As a learner's loop (and ``benchmarks/env_speed.py``) uses the environment: only the agent to act is
+    observed, through the wrapped ``env()``, so what the encoding keeps per viewer (each table meld's share, the
+    table's, the contract's) and the listing kept for a going-down's meld steps are several steps old when they
+    are read again. At every step the observation equals the one a fresh layout (nothing kept) builds from the
+    engine's observation, and the mask equals the one asked of the engine afresh. Fails when a kept share or
+    listing is reused after the table or the state changed."""
+    env = liverpool_v0.env(preset=preset, seats=seats)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = np.random.default_rng(seed)
+    went_down = laid = 0
+    for steps, agent in enumerate(env.agent_iter()):
+        got, _, terminated, truncated, _ = env.last()
+        if terminated or truncated or steps >= 700:
+            break
+        seat = raw.agent_name_mapping[agent]
+        fresh = enc.Layout.of(raw.rules, seats)
+        view = observe(raw.state, seat)
+        want = enc.encode_observation(fresh, view, raw.pending)
+        assert np.array_equal(got["observation"], want), (steps, seat, np.flatnonzero(got["observation"] != want))
+        assert np.array_equal(got["action_mask"], reference_mask(raw, seat)), (steps, seat)
+        went_down += bool(raw.pending)
+        laid += len(view.melds)
+        env.step(int(rng.choice(np.flatnonzero(got["action_mask"]))))
+    assert went_down and laid, "random play reached a going-down and a table with melds"
