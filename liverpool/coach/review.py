@@ -173,6 +173,10 @@ def review_record(
     for index, action in enumerate(record.actions):
         if index in todo:
             options = legal_actions(state, seat)
+            if action not in options:
+                # Legal (the record replays) but not one the engine lists: a go-down built by hand, say (the
+                # engine lists a few arrangements, with their cards in its own order).
+                options = [*options, action]
             advice = coach.advise(observe(state, seat), options, seed * 1_000_003 + index, include=[action])
             value = advice.value_of(action)
             best = value is advice.best

@@ -27,6 +27,7 @@ from liverpool.engine import (
     GameRecord,
     GameState,
     GoDown,
+    Meld,
     MeldKind,
     Pass,
     Position,
@@ -338,6 +339,20 @@ def _luck_of_first_draw(stock_top: str) -> float:
     review = review_record(record, 1, Coach(worlds=8), seed=1)
     assert [d.index for d in review.draws] == [0]
     return review.draws[0].luck
+
+
+def test_a_go_down_built_by_hand_is_reviewed() -> None:
+    """A review measures the decision a player made even when the engine did not list it: a go-down laid in
+    another order than ``legal_actions``'s (as the browser's builder sends one) is legal and is reviewed."""
+    state = _after_stock_draw(GOING_OUT)
+    built = GoDown(1, (Meld.parse("set: 9S 9D 9C"), Meld.parse("set: 7D 7S 7H")))
+    assert built not in legal_actions(state, 1), "the engine lists the sets in its own order"
+    apply(state, built)
+    apply(state, Discard(1, Card.parse("KD")))
+    record = GameRecord.of(state, position=GOING_OUT.with_rest_in_stock(RULES))
+    review = review_record(record, 1, Coach(worlds=4), seed=1)
+    (decision,) = [d for d in review.decisions if d.played == built]
+    assert decision.expected == decision.advice.best.expected, "going down to go out is best here"
 
 
 def test_each_stock_draw_is_rated_against_the_average_draw() -> None:
