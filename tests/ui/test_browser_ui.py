@@ -298,9 +298,12 @@ def test_rules_at_hand_in_the_lobby_and_at_the_table(browser: Browser, lobby_ser
     assert not tab.by("rules-text").is_visible()
     tab.by("rules-toggle").click()
     tab.by("rules-group").first.wait_for()
-    text = tab.by("rules-text").inner_text()
-    words = dict(rules_in_words(find_preset("may-i")))
-    assert words["Deals"][0] in text and "deal 7: 3 runs of 4, using every card in hand" in text
+    # every group of the panel, heading and sentences in order, is the engine's description of the ruleset
+    groups = tab.by("rules-group").evaluate_all(
+        "gs => gs.map(g => [g.querySelector('h4').textContent, [...g.querySelectorAll('li')].map(l => l.textContent)])"
+    )
+    assert [(head, lines) for head, lines in groups] == rules_in_words(find_preset("may-i"))
+    assert "deal 7: 3 runs of 4, using every card in hand" in tab.by("rules-text").inner_text()
     assert tab.errors == []
 
 
