@@ -289,6 +289,11 @@ class Fault:
 
     def text(self) -> str:
         """The engine's English sentence."""
+        if not self.params:  # (every refusal's exception says it, the listing's quiet ones too)
+            plain = _PLAIN.get(self.code)
+            if plain is None:
+                plain = _PLAIN[self.code] = ENGLISH[self.code].format(s="s")
+            return plain
         words = {name: _english(value) for name, value in self.params.items()}
         return ENGLISH[self.code].format(s="" if self.params.get("count") == 1 else "s", **words)
 
@@ -301,6 +306,10 @@ class Fault:
         meld's ``words``, as :func:`~liverpool.engine.melds.meld_words` gives them, and its cards), a
         fault, or ``{"faults"}`` (docs/protocol.md)."""
         return {"code": self.code.value, "params": {name: _wire(value) for name, value in self.params.items()}}
+
+
+# The sentence of each problem said without parameters, made at its first use.
+_PLAIN: dict[Problem, str] = {}
 
 
 def _english(value: Any) -> str:

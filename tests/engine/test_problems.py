@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import string
 from collections.abc import Callable
 
 import pytest
@@ -44,6 +45,7 @@ from liverpool.engine import (
     refusal,
 )
 from liverpool.engine.melds import Meld
+from liverpool.engine.problems import ENGLISH
 from liverpool.engine.rules.parts import (
     Buying,
     DiscardCall,
@@ -484,6 +486,19 @@ def test_each_problem_is_met_in_a_real_situation(code: Problem) -> None:
     wire = fault.to_dict()
     assert wire["code"] == code.value and set(wire["params"]) == set(fault.params)
     assert fault.text() and "{" not in fault.text()
+
+
+def test_a_fault_without_parameters_says_its_own_sentence_each_time() -> None:
+    """The sentence of a fault without parameters is made once and kept (every refusal's exception says it, the
+    listing's quiet checks too): kept or new, it is that problem's sentence; a fault with parameters still says
+    its own values."""
+    plain = [code for code in Problem if not any(f for _, f, _, _ in string.Formatter().parse(ENGLISH[code]))]
+    assert len(plain) > 10
+    for code in plain:
+        assert Fault(code).text() == ENGLISH[code].format(), code
+        assert Fault(code).text() == ENGLISH[code].format(), code
+    assert "2" in Fault(Problem.BUY_LIMIT, {"limit": 2}).text()
+    assert "3" in Fault(Problem.BUY_LIMIT, {"limit": 3}).text()
 
 
 def test_a_lay_off_that_does_not_fit_says_the_grown_melds_fault() -> None:

@@ -73,6 +73,25 @@ _PHASE_DRAW: Final = Phase.DRAW
 _PHASE_BUY: Final = Phase.BUY
 _PHASE_PLAY: Final = Phase.PLAY
 _PHASE_GAME_OVER: Final = Phase.GAME_OVER
+# The faults without parameters, made once: the listing's quiet checks (``_is_legal_made``) meet some at
+# every turn, and a refusal nobody reads should cost no more than its exception.
+_FAULT_ALREADY_DOWN: Final = Fault(Problem.ALREADY_DOWN)
+_FAULT_BUY_AFTER_DECLINE: Final = Fault(Problem.BUY_AFTER_DECLINE)
+_FAULT_BUY_ANSWERED: Final = Fault(Problem.BUY_ANSWERED)
+_FAULT_CALL_TOO_LATE: Final = Fault(Problem.CALL_TOO_LATE)
+_FAULT_CARD_TWICE: Final = Fault(Problem.CARD_TWICE)
+_FAULT_DISCARD_ENDS_TURN: Final = Fault(Problem.DISCARD_ENDS_TURN)
+_FAULT_EMPTY_HAND_DRAWS_STOCK: Final = Fault(Problem.EMPTY_HAND_DRAWS_STOCK)
+_FAULT_FINAL_USES_ALL: Final = Fault(Problem.FINAL_USES_ALL)
+_FAULT_GAME_IS_OVER: Final = Fault(Problem.GAME_IS_OVER)
+_FAULT_LAY_OFF_NOT_DOWN: Final = Fault(Problem.LAY_OFF_NOT_DOWN)
+_FAULT_MAY_I_CALLED: Final = Fault(Problem.MAY_I_CALLED)
+_FAULT_MAY_I_WHEN: Final = Fault(Problem.MAY_I_WHEN)
+_FAULT_NO_BUY_WINDOW: Final = Fault(Problem.NO_BUY_WINDOW)
+_FAULT_NO_OFFER_TO_DECLINE: Final = Fault(Problem.NO_OFFER_TO_DECLINE)
+_FAULT_PILE_EMPTY: Final = Fault(Problem.PILE_EMPTY)
+_FAULT_SET_JOKERS_DEAD: Final = Fault(Problem.SET_JOKERS_DEAD)
+_FAULT_TOP_DISCARD_ONLY: Final = Fault(Problem.TOP_DISCARD_ONLY)
 
 
 ACTION_CLASSES: Final = (
@@ -160,7 +179,7 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
     name: object = _UNSAID if quiet else _Named(action)
     where: object = _UNSAID if quiet else _Situation(state)
     if state.phase is _PHASE_GAME_OVER:
-        raise GameOver(name, Fault(Problem.GAME_IS_OVER), where)
+        raise GameOver(name, _FAULT_GAME_IS_OVER, where)
     # Read untyped: compiled, reading ``action.seat`` checks it against its annotation (a TypeError for a
     # seat of another type, which must be refused as malformed).
     seat: object = getattr(action, "seat")  # noqa: B009
@@ -193,9 +212,9 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _verify_buy(state, action.seat, name, where)
         case Pass():
             if state.phase is not _PHASE_BUY:
-                raise WrongPhase(name, Fault(Problem.NO_BUY_WINDOW), where)
+                raise WrongPhase(name, _FAULT_NO_BUY_WINDOW, where)
             if action.seat not in state.window or action.seat in state.window_answers:
-                raise NotYourTurn(name, Fault(Problem.NO_OFFER_TO_DECLINE), where)
+                raise NotYourTurn(name, _FAULT_NO_OFFER_TO_DECLINE, where)
         case GoDown():
             _play_turn(state, action.seat, name, where)
             _verify_go_down(state, action, name, where)
@@ -215,10 +234,10 @@ def _verify(state: GameState, action: Action, quiet: bool = False, made: bool = 
             _no_pending(state, name, where)
             _none_reclaimed(state, name, where)
             if state.hands[action.seat] and not state.rules.discard_optional:
-                raise CannotDiscard(name, Fault(Problem.DISCARD_ENDS_TURN), where)
+                raise CannotDiscard(name, _FAULT_DISCARD_ENDS_TURN, where)
         case Call():
             if state.phase is not _PHASE_DRAW:
-                raise WrongPhase(name, Fault(Problem.CALL_TOO_LATE), where)
+                raise WrongPhase(name, _FAULT_CALL_TOO_LATE, where)
             refused = checks.call_problem(state, action.seat, action.card)
             if refused is not None:
                 raise CannotCall(name, refused, where)
@@ -352,16 +371,16 @@ def _verify_draw_discard(state: GameState, action: DrawDiscard, name: object, wh
     rules = state.rules
     pile = state.discard_pile
     if not pile:
-        raise CannotDraw(name, Fault(Problem.PILE_EMPTY), where)
+        raise CannotDraw(name, _FAULT_PILE_EMPTY, where)
     if state.may_i_calls and rules.buy_blocks_next_player:
-        raise CannotDraw(name, Fault(Problem.MAY_I_CALLED), where)
+        raise CannotDraw(name, _FAULT_MAY_I_CALLED, where)
     hand = state.hands[action.seat]
     if action.depth == 1:
         if not hand and not rules.discard_optional and (rules.no_discard_taken_card or rules.float_out_unplayable):
-            raise CannotDraw(name, Fault(Problem.EMPTY_HAND_DRAWS_STOCK), where)
+            raise CannotDraw(name, _FAULT_EMPTY_HAND_DRAWS_STOCK, where)
         return
     if not rules.dig_discard_pile:
-        raise CannotDraw(name, Fault(Problem.TOP_DISCARD_ONLY), where)
+        raise CannotDraw(name, _FAULT_TOP_DISCARD_ONLY, where)
     if not 1 < action.depth <= len(pile):
         raise CannotDraw(name, Fault(Problem.DIG_TOO_DEEP, {"count": len(pile), "depth": action.depth}), where)
     if not dig_is_playable(state, action.seat, action.depth):
@@ -383,15 +402,15 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
     rules = state.rules
     if rules.buying is _AFTER_NEXT_DECLINES:
         if state.phase is not _PHASE_BUY:
-            raise WrongPhase(name, Fault(Problem.BUY_AFTER_DECLINE), where)
+            raise WrongPhase(name, _FAULT_BUY_AFTER_DECLINE, where)
         if seat in state.window_answers:
-            raise CannotBuy(name, Fault(Problem.BUY_ANSWERED), where)
+            raise CannotBuy(name, _FAULT_BUY_ANSWERED, where)
         if seat not in state.window:
             # (a seat left out of the window has its buy_problem: the window holds every seat that had none)
             raise CannotBuy(name, checks.buy_problem(state, seat) or "you have no open buy offer", where)
         return
     if rules.buying is _BEFORE_NEXT_DRAW and state.phase is not _PHASE_DRAW:
-        raise WrongPhase(name, Fault(Problem.MAY_I_WHEN), where)
+        raise WrongPhase(name, _FAULT_MAY_I_WHEN, where)
     problem = checks.buy_problem(state, seat)
     if problem is not None:
         raise CannotBuy(name, problem, where)
@@ -400,7 +419,7 @@ def _verify_buy(state: GameState, seat: int, name: object, where: object) -> Non
 def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], name: object, where: object) -> None:
     hand = state.hands[seat]
     if len(set(cards)) != len(cards):
-        raise CardNotInHand(name, Fault(Problem.CARD_TWICE), where)
+        raise CardNotInHand(name, _FAULT_CARD_TWICE, where)
     missing = [c for c in cards if c not in hand]
     if missing:
         raise CardNotInHand(name, Fault(Problem.NOT_IN_HAND, {"cards": tuple(missing)}), where)
@@ -409,7 +428,7 @@ def _owned(state: GameState, seat: int, cards: list[Card] | tuple[Card, ...], na
 def _verify_go_down(state: GameState, action: GoDown, name: object, where: object) -> None:
     seat = action.seat
     if state.down[seat]:
-        raise CannotGoDown(name, Fault(Problem.ALREADY_DOWN), where)
+        raise CannotGoDown(name, _FAULT_ALREADY_DOWN, where)
     used = [c for m in action.melds for c in m.cards]
     _owned(state, seat, used, name, where)
     problem = contract_fault(action.melds, state.deal_rule.contract, state.rules)
@@ -420,7 +439,7 @@ def _verify_go_down(state: GameState, action: GoDown, name: object, where: objec
     left = [c for c in state.hands[seat] if c not in used]
     if checks.whole_hand_required(state):
         if left:
-            raise CannotGoDown(name, Fault(Problem.FINAL_USES_ALL), where)
+            raise CannotGoDown(name, _FAULT_FINAL_USES_ALL, where)
         return
     if checks.goes_out_on_going_down(state):
         return
@@ -432,7 +451,7 @@ def _verify_go_down(state: GameState, action: GoDown, name: object, where: objec
 def _verify_lay_off(state: GameState, action: LayOff, name: object, where: object) -> None:
     seat = action.seat
     if not state.down[seat]:
-        raise CannotLayOff(name, Fault(Problem.LAY_OFF_NOT_DOWN), where)
+        raise CannotLayOff(name, _FAULT_LAY_OFF_NOT_DOWN, where)
     _owned(state, seat, [action.card], name, where)
     if state.must_place is not None and action.card != state.must_place:
         raise MustPlaceCard(name, Fault(Problem.LAY_OFF_TAKEN_FIRST, {"card": state.must_place}), where)
@@ -496,7 +515,7 @@ def _checked_swap(state: GameState, action: SwapJoker, name: object, where: obje
         raise CannotSwap(name, Fault(Problem.NO_SUCH_MELD, {"index": action.meld}), where)
     meld = state.melds[action.meld].meld
     if meld.kind is _SET and not state.rules.joker_swap_from_sets:
-        raise CannotSwap(name, Fault(Problem.SET_JOKERS_DEAD), where)
+        raise CannotSwap(name, _FAULT_SET_JOKERS_DEAD, where)
     try:
         return swap_joker(meld, action.joker, action.card, state.rules)
     except FaultError as exc:
