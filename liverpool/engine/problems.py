@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Union
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.cards import Card, rank_text
 
 
@@ -309,7 +310,7 @@ class Fault:
 
 
 # The sentence of each problem said without parameters, made at its first use.
-_PLAIN: dict[Problem, str] = {}
+_PLAIN: dict[Problem, str] = kept({})
 
 
 def _english(value: Any) -> str:
