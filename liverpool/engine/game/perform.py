@@ -183,7 +183,7 @@ def _from_hand(state: GameState, seat: int, card: Card) -> None:
 
 def _give_bought(state: GameState, buyer: int) -> None:
     card = state.discard_pile.pop()
-    state.pile_log = (*state.pile_log, (buyer, _BOUGHT, card))
+    state.pile_log += ((buyer, _BOUGHT, card),)
     _take(state, buyer, card, known=True)
     for _ in range(state.rules.buy_penalty_cards):
         _take(state, buyer, state.stock.pop(), known=False)
@@ -194,7 +194,7 @@ def _give_bought(state: GameState, buyer: int) -> None:
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
     if state.fresh and state.discard_pile:
-        state.pile_log = (*state.pile_log, (seat, _DECLINED, state.discard_pile[-1]))
+        state.pile_log += ((seat, _DECLINED, state.discard_pile[-1]),)
     state.call_open = False
     if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
@@ -249,7 +249,7 @@ def _draw_discard(state: GameState, action: DrawDiscard) -> None:
     del state.discard_pile[-action.depth :]
     for card in taken:
         _take(state, action.seat, card, known=True)
-    state.pile_log = (*state.pile_log, *[(action.seat, _TOOK, card) for card in taken])
+    state.pile_log += tuple([(action.seat, _TOOK, card) for card in taken])
     state.taken = taken[0] if action.depth == 1 else None
     state.must_place = taken[0] if action.depth > 1 else None
     state.fresh = False
@@ -297,7 +297,7 @@ def _discard(state: GameState, action: Discard) -> None:
     seat, card = action.seat, action.card
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
-    state.pile_log = (*state.pile_log, (seat, _DISCARDED, card))
+    state.pile_log += ((seat, _DISCARDED, card),)
     if not state.hands[seat]:
         _end_deal(state, seat, _WENT_OUT)
         return
