@@ -100,14 +100,19 @@ def keys_of(value: Any) -> set[str]:
 RESULT = re.compile(r"^/observation/results/\d+$")
 
 
+# What a deal result shows of the cards: the hands and the final melds of a deal that has ended, which every
+# seat and spectator sees (issue 24 item 10: a deal's end is public). Those cards are shuffled into the next
+# deal's stock and hands, so checked against a later deal they would look hidden.
+DEAL_END_CARDS = frozenset({"hands", "melds"})
+
+
 def without_deal_end_hands(observation: dict[str, Any]) -> dict[str, Any]:
-    """An observation without the hands of the deals that have ended (each deal result's ``hands``), which
-    every seat and spectator sees (issue 24 item 10: a deal's end is public; test_server_sequence checks
-    what they hold)."""
+    """An observation without the cards of the deals that have ended (each deal result's ``hands`` and
+    ``melds``: public; test_server_sequence and test_server_deal_end check what they hold)."""
     results = observation.get("results")
     if not isinstance(results, list):
         return observation
-    return {**observation, "results": [{k: v for k, v in r.items() if k != "hands"} for r in results]}
+    return {**observation, "results": [{k: v for k, v in r.items() if k not in DEAL_END_CARDS} for r in results]}
 
 
 def cards_in(value: Any) -> set[str]:
@@ -293,10 +298,10 @@ class NoLeaks(RuleBasedStateMachine):
         values = []
         for op in delta["patch"]:
             path, value = op["path"], op.get("value")
-            if re.fullmatch(r"/observation/results/\d+/hands(/.*)?", path):
-                continue  # a deal result's hands: public
+            if re.fullmatch(r"/observation/results/\d+/(hands|melds)(/.*)?", path):
+                continue  # a deal result's hands and melds: public
             if RESULT.match(path) and isinstance(value, dict):
-                value = {k: v for k, v in value.items() if k != "hands"}
+                value = {k: v for k, v in value.items() if k not in DEAL_END_CARDS}
             elif path == "/observation/results" and isinstance(value, list):
                 value = without_deal_end_hands({"results": value})["results"]
             elif path == "/observation" and isinstance(value, dict):
