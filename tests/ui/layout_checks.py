@@ -33,6 +33,9 @@ LAYOUT_JS = """(mustSee) => {
     return e.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
   };
   const clips = (cs) => cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+  // a box that scrolls sideways (overflow-y: auto alone makes overflow-x auto too): up and down is allowed,
+  // sideways is a scroll a phone's user must find and do
+  const sideways = (cs) => cs.overflowX === 'auto' || cs.overflowX === 'scroll';
   if (doc.scrollWidth > vw + 1) {
     const wide = [...document.querySelectorAll('body *')].filter((e) => shown(e) && e.getBoundingClientRect().right > vw + 1);
     problems.push(`the page is ${doc.scrollWidth}px wide in a ${vw}px screen: ${wide.slice(0, 4).map(name).join(', ')}`);
@@ -41,14 +44,21 @@ LAYOUT_JS = """(mustSee) => {
     if (e instanceof SVGElement && !(e instanceof SVGSVGElement)) continue;
     if (!shown(e)) continue;
     const cs = getComputedStyle(e);
-    if (!clips(cs) && !e.classList.contains('card') && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0
-        && cs.display !== 'inline') {
-      problems.push(`${name(e)}'s content is ${e.scrollWidth - e.clientWidth}px wider than its box`);
+    if (!e.classList.contains('card') && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && cs.display !== 'inline') {
+      if (!clips(cs)) problems.push(`${name(e)}'s content is ${e.scrollWidth - e.clientWidth}px wider than its box`);
+      else if (sideways(cs)) problems.push(`${name(e)} scrolls sideways: its content is ${e.scrollWidth - e.clientWidth}px wider than its box`);
     }
     const p = e.parentElement;
     if (!p || p === document.body || cs.position === 'absolute' || cs.position === 'fixed') continue;
-    if (clips(getComputedStyle(p))) continue;
+    const ps = getComputedStyle(p);
     const r = e.getBoundingClientRect(), q = p.getBoundingClientRect();
+    if (clips(ps)) {
+      // inside a scrolling box (not scrolled sideways), a child may lie above or below the box, not beside it
+      if (!sideways(ps) || p.scrollLeft !== 0) continue;
+      const beside = Math.max(q.left - r.left, r.right - q.right);
+      if (beside > 2) problems.push(`${name(e)} is drawn ${Math.round(beside)}px beside ${name(p)}, which scrolls sideways`);
+      continue;
+    }
     const out = Math.max(q.left - r.left, r.right - q.right, q.top - r.top, r.bottom - q.bottom);
     if (out > 2) problems.push(`${name(e)} is drawn ${Math.round(out)}px outside ${name(p)}`);
   }

@@ -2,8 +2,13 @@
 no horizontal overflow, nothing drawn outside its box, no control over the discard pile, and while acting
 the discard top, the melds one can lay off on and the hand on screen together (issue 28 item 2).
 
-One walk per screen size covers the lobby, the join page, the waiting room, draw, buy window, the going-down
-builder (worked with taps), lay-off, the deal's end, the results, the replay and the spectator's view."""
+One walk per screen size covers the lobby (its house-rules form and "Pace and timeouts" open, the links of
+the table just created), the join page, the waiting room, draw, the table's open Rules panel, the keys help,
+a buy window, a seat showing many cards it picked up (a seat that buys every discard it is offered), the
+going-down builder (worked with taps), lay-off, the deal's end, the results, the replay, the coach's review
+and the spectator's view.
+
+A box that scrolls up and down is allowed; one that scrolls sideways is not (``LAYOUT_JS``)."""
 
 from __future__ import annotations
 
@@ -30,12 +35,30 @@ from summary_checks import read_summary, summary_problems
 pytestmark = pytest.mark.slow
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from browser_fixtures import Tab
     from playwright.sync_api import Browser, Locator
 
 __all__ = ["browser"]
 
 LONG_NAME = "W" * 32  # the server's limit, unbroken
+# A seat shows this many cards it took from the discard pile (its buys, in `.known`): checked once (issue 28).
+PICKUPS = 6
+# The coach's review of the finished game, measured with few worlds (how it looks, not how well it judges).
+REVIEW_ENV = {"LIVERPOOL_REVIEW_WORLDS": "2", "LIVERPOOL_COACH_WORKERS": "1"}
+# Generous buying: a buy costs no card from the stock (RULES.md §3.14), so the deals last while a seat buys.
+GENEROUS = {**TWO_SHORT_DEALS, "buy_penalty_cards": 0}
+MOST_KNOWN = "() => Math.max(0, ...[...document.querySelectorAll('.seats > .seat')].map((s) => s.querySelectorAll('.known .card').length))"
+
+
+@pytest.fixture(scope="module")
+def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The module's server (SQLite), its coach measuring reviews with two worlds (the fewest)."""
+    folder = tmp_path_factory.mktemp("layout")
+    server = ServerProcess(f"sqlite:///{folder / 'tables.db'}", folder, env=REVIEW_ENV).start()
+    yield server
+    server.stop()
 
 
 class Walker(Player):
@@ -45,6 +68,7 @@ class Walker(Player):
     touch: bool
     spectator: Tab
     summaries: dict[str, dict[str, Any]]
+    most_known: int = 0  # the most cards picked up shown in one seat's box
 
     def tap(self, locator: Locator) -> None:
         """A tap on a touch screen, else a click."""
@@ -55,6 +79,10 @@ class Walker(Player):
 
     def move(self, seq: str) -> str:
         tab = self.tab
+        known = tab.page.evaluate(MOST_KNOWN)
+        Walker.most_known = max(Walker.most_known, known)
+        if known >= PICKUPS:
+            check_layout(tab, "pickups", self.seen)
         if visible(tab, "deal-summary"):
             if "deal-end" not in self.seen:
                 self.seen["log at the deal's end"] = [tab.by("log").inner_text()]
@@ -69,6 +97,8 @@ class Walker(Player):
             assert tab.by("clock").inner_text().startswith("Your turn ·"), "the turn clock shows whose turn"
             cut = tab.by("clock").evaluate("(n) => n.scrollWidth > n.clientWidth")
             assert not cut, f"the turn clock is cut short on screen: {tab.by('clock').inner_text()!r}"
+            if "rules-panel" not in self.seen:
+                self.open_the_panels()
         elif visible(tab, "godown-option-0") and "builder" not in self.seen:
             return self.build_with_taps()
         else:
@@ -82,6 +112,19 @@ class Walker(Player):
                 unselect_all(tab)
         return super().move(seq)
 
+    def open_the_panels(self) -> None:
+        """Open the table's Rules panel and the keys help, each checked, and close them again."""
+        tab = self.tab
+        self.tap(tab.by("rules-toggle"))
+        tab.by("rules-text").wait_for()
+        check_layout(tab, "rules-panel", self.seen)
+        self.tap(tab.by("rules-toggle"))
+        self.tap(tab.by("keys-button"))
+        tab.by("keys-help").wait_for()
+        check_layout(tab, "keys-help", self.seen, ["[data-testid=keys-help-close]"])
+        self.tap(tab.by("keys-help-close"))
+        tab.by("keys-help").wait_for(state="hidden")
+
     def build_with_taps(self) -> str:
         """Load the first going-down into the builder, take a card back out and put it in again by taps,
         then go down."""
@@ -93,18 +136,24 @@ class Walker(Player):
         self.tap(tab.page.locator(f"[data-testid=hand-card][data-card='{card_id}']:not(.assigned)"))
         self.tap(tab.by("builder-add-0"))
         assert tab.page.locator(f"[data-testid=hand-card][data-card='{card_id}'].assigned").count() == 1
-        check_layout(tab, "builder", self.seen, ["[data-testid=builder-go-down]", "[data-testid=hand-card]"])
+        must_see = ["[data-testid=builder-go-down]", "[data-testid=hand-card]"]
+        if tab.page.viewport_size == DESKTOP:  # a laptop has room for the seats and the melds beside the builder
+            must_see += [".seats > .seat"] + ["[data-testid=meld]"] * bool(tab.page.locator("[data-testid=meld]").count())
+        check_layout(tab, "builder", self.seen, must_see)
         self.tap(tab.by("builder-go-down"))
         return self.done("go_down")
 
 
 @pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProcess, screen: dict[str, int]) -> None:
+def test_every_page_fits_the_screen(browser: Browser, layout_server: ServerProcess, screen: dict[str, int]) -> None:
     touch = screen == PHONE
     seen: dict[str, list[str]] = {}
     host = open_tab(browser, screen, touch)
-    links = create_table(host, lobby_server.http, ["human", "random", "human"], house=TWO_SHORT_DEALS)
-    host.goto(lobby_server.http + "/")
+    links = create_table(host, layout_server.http, ["human", "random", "human"], house=GENEROUS)
+    # the lobby as the table's creator leaves it: house rules and "Pace and timeouts" open, the links shown
+    assert host.by("rules-form").is_visible() and host.page.locator("[data-testid=pace][open]").count() == 1
+    check_layout(host, "created", seen)
+    host.goto(layout_server.http + "/")
     host.page.wait_for_selector("body[data-ready='1']")
     check_layout(host, "lobby", seen)
     host.goto(links["invite"])
@@ -116,12 +165,13 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
     guest = open_tab(browser, screen, touch)
     join(guest, links["invite"], 2, "Bea")
     spectator = open_tab(browser, screen, touch).goto(links["spectator"])
-    ada, bea = Walker(host, buys=1), Walker(guest, buys=1)
+    ada, bea = Walker(host, buys=1), Walker(guest, buys=99)  # Bea buys every discard she is offered
     ada.seen = bea.seen = seen
     ada.touch = bea.touch = touch
     ada.spectator = bea.spectator = spectator
     summaries: dict[str, dict[str, Any]] = {}
     ada.summaries = bea.summaries = summaries
+    Walker.most_known = 0
 
     def spectator_checked() -> bool:
         if body(spectator, "phase") in ("draw", "play") and spectator.page.locator("[data-testid=meld]").count():
@@ -131,7 +181,7 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
 
     play_until([ada, bea], spectator_checked, limit_s=240)
     log = seen.pop("log at the deal's end")[0]
-    with lobby_server.spectator(links["spectator"].rsplit("/", 1)[-1]) as watcher:
+    with layout_server.spectator(links["spectator"].rsplit("/", 1)[-1]) as watcher:
         results = watcher.state_where(lambda s: s["observation"] is not None)["observation"]["results"]
     assert set(summaries) == {"seat", "spectator"}, "no deal summary was read"
     for who, shown in summaries.items():  # issue 28 item 1: the summary is the engine's deal result
@@ -140,15 +190,20 @@ def test_every_page_fits_the_screen(browser: Browser, lobby_server: ServerProces
     assert "gets the bought" in log and "Deal 1 is over: " in log, "the log says who got a bought card, and why"
     host.by("results").wait_for()
     check_layout(host, "results", seen)
+    review = open_tab(browser, screen, touch).goto(layout_server.http + str(host.by("results-review").get_attribute("href")))
     host.by("results-replay").click()
     host.page.wait_for_selector("body[data-ready='1']")
     host.by("replay-prev-deal").click()
     check_layout(host, "replay", seen)
-    wanted = {"lobby", "join", "waiting", "draw", "buy-window", "builder", "lay-off", "deal-end", "results", "replay"}
-    assert wanted | {"spectator"} <= set(seen), f"states not reached: {sorted(wanted - set(seen))}"
+    review.page.wait_for_function("() => document.body.dataset.review === 'done'", timeout=300_000)
+    check_layout(review, "review", seen)
+    wanted = {"created", "lobby", "join", "waiting", "draw", "rules-panel", "keys-help", "buy-window", "builder"}
+    wanted |= {"lay-off", "deal-end", "results", "replay", "review", "spectator"}
+    assert "pickups" in seen, f"no seat showed {PICKUPS} cards it picked up (at most {Walker.most_known})"
+    assert wanted <= set(seen), f"states not reached: {sorted(wanted - set(seen))}"
     problems = {where: found for where, found in seen.items() if found}
     assert not problems, "\n".join(f"{where}: {p}" for where, found in problems.items() for p in found)
-    assert host.errors == [] and guest.errors == [] and spectator.errors == []
+    assert host.errors == [] and guest.errors == [] and spectator.errors == [] and review.errors == []
 
 
 # Three sets a deal from 16 cards and jokers galore, with bots that seldom go out (random ones): the deals
