@@ -138,7 +138,8 @@ class Walker(Player):
         assert tab.page.locator(f"[data-testid=hand-card][data-card='{card_id}'].assigned").count() == 1
         must_see = ["[data-testid=builder-go-down]", "[data-testid=hand-card]"]
         if tab.page.viewport_size == DESKTOP:  # a laptop has room for the seats and the melds beside the builder
-            must_see += [".seats > .seat"] + ["[data-testid=meld]"] * bool(tab.page.locator("[data-testid=meld]").count())
+            must_see += [".seats > .seat .seat-head"]
+            must_see += ["[data-testid=meld]"] * bool(tab.page.locator("[data-testid=meld]").count())
         check_layout(tab, "builder", self.seen, must_see)
         self.tap(tab.by("builder-go-down"))
         return self.done("go_down")
