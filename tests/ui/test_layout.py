@@ -191,7 +191,9 @@ def test_every_page_fits_the_screen(browser: Browser, layout_server: ServerProce
     assert "gets the bought" in log and "Deal 1 is over: " in log, "the log says who got a bought card, and why"
     host.by("results").wait_for()
     check_layout(host, "results", seen)
-    review = open_tab(browser, screen, touch).goto(layout_server.http + str(host.by("results-review").get_attribute("href")))
+    review = open_tab(browser, screen, touch).goto(
+        layout_server.http + str(host.by("results-review").get_attribute("href"))
+    )
     host.by("results-replay").click()
     host.page.wait_for_selector("body[data-ready='1']")
     host.by("replay-prev-deal").click()
