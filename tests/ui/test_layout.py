@@ -183,7 +183,7 @@ def test_every_page_fits_the_screen(browser: Browser, layout_server: ServerProce
             assert spectator.by("watching").is_visible() and "'s turn" in spectator.by("clock").inner_text()
         return body(host, "phase") == "game_over" and body(guest, "phase") == "game_over"
 
-    play_until([ada, bea], spectator_checked, limit_s=240)
+    play_until([ada, bea], spectator_checked, limit_s=480)  # two deals of buys on a shared, loaded machine
     log = seen.pop("log at the deal's end")[0]
     with layout_server.spectator(links["spectator"].rsplit("/", 1)[-1]) as watcher:
         results = watcher.state_where(lambda s: s["observation"] is not None)["observation"]["results"]
