@@ -222,12 +222,13 @@ class Player:
     option offered, lays off whatever fits, otherwise discards its first card that may be discarded.
     ``buys`` says how many May I? offers to take (the rest are passed); with ``builder`` it goes down
     through the builder (the first option loaded into it), with ``drag`` it drags cards to the melds
-    and the discard pile instead of clicking."""
+    and the discard pile instead of clicking; while ``hold`` is true it does not go down (it keeps its cards)."""
 
     tab: Tab
     buys: int = 0
     builder: bool = False
     drag: bool = False
+    hold: bool = False
     moves: dict[str, int] = field(default_factory=dict)
 
     def done(self, what: str, pressed: bool = True) -> str:
@@ -255,7 +256,7 @@ class Player:
             return self.done("pass", press(tab.by("pass")))
         if visible(tab, "draw-stock"):
             return self.done("draw_stock", press(tab.by("draw-stock")))
-        if visible(tab, "godown-option-0"):
+        if visible(tab, "godown-option-0") and not self.hold:
             if not self.builder:
                 return self.done("go_down", press(tab.by("godown-option-0")))
             tab.by("godown-edit-0").click()

@@ -107,10 +107,14 @@ TARGETS_JS = """() => {
   return { problems, count: melds.length };
 }""".replace("ON_SCREEN", ON_SCREEN)
 
-# While acting: the discard pile's top card and the whole hand, each at least a 44 px touch target.
+# While acting: the discard pile's top card and the whole hand on screen.
 ACTING = ["[data-testid=discard-top]", "[data-testid=hand-card]"]
-SMALL_JS = """() => [...document.querySelectorAll('[data-testid=hand-card], [data-testid=discard-top]')]
-  .map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length"""
+# The cards one taps, each at least a 44 px touch target on a phone: the hand's, the discard pile's top, the
+# builder's (a tap takes one back out) and the melds' (a joker to swap, a meld to lay off on).
+TAPPED = ["hand-card", "discard-top", "builder-card", "meld-card", "swap-joker"]
+SMALL_JS = """(ids) => [...document.querySelectorAll(ids.map((id) => `[data-testid=${id}]`).join(', '))]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width && (r.width < 44 || r.height < 44); })
+  .map((e) => `${e.dataset.testid} ${e.dataset.card ?? ''} is ${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)}px`)"""
 
 
 def layout_problems(tab: Tab, must_see: list[str] | None = None) -> list[str]:
@@ -134,8 +138,9 @@ def check_layout(
     width = tab.page.viewport_size["width"] if tab.page.viewport_size else 0
     tab.screenshot(f"layout-{width}-{where}")
     problems = layout_problems(tab, must_see)
-    if must_see and width <= PHONE["width"] and tab.page.evaluate(SMALL_JS):
-        problems.append("a card is smaller than a 44 px touch target")
+    if must_see and width <= PHONE["width"]:
+        small: list[str] = tab.page.evaluate(SMALL_JS, TAPPED)
+        problems += [f"{card}, smaller than a 44 px touch target" for card in small[:4]]
     if targets:
         problems += lay_off_problems(tab)[0]
     seen[where] = problems

@@ -38,7 +38,7 @@ export function renderSeats(container, view) {
     },
       el("div", { class: "seat-head" },
         el("span", { class: `swatch seat-${s % 8}` }),
-        el("strong", { text: seatName(view, s) }),
+        el("strong", { text: seatName(view, s), title: seatName(view, s) }),
         s === me && el("span", { class: "badge", text: t("board.you") }),
         bot && el("span", { class: "badge bot", text: t("board.bot_badge", { bot: t(`bot.${bot}`) }) }),
         isAway(view, s) && el("span", { class: "badge away", dataset: { testid: `away-${s}` }, text: t("board.away") }),

@@ -32,7 +32,7 @@ const app = {
   tableId: null,
   hand: new Hand(`liverpool.hand.${seatToken ?? "watch"}`),
   builder: new Builder(),
-  ui: { pendingEnds: null, summary: null, builderOpen: false },
+  ui: { pendingEnds: null, summary: null, builderOpen: false, mustAct: false },
   coach: { pending: false, hint: null },
   seq: -1,
   eventSeq: -1,
@@ -454,6 +454,18 @@ function renderSummary(view) {
   }));
 }
 
+/** Bring the piles into sight as the viewer's turn starts or a May I? offer opens for them: the table's grid
+ * may have been scrolled away from them (on a phone to the seats below the piles, or to the log). */
+function showPiles() {
+  const piles = document.querySelector(".piles");
+  const scroller = piles?.closest(".table-grid");
+  if (!scroller) return;
+  const box = piles.getBoundingClientRect();
+  const room = scroller.getBoundingClientRect();
+  if (box.top >= room.top && box.bottom <= room.bottom) return;
+  scroller.scrollBy({ top: box.top - room.top, behavior: "instant" });
+}
+
 /** Bring the melds the selected card can go on into sight (on a phone they may be scrolled away, or lie
  * under the piles, which stay at the top of the scrolling area there). */
 function showTargets() {
@@ -568,6 +580,9 @@ function draw() {
       }
     },
   });
+  const must = mustAct(view);
+  if (must && !app.ui.mustAct && !view.nextDeal) showPiles();
+  app.ui.mustAct = must;
   showTargets();
   const scores = $("scores");
   const names = obs.seats.map((_, s) => seatName(view, s));
@@ -593,7 +608,7 @@ function draw() {
   body.seq = String(app.seq);
   body.phase = obs.phase;
   body.myTurn = view.legal.length ? "1" : "0";
-  body.mustAct = mustAct(view) ? "1" : "0";
+  body.mustAct = must ? "1" : "0";
   announce(view);
   renderTutorial(view.tutorial);
   body.seat = view.me === null ? "" : String(view.me);
