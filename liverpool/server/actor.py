@@ -4,13 +4,17 @@ Client actions, joins, bot moves and timeouts all arrive on the actor's queue. A
 through the engine (which validates it), stored in the database, and only then broadcast. Chance
 (shuffles) comes from :func:`~liverpool.engine.play.live_rng`. Bots are asked as
 :func:`liverpool.engine.play.step` asks seats: out-of-turn seats first, nearest after the current
-player first, then the seat whose turn it is, each after the table's bot pace.
+player first, then the seat whose turn it is, each after the table's bot pace. The quick bots
+(:data:`QUICK_BOTS`, well under a millisecond a decision compiled) decide on the event loop, which costs
+less than handing each decision to a worker thread and back; ``hard``, and any seat whose bot once took
+longer than :data:`QUICK_LIMIT_S`, decides in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -78,12 +82,15 @@ from .messages import (
 from .schemas import TableOptions
 from .storage import OVER, PLAYING, Conflict, NewSeat, Storage
 from .talk import SPECTATOR, TableTalk
+from .views import ClientViews
 
 log = logging.getLogger(__name__)
 
 AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
 ACKS_KEPT = 256
+QUICK_BOTS = frozenset({"random", "easy", "medium"})  # decided on the event loop (see the module's doc)
+QUICK_LIMIT_S = 0.02  # a seat whose bot once took longer decides in a worker thread from then on
 MAY_I_WINDOW_S = 3.0  # how long bots wait, whatever their pace, when a human may call "May I?"
 T = TypeVar("T")
 __all__ = ["BACKLOG", "RESUME_EVENTS", "Client", "Loaded", "TableActor", "display_name", "error", "load"]
@@ -121,6 +128,8 @@ class TableActor:
         self.agents: dict[int, Agent] = {
             s: make_bot(b, self.styles[s]) for s, b in enumerate(self.bots) if b is not None
         }
+        # The seats whose bot decides in a worker thread (not quick, or once slow); an away human's bot is quick.
+        self.threaded: set[int] = {s for s, b in enumerate(self.bots) if b is not None and b not in QUICK_BOTS}
         self.clients: set[Client] = set()
         self.away: set[int] = set()
         self.backlog = loaded.backlog
@@ -142,6 +151,7 @@ class TableActor:
         self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
         self._sent: dict[int | None, dict[str, Any]] = {}  # the last state each view's clients hold
+        self._views = ClientViews()  # what every view's observation shares, converted once
         self._on_idle = on_idle
         # When a bot starts playing for each away human (stored, so that it survives a restart), and
         # the changes not yet stored.
@@ -168,6 +178,7 @@ class TableActor:
         self.final = None
         self.backlog = []
         self._sent = {}
+        self._views = ClientViews()
         if self._on_idle is not None:
             self._on_idle(self)
 
@@ -665,10 +676,18 @@ class TableActor:
             return
 
     async def _ask(self, seat: int, state: GameState, options: list[Action]) -> Action | None:
-        """The bot's choice, thought out in a worker thread. A bot that fails is logged and treated as
-        declining: a bug in one bot must not stop the table (its seat then plays a plain legal move)."""
+        """The bot's choice: on the event loop for a quick bot, else thought out in a worker thread. A bot
+        that fails is logged and treated as declining: a bug in one bot must not stop the table (its seat
+        then plays a plain legal move)."""
+        agent = self._agent(seat)
         try:
-            return await to_thread.run_sync(self._agent(seat), observe(state, seat), options, self.rng)
+            if seat in self.threaded:
+                return await to_thread.run_sync(agent, observe(state, seat), options, self.rng)
+            started = time.perf_counter()
+            choice = agent(observe(state, seat), options, self.rng)
+            if time.perf_counter() - started > QUICK_LIMIT_S:
+                self.threaded.add(seat)
+            return choice
         except Exception:
             log.exception("table %s: the bot of seat %d failed in %s", self.id, seat, state.situation())
             return None
@@ -764,7 +783,7 @@ class TableActor:
         """The ``state`` message for one seat (or a spectator, ``seat`` None)."""
         state = self.state
         if state is not None:
-            observation: dict[str, Any] | None = observe(state, seat).to_client_dict()
+            observation: dict[str, Any] | None = self._views.client_dict(observe(state, seat))
         else:
             observation = None if self.final is None else self.final[seat]
         legal: list[dict[str, Any]] = []
