@@ -132,7 +132,10 @@ class TableActor:
         self.threaded: set[int] = {s for s, b in enumerate(self.bots) if b is not None and b not in QUICK_BOTS}
         self.clients: set[Client] = set()
         self.away: set[int] = set()
-        self.backlog = loaded.backlog
+        # The last RESUME_EVENTS events and notes, each kept as (seq, type, its encoded text): plain tuples of
+        # a number and strings, which the garbage collector stops tracking, where a message's dicts and lists
+        # (its phrases) would be walked by every full collection for as long as they are kept.
+        self.backlog: list[tuple[int, str, str]] = [(e["seq"], e["type"], encode(e)) for e in loaded.backlog]
         self.state = loaded.state
         # A finished game's last view for each seat and for spectators: once the game is over its engine
         # state (every deal's cards, the log, the bots' caches) is let go, and this is all that is shown.
@@ -285,8 +288,8 @@ class TableActor:
                         self._away_unstored.pop(client.seat, None)
                         await to_thread.run_sync(self.storage.set_away_at, self.id, client.seat, None)
                 missed = self._missed(since)
-                for event in self.backlog[-BACKLOG:] if missed is None else missed:
-                    client.send(event)
+                for _seq, _kind, text in self.backlog[-BACKLOG:] if missed is None else missed:
+                    client.send_text(text)
                 first = {
                     "rules": self.info.ruleset,
                     "resumed": missed is not None,
@@ -344,7 +347,7 @@ class TableActor:
         if not future.done():
             future.set_result(result)
 
-    def _missed(self, since: int | None) -> list[dict[str, Any]] | None:
+    def _missed(self, since: int | None) -> list[tuple[int, str, str]] | None:
         """The events a client that last saw the state of ``since`` actions has missed (those of seq
         ``since`` on), or None when it cannot be told exactly (no ``since``, one from the future, or
         one older than the events kept): the client then gets the last events and a full state."""
@@ -353,10 +356,10 @@ class TableActor:
             return None
         if since == current:
             return []
-        kept = self.backlog[0]["seq"] if self.backlog else current
+        kept = self.backlog[0][0] if self.backlog else current
         if since < kept:
             return None
-        return [event for event in self.backlog if event["seq"] >= since]
+        return [event for event in self.backlog if event[0] >= since]
 
     async def _submit(
         self, client: Client, raw: dict[str, Any], seq: int | None = None, action_id: str | None = None
@@ -433,8 +436,8 @@ class TableActor:
         self._track_turn(state)
         self._open_pause(state)
         event = step_event(seq, before, action, state, self.display_names())
-        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         text = encode(event)
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], (seq, "event", text)]
         for each in self.clients:
             each.send_text(text)
         self._broadcast_state()
@@ -756,9 +759,10 @@ class TableActor:
 
     def note(self, event: dict[str, Any]) -> None:
         """Keep a ``note`` in the backlog and show it to everyone at the table."""
-        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
+        text = encode(event)
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], (event["seq"], event["type"], text)]
         for each in self.clients:
-            each.send(event)
+            each.send_text(text)
 
     def broadcast(self) -> None:
         self._broadcast_state()
@@ -768,7 +772,7 @@ class TableActor:
         timer and remembered answer of the later moves is dropped (the actor sets them again)."""
         seq = len(state.history)
         self.state = state
-        self.backlog = [e for e in self.backlog if e["type"] != "event" or e["seq"] < seq]
+        self.backlog = [e for e in self.backlog if e[1] != "event" or e[0] < seq]
         for handle in self._timer_handles():
             if handle not in self._away_timers.values():
                 handle.cancel()
