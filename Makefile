@@ -63,7 +63,7 @@ bench: $(STAMP)
 # Server load (docs/performance.md, "Server load"): 200 live tables of four medium bots with a spectator
 # each beside a bare websocket echo, then a step search for the most tables one process holds with ping
 # p99 <= 50 ms (about 10 minutes); every figure in benchmarks/load.json.
-bench-load: $(STAMP)
+bench-load: $(COMPILED_STAMP)
 	$(BIN)/python benchmarks/load.py --tables 200 --search --out benchmarks/load.json
 
 # Soak (docs/performance.md, "Soak"): SOAK_TABLES live tables with a spectator each for SOAK_DURATION seconds,

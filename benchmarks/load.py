@@ -20,11 +20,15 @@ over those 2 s. After ``--warmup`` seconds it measures for ``--duration`` second
 - the CPU of this (client) process, which shares the machine: when it nears 100% the figures are the
   client's limit, not the server's.
 
+The table server runs the build ``make run`` serves: the mypyc-compiled copy in ``build/mypyc`` when it has
+been built (``make compile``), else the pure source, or the pure source with ``--pure``; the output and the
+JSON say which (``build``).
+
 Then the same spectators-and-pings against the echo server, for the same time. With ``--search`` it then
 looks for the most tables one process holds with ping p99 <= ``--p99-ms``: from ``--tables`` it doubles
 until the p99 is over, then halves the gap ``--steps`` times, each step on a fresh server and database.
 
-    python benchmarks/load.py [--tables 200] [--duration 30] [--warmup 10] [--search] [--out FILE.json]
+    python benchmarks/load.py [--tables 200] [--duration 30] [--warmup 10] [--search] [--pure] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
+COMPILED_DIR = ROOT / "build" / "mypyc"  # what `make compile` builds and `make run` serves
 PING_EVERY_S = 2.0
 SEATS = 4
 BOT = "medium"
@@ -73,15 +78,42 @@ def free_port() -> int:
         return port
 
 
+def compiled_built() -> bool:
+    """Whether ``build/mypyc`` holds a compiled build (its C extensions)."""
+    return (COMPILED_DIR / "liverpool").is_dir() and any(COMPILED_DIR.glob("*__mypyc*.so"))
+
+
+def package_root(pure: bool = False) -> Path:
+    """Where the server imports ``liverpool`` from: the compiled build when built (as ``make run``), else the source."""
+    return ROOT if pure or not compiled_built() else COMPILED_DIR
+
+
+def server_env(root: Path) -> dict[str, str]:
+    """The environment of a child process importing ``liverpool`` from ``root``."""
+    env = dict(os.environ)
+    paths = [str(root), *env.get("PYTHONPATH", "").split(os.pathsep)]
+    env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
+    return env
+
+
+def build_of(root: Path) -> str:
+    """The build a server importing from ``root`` runs, as ``liverpool --version`` says it."""
+    code = "from liverpool.buildinfo import describe_build; print(describe_build())"
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", code], env=server_env(root), capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
 class Subprocess:
     """A server in a child process, with its CPU time and memory read from /proc."""
 
-    def __init__(self, args: list[str], workdir: Path, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(
+        self, args: list[str], workdir: Path, env: dict[str, str], port: int | None = None, root: Path = ROOT
+    ) -> None:
         self.port = free_port() if port is None else port
         self.log = workdir / f"server-{self.port}.log"  # appended to: a server restarted on its port adds on
-        full_env = {**os.environ, **env}
-        paths = [str(ROOT), *full_env.get("PYTHONPATH", "").split(os.pathsep)]
-        full_env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in paths if p)
+        full_env = {**server_env(root), **env}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *[a.replace("{port}", str(self.port)) for a in args]],
@@ -127,14 +159,15 @@ class Subprocess:
         return self.log.read_text(errors="replace").count("Traceback")
 
 
-def table_server(workdir: Path, port: int | None = None) -> Subprocess:
-    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next)."""
+def table_server(workdir: Path, port: int | None = None, pure: bool = False) -> Subprocess:
+    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next), on
+    the compiled build when built (``pure``: the source)."""
     serve = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
     db = f"sqlite:///{workdir / 'tables.db'}"
     args = ["-c", serve, "serve", "--port", "{port}", "--db", db, "--log-level", "warning"]
     # A load client holds every spectator from one address: the per-address limits are off.
     env = {"LIVERPOOL_TABLES_PER_MINUTE": "0", "LIVERPOOL_CONNECTIONS_PER_CLIENT": "0"}
-    server = Subprocess(args, workdir, env, port)
+    server = Subprocess(args, workdir, env, port, package_root(pure))
     server.wait_ready(f"http://127.0.0.1:{server.port}/api/presets")
     return server
 
@@ -333,11 +366,13 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-async def run_tables(tables: int, warmup: float, duration: float, progress: Progress) -> dict[str, Any]:
+async def run_tables(
+    tables: int, warmup: float, duration: float, progress: Progress, pure: bool = False
+) -> dict[str, Any]:
     """The table server with ``tables`` live tables: the figures of one measured window."""
     with tempfile.TemporaryDirectory(prefix="liverpool-load-") as folder:
         workdir = Path(folder)
-        server = table_server(workdir)
+        server = table_server(workdir, pure=pure)
         try:
             idle_rss = server.rss_mb()
             base = f"http://127.0.0.1:{server.port}"
@@ -405,7 +440,7 @@ async def search_most(
 
     async def holds(n: int) -> bool:
         """Measure ``n`` tables, keep and print the row, and say whether the p99 stayed within the limit."""
-        row = await run_tables(n, args.warmup, args.search_duration, progress)
+        row = await run_tables(n, args.warmup, args.search_duration, progress, args.pure)
         rows.append({**row, "load_average": load_average()})
         _print_row(row)
         return ok(row)
@@ -438,8 +473,9 @@ def _print_row(row: dict[str, Any]) -> None:
     )
 
 
-def show(tables: dict[str, Any], echo: dict[str, Any]) -> None:
-    out = Table(title=f"{tables['tables']} live tables ({SEATS} {BOT} bots, 1 spectator each) and a bare echo")
+def show(tables: dict[str, Any], echo: dict[str, Any], build: str) -> None:
+    title = f"{tables['tables']} live tables ({SEATS} {BOT} bots, 1 spectator each; {build}) and a bare echo"
+    out = Table(title=title)
     out.add_column("")
     out.add_column("liverpool serve", justify="right")
     out.add_column("bare echo", justify="right")
@@ -468,13 +504,15 @@ def show(tables: dict[str, Any], echo: dict[str, Any]) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    result: dict[str, Any] = {"load_average_start": load_average(), "cores": os.cpu_count()}
+    build = build_of(package_root(args.pure))
+    console.print(f"table server: {build}")
+    result: dict[str, Any] = {"build": build, "load_average_start": load_average(), "cores": os.cpu_count()}
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:.0f}/{task.total:.0f}"))
     with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as progress:
-        tables = await run_tables(args.tables, args.warmup, args.duration, progress)
-        echo = await run_echo(tables["spectators"], args.warmup, args.duration, progress)
+        tables = await run_tables(args.tables, args.warmup, args.duration, progress, args.pure)
+        echo = {} if args.skip_echo else await run_echo(tables["spectators"], args.warmup, args.duration, progress)
         result.update(tables=tables, echo=echo, load_average_end=load_average())
-        show(tables, echo)
+        show(tables, echo, build)
         if args.search:
             result["search"] = await search_most(args.tables, tables, args.p99_ms, args.steps, args, progress)
             last = result["search"][-1]
@@ -496,6 +534,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p99-ms", type=float, default=50.0)
     parser.add_argument("--steps", type=int, default=3, help="halvings of the gap after the doubling")
     parser.add_argument("--max-tables", type=int, default=3200)
+    parser.add_argument("--pure", action="store_true", help="serve the pure source even when build/mypyc is built")
+    parser.add_argument("--skip-echo", action="store_true", help="measure the table server only (no echo run)")
     parser.add_argument("--out", type=Path, help="write every figure as JSON here")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -4,13 +4,17 @@ Client actions, joins, bot moves and timeouts all arrive on the actor's queue. A
 through the engine (which validates it), stored in the database, and only then broadcast. Chance
 (shuffles) comes from :func:`~liverpool.engine.play.live_rng`. Bots are asked as
 :func:`liverpool.engine.play.step` asks seats: out-of-turn seats first, nearest after the current
-player first, then the seat whose turn it is, each after the table's bot pace.
+player first, then the seat whose turn it is, each after the table's bot pace. The quick bots
+(:data:`QUICK_BOTS`, well under a millisecond a decision compiled) decide on the event loop, which costs
+less than handing each decision to a worker thread and back; ``hard``, and any seat whose bot once took
+longer than :data:`QUICK_LIMIT_S`, decides in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -78,12 +82,15 @@ from .messages import (
 from .schemas import TableOptions
 from .storage import OVER, PLAYING, Conflict, NewSeat, Storage
 from .talk import SPECTATOR, TableTalk
+from .views import ClientViews
 
 log = logging.getLogger(__name__)
 
 AWAY_BOT = "medium" if "medium" in bot_names() else "random"
 BACKLOG = 50
 ACKS_KEPT = 256
+QUICK_BOTS = frozenset({"random", "easy", "medium"})  # decided on the event loop (see the module's doc)
+QUICK_LIMIT_S = 0.02  # a seat whose bot once took longer decides in a worker thread from then on
 MAY_I_WINDOW_S = 3.0  # how long bots wait, whatever their pace, when a human may call "May I?"
 T = TypeVar("T")
 __all__ = ["BACKLOG", "RESUME_EVENTS", "Client", "Loaded", "TableActor", "display_name", "error", "load"]
@@ -121,9 +128,14 @@ class TableActor:
         self.agents: dict[int, Agent] = {
             s: make_bot(b, self.styles[s]) for s, b in enumerate(self.bots) if b is not None
         }
+        # The seats whose bot decides in a worker thread (not quick, or once slow); an away human's bot is quick.
+        self.threaded: set[int] = {s for s, b in enumerate(self.bots) if b is not None and b not in QUICK_BOTS}
         self.clients: set[Client] = set()
         self.away: set[int] = set()
-        self.backlog = loaded.backlog
+        # The last RESUME_EVENTS events and notes, each kept as (seq, type, its encoded text): plain tuples of
+        # a number and strings, which the garbage collector stops tracking, where a message's dicts and lists
+        # (its phrases) would be walked by every full collection for as long as they are kept.
+        self.backlog: list[tuple[int, str, str]] = [(e["seq"], e["type"], encode(e)) for e in loaded.backlog]
         self.state = loaded.state
         # A finished game's last view for each seat and for spectators: once the game is over its engine
         # state (every deal's cards, the log, the bots' caches) is let go, and this is all that is shown.
@@ -142,6 +154,7 @@ class TableActor:
         self._clock: TurnClock | None = None
         self._acks: dict[int, dict[str, int]] = {}
         self._sent: dict[int | None, dict[str, Any]] = {}  # the last state each view's clients hold
+        self._views = ClientViews()  # what every view's observation shares, converted once
         self._on_idle = on_idle
         # When a bot starts playing for each away human (stored, so that it survives a restart), and
         # the changes not yet stored.
@@ -168,6 +181,7 @@ class TableActor:
         self.final = None
         self.backlog = []
         self._sent = {}
+        self._views = ClientViews()
         if self._on_idle is not None:
             self._on_idle(self)
 
@@ -274,8 +288,8 @@ class TableActor:
                         self._away_unstored.pop(client.seat, None)
                         await to_thread.run_sync(self.storage.set_away_at, self.id, client.seat, None)
                 missed = self._missed(since)
-                for event in self.backlog[-BACKLOG:] if missed is None else missed:
-                    client.send(event)
+                for _seq, _kind, text in self.backlog[-BACKLOG:] if missed is None else missed:
+                    client.send_text(text)
                 first = {
                     "rules": self.info.ruleset,
                     "resumed": missed is not None,
@@ -333,7 +347,7 @@ class TableActor:
         if not future.done():
             future.set_result(result)
 
-    def _missed(self, since: int | None) -> list[dict[str, Any]] | None:
+    def _missed(self, since: int | None) -> list[tuple[int, str, str]] | None:
         """The events a client that last saw the state of ``since`` actions has missed (those of seq
         ``since`` on), or None when it cannot be told exactly (no ``since``, one from the future, or
         one older than the events kept): the client then gets the last events and a full state."""
@@ -342,10 +356,10 @@ class TableActor:
             return None
         if since == current:
             return []
-        kept = self.backlog[0]["seq"] if self.backlog else current
+        kept = self.backlog[0][0] if self.backlog else current
         if since < kept:
             return None
-        return [event for event in self.backlog if event["seq"] >= since]
+        return [event for event in self.backlog if event[0] >= since]
 
     async def _submit(
         self, client: Client, raw: dict[str, Any], seq: int | None = None, action_id: str | None = None
@@ -422,8 +436,8 @@ class TableActor:
         self._track_turn(state)
         self._open_pause(state)
         event = step_event(seq, before, action, state, self.display_names())
-        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
         text = encode(event)
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], (seq, "event", text)]
         for each in self.clients:
             each.send_text(text)
         self._broadcast_state()
@@ -665,10 +679,18 @@ class TableActor:
             return
 
     async def _ask(self, seat: int, state: GameState, options: list[Action]) -> Action | None:
-        """The bot's choice, thought out in a worker thread. A bot that fails is logged and treated as
-        declining: a bug in one bot must not stop the table (its seat then plays a plain legal move)."""
+        """The bot's choice: on the event loop for a quick bot, else thought out in a worker thread. A bot
+        that fails is logged and treated as declining: a bug in one bot must not stop the table (its seat
+        then plays a plain legal move)."""
+        agent = self._agent(seat)
         try:
-            return await to_thread.run_sync(self._agent(seat), observe(state, seat), options, self.rng)
+            if seat in self.threaded:
+                return await to_thread.run_sync(agent, observe(state, seat), options, self.rng)
+            started = time.perf_counter()
+            choice = agent(observe(state, seat), options, self.rng)
+            if time.perf_counter() - started > QUICK_LIMIT_S:
+                self.threaded.add(seat)
+            return choice
         except Exception:
             log.exception("table %s: the bot of seat %d failed in %s", self.id, seat, state.situation())
             return None
@@ -737,9 +759,10 @@ class TableActor:
 
     def note(self, event: dict[str, Any]) -> None:
         """Keep a ``note`` in the backlog and show it to everyone at the table."""
-        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], event]
+        text = encode(event)
+        self.backlog = [*self.backlog[-(RESUME_EVENTS - 1) :], (event["seq"], event["type"], text)]
         for each in self.clients:
-            each.send(event)
+            each.send_text(text)
 
     def broadcast(self) -> None:
         self._broadcast_state()
@@ -749,7 +772,7 @@ class TableActor:
         timer and remembered answer of the later moves is dropped (the actor sets them again)."""
         seq = len(state.history)
         self.state = state
-        self.backlog = [e for e in self.backlog if e["type"] != "event" or e["seq"] < seq]
+        self.backlog = [e for e in self.backlog if e[1] != "event" or e[0] < seq]
         for handle in self._timer_handles():
             if handle not in self._away_timers.values():
                 handle.cancel()
@@ -764,7 +787,7 @@ class TableActor:
         """The ``state`` message for one seat (or a spectator, ``seat`` None)."""
         state = self.state
         if state is not None:
-            observation: dict[str, Any] | None = observe(state, seat).to_client_dict()
+            observation: dict[str, Any] | None = self._views.client_dict(observe(state, seat))
         else:
             observation = None if self.final is None else self.final[seat]
         legal: list[dict[str, Any]] = []

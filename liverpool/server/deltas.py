@@ -46,20 +46,22 @@ def diff(old: Any, new: Any) -> list[dict[str, Any]]:
     [{'op': 'replace', 'path': '', 'value': [4, 5]}]
     """
     ops: list[dict[str, Any]] = []
-    _diff(old, new, "", ops)
+    if type(old) is not type(new) or old != new:
+        _diff(old, new, "", ops)
     return ops
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
-    if type(old) is type(new) and old == new:
-        return
+    """The changes from ``old`` to ``new``, which differ (each value is compared once, by its container)."""
     if type(old) is dict and type(new) is dict:
         for key in old:
             if key not in new:
                 ops.append({"op": "remove", "path": f"{path}/{pointer(key)}"})
         for key, value in new.items():
             if key in old:
-                _diff(old[key], value, f"{path}/{pointer(key)}", ops)
+                before = old[key]
+                if type(before) is not type(value) or before != value:
+                    _diff(before, value, f"{path}/{pointer(key)}", ops)
             else:
                 ops.append({"op": "add", "path": f"{path}/{pointer(key)}", "value": value})
         return
@@ -72,6 +74,8 @@ def _list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]]) 
     """The changes from list ``old`` to ``new``, if they say less than replacing it whole (else False)."""
     n, m = len(old), len(new)
     head = 0
+    if old == new[:n] or new == old[:m]:  # one list begins the other (a log grown by a line): compared in C
+        head = min(n, m)
     while head < n and head < m and old[head] == new[head]:
         head += 1
     tail = 0
@@ -80,7 +84,8 @@ def _list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]]) 
     gone, came = n - head - tail, m - head - tail
     if gone == came:
         for i in range(head, head + gone):
-            _diff(old[i], new[i], f"{path}/{i}", ops)
+            if type(old[i]) is not type(new[i]) or old[i] != new[i]:
+                _diff(old[i], new[i], f"{path}/{i}", ops)
         return True
     if gone + came >= m:
         return False
