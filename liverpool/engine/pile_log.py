@@ -37,26 +37,29 @@ class PileLog:
     """The first ``length`` entries of ``entries``, a list only ever appended to (see the module). Made by
     :meth:`of` or :meth:`added`; read like a tuple."""
 
-    def __init__(self, entries: list[PileEntry], length: int) -> None:
-        # (entries is shared with other logs and only appended to: see the module)
+    def __init__(self, entries: list[Any], length: int) -> None:
+        # (entries is shared with other logs and only appended to: see the module. Its items are typed Any:
+        # compiled, a PileEntry is an unboxed C tuple, boxed anew at each use, and ``added`` needs the one
+        # object it appended back to know whether its append came first.)
         self._entries = entries
         self._length = length
 
     @staticmethod
     def of(entries: Iterable[PileEntry]) -> PileLog:
         """The log of ``entries``, in order."""
-        own = list(entries)
+        own: list[Any] = list(entries)
         return PileLog(own, len(own))
 
     def added(self, entry: PileEntry) -> PileLog:
         """This log and ``entry`` after it (this log is unchanged)."""
         entries, length = self._entries, self._length
+        boxed: Any = entry  # (compiled: boxed once, so that the object appended is the one looked for)
         if length and len(entries) == length:
-            entries.append(entry)
-            if entries[length] is entry:  # (not if another log of this list appended first, in another thread)
+            entries.append(boxed)
+            if entries[length] is boxed:  # (not if another log of this list appended first, in another thread)
                 return PileLog(entries, length + 1)
         own = entries[:length]
-        own.append(entry)
+        own.append(boxed)
         return PileLog(own, length + 1)
 
     def kept(self, washed: set[Card]) -> PileLog:
@@ -86,7 +89,8 @@ class PileLog:
         at = index + length if index < 0 else index
         if not 0 <= at < length:
             raise IndexError(f"pile log index {index} out of range (the log has {length} entries)")
-        return self._entries[at]
+        entry: PileEntry = self._entries[at]
+        return entry
 
     def __contains__(self, entry: object) -> bool:
         return entry in self._entries[: self._length]

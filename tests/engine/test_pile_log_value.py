@@ -49,6 +49,15 @@ def test_logs_that_grow_from_one_log_keep_their_own_entries() -> None:
     assert second.added(_entry(1, 0))[-1] == _entry(1, 0) and len(first) == 4
 
 
+def test_an_entry_added_at_the_end_of_the_list_is_appended_not_copied() -> None:
+    """Issue 24: copying the log at each entry made a deal cost the square of its length. (Compiled, an
+    entry is an unboxed tuple: the append must be found again as the very object appended.)"""
+    log = PileLog.of([_entry(0, 0)])
+    longer = log.added(_entry(1, 1)).added(_entry(2, 2))
+    assert longer._entries is log._entries and len(log._entries) == 3
+    assert log.added(_entry(3, 3))._entries is not log._entries  # (no longer at the end: a copy)
+
+
 class _Raced(list[PileEntry]):
     """A log's list whose next append comes second: another log of the same list (in another thread)
     appends its own entry just before."""
