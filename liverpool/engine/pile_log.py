@@ -24,12 +24,13 @@ slicing it gives a tuple.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Final, final, overload
+from typing import Any, Final, final, overload
 
 from liverpool.engine.cards import Card
 
-if TYPE_CHECKING:
-    from liverpool.engine.state import PileEntry
+# An entry (``state.PileEntry``: the seat, a ``state.PileMove``, the card). The move is typed Any here, so
+# that this module need not import ``state``, which imports it.
+PileEntry = tuple[int, Any, Card]
 
 
 @final
