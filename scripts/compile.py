@@ -36,6 +36,7 @@ COMPILED = (
     "liverpool/engine/game/legal.py",
     "liverpool/engine/melds.py",
     "liverpool/engine/observe.py",
+    "liverpool/engine/pile_log.py",
     "liverpool/engine/play.py",
     "liverpool/engine/search/__init__.py",
     "liverpool/engine/search/candidates.py",

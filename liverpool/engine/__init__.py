@@ -63,6 +63,7 @@ from liverpool.engine.melds import (
     meld_words,
 )
 from liverpool.engine.observe import Observation, SeatView, observe
+from liverpool.engine.pile_log import PileLog
 from liverpool.engine.play import Agent, SeededChance, chance_action, choose_first_dealer, live_rng, run_game, step
 from liverpool.engine.position import Position, PositionError, new_position, position_of
 from liverpool.engine.problems import Fault, Problem
@@ -136,6 +137,7 @@ __all__ = [
     "Pass",
     "Phase",
     "PileEntry",
+    "PileLog",
     "PileMove",
     "Position",
     "PositionError",

@@ -22,9 +22,11 @@ from liverpool.engine._speed.cache import kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import joker_stands, meld_label, meld_words
+from liverpool.engine.pile_log import EMPTY as EMPTY_PILE_LOG
+from liverpool.engine.pile_log import PileLog
 from liverpool.engine.rules.parts import Buying, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
-from liverpool.engine.state import DealResult, GameState, Phase, PileEntry, TableMeld
+from liverpool.engine.state import DealResult, GameState, Phase, TableMeld
 
 # Phases as Final names (compiled, ``Phase.DEAL`` is a look-up through the enum class at each use).
 _PHASE_DEAL: Final = Phase.DEAL
@@ -95,7 +97,7 @@ class Observation:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     turn: int
-    pile_log: tuple[PileEntry, ...]
+    pile_log: PileLog
 
     def __init__(
         self,
@@ -127,7 +129,7 @@ class Observation:
         totals: tuple[int, ...],
         winners: tuple[int, ...],
         turn: int,
-        pile_log: tuple[PileEntry, ...],
+        pile_log: PileLog,
     ) -> None:
         # The dataclass's __init__, written (see _NATIVE below): compiled, it is native and writes the fields
         # straight into the object (there is an observation per seat asked at each step); as Python, each
@@ -375,7 +377,7 @@ def _shared(state: GameState, in_deal: bool) -> list[Any]:
         *_results_and_totals(state),  # results, totals
         state.winners,  # winners
         state.turn,  # turn
-        state.pile_log if in_deal else (),  # pile_log
+        state.pile_log if in_deal else EMPTY_PILE_LOG,  # pile_log
     ]
 
 

@@ -19,6 +19,7 @@ from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.actions import Action
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import Meld
+from liverpool.engine.pile_log import EMPTY, PileLog
 from liverpool.engine.rules.parts import DealRule
 from liverpool.engine.rules.ruleset import Ruleset
 
@@ -160,7 +161,7 @@ class GameState:
     winners: tuple[int, ...] = ()
     turn: int = 0
     history: list[Action] = field(default_factory=list)
-    pile_log: tuple[PileEntry, ...] = ()
+    pile_log: PileLog = EMPTY
 
     def clone(self) -> GameState:
         """An independent copy: every list is copied, cards and melds (immutable) are shared."""

@@ -38,6 +38,7 @@ from liverpool.engine import (
     MeldKind,
     Observation,
     Phase,
+    PileLog,
     PileMove,
     Ruleset,
     SeatView,
@@ -158,7 +159,7 @@ def observation_from_dict(data: dict[str, Any], rules: Ruleset) -> Observation:
         tuple(data["totals"]),
         tuple(data["winners"]),
         data["turn"],
-        tuple((seat, PileMove(kind), Card.parse(card)) for seat, kind, card in data.get("pile_log", ())),
+        PileLog.of((seat, PileMove(kind), Card.parse(card)) for seat, kind, card in data.get("pile_log", ())),
     )
 
 

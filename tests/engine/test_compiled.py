@@ -30,6 +30,7 @@ CHECKED = (
     "search/test_search.py",
     "engine/test_observe_values.py",
     "engine/test_pickle.py",
+    "engine/test_pile_log_value.py",
     "engine/test_made_values.py",
     "engine/test_lay_off_index.py",
     "engine/test_chance.py",

@@ -24,6 +24,7 @@ from liverpool.engine.cards import FACE_MASK, Card
 from liverpool.engine.game import checks
 from liverpool.engine.game.scoring import _end_deal
 from liverpool.engine.melds import lay_off, swap_joker
+from liverpool.engine.pile_log import EMPTY as EMPTY_PILE_LOG
 from liverpool.engine.rules.parts import Buying, BuyPrecedence, DiscardCall, EmptyHand, JokerSwapPlace, StockOut
 from liverpool.engine.state import DealEndReason, GameState, Phase, PileMove, TableMeld
 
@@ -113,7 +114,7 @@ def _perform(state: GameState, action: Action) -> None:
             state.reshuffles += 1
             # the stock is hidden, so the log no longer names the cards washed into it
             washed = set(action.stock)
-            state.pile_log = tuple(entry for entry in state.pile_log if entry[2] not in washed)
+            state.pile_log = state.pile_log.kept(washed)
             state.phase = _PHASE_DRAW
         case Call():
             _call(state, action)
@@ -166,7 +167,7 @@ def start_deal_bookkeeping(state: GameState) -> None:
     state.floating = False
     state.turn_end_counts = [-1] * n
     state.reshuffles = 0
-    state.pile_log = ()
+    state.pile_log = EMPTY_PILE_LOG
 
 
 def _take(state: GameState, seat: int, card: Card, known: bool) -> None:
@@ -183,7 +184,7 @@ def _from_hand(state: GameState, seat: int, card: Card) -> None:
 
 def _give_bought(state: GameState, buyer: int) -> None:
     card = state.discard_pile.pop()
-    state.pile_log += ((buyer, _BOUGHT, card),)
+    state.pile_log = state.pile_log.added((buyer, _BOUGHT, card))
     _take(state, buyer, card, known=True)
     for _ in range(state.rules.buy_penalty_cards):
         _take(state, buyer, state.stock.pop(), known=False)
@@ -194,7 +195,7 @@ def _give_bought(state: GameState, buyer: int) -> None:
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
     if state.fresh and state.discard_pile:
-        state.pile_log += ((seat, _DECLINED, state.discard_pile[-1]),)
+        state.pile_log = state.pile_log.added((seat, _DECLINED, state.discard_pile[-1]))
     state.call_open = False
     if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
@@ -249,7 +250,10 @@ def _draw_discard(state: GameState, action: DrawDiscard) -> None:
     del state.discard_pile[-action.depth :]
     for card in taken:
         _take(state, action.seat, card, known=True)
-    state.pile_log += tuple([(action.seat, _TOOK, card) for card in taken])
+    log = state.pile_log
+    for card in taken:
+        log = log.added((action.seat, _TOOK, card))
+    state.pile_log = log
     state.taken = taken[0] if action.depth == 1 else None
     state.must_place = taken[0] if action.depth > 1 else None
     state.fresh = False
@@ -297,7 +301,7 @@ def _discard(state: GameState, action: Discard) -> None:
     seat, card = action.seat, action.card
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
-    state.pile_log += ((seat, _DISCARDED, card),)
+    state.pile_log = state.pile_log.added((seat, _DISCARDED, card))
     if not state.hands[seat]:
         _end_deal(state, seat, _WENT_OUT)
         return
