@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from liverpool.engine import Observation
+from liverpool.engine import Observation, PileLog
 
 __all__ = ["ClientViews"]
 
@@ -30,7 +30,7 @@ class ClientViews:
     def __init__(self) -> None:
         self._results: tuple[Any, ...] = ()
         self._results_out: list[Any] = []
-        self._pile: tuple[Any, ...] = ()
+        self._pile = PileLog.of(())
         self._pile_out: list[Any] = []
 
     def client_dict(self, observation: Observation) -> dict[str, Any]:
@@ -39,7 +39,9 @@ class ClientViews:
         kept_results = bool(results) and results == self._results
         kept = len(self._pile) if 0 < len(self._pile) <= len(pile) and pile[: len(self._pile)] == self._pile else 0
         if kept_results or kept:
-            observation = replace(observation, results=() if kept_results else results, pile_log=pile[kept:])
+            observation = replace(
+                observation, results=() if kept_results else results, pile_log=PileLog.of(pile[kept:])
+            )
         out = observation.to_client_dict()
         if kept_results:
             out["results"] = self._results_out
