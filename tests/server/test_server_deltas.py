@@ -31,7 +31,7 @@ from liverpool.server.deltas import diff
 from liverpool.server.storage import Storage
 
 SEED = 27
-MOVES = 300
+MOVES = 1_000  # a cap, not a target: the loop ends with the game (random bots on a random table seed)
 COMPARE_EVERY = 3  # the seat's moves at which fresh connections are compared
 GAME_S = 60.0
 TWO_DEALS = {"deals": find_preset("british-nobuy").to_dict()["deals"][:2]}

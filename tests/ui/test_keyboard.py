@@ -154,8 +154,14 @@ def test_going_down_and_laying_off_by_keys(browser: Browser, lobby_server: Serve
     wanted = {"go_down", "lay_off", "swap", "buy"}
     used: set[str] = set()
     deadline = time.monotonic() + 150
-    while not wanted <= used:
-        assert time.monotonic() < deadline, f"only {sorted(used)} done by keys"
+
+    def both_bots_heard() -> bool:
+        # The bots may have played their first turns before the listeners were attached (random bots move
+        # at once): play on until each bot's turn has been said to both listeners since.
+        return all({"bot 1 (random)'s turn.", "bot 2 (random)'s turn."} <= set(heard(t)) for t in (tab, watcher))
+
+    while not wanted <= used or not both_bots_heard():
+        assert time.monotonic() < deadline, f"only {sorted(used)} done by keys; heard {heard(tab)}"
         assert wait_for_move(tab) != "game_over", f"the game ended with only {sorted(used)} done by keys"
         seq = body(tab, "seq")
         fits = page.locator("[data-testid=hand-card].can-lay-off")
