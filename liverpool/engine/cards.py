@@ -71,6 +71,10 @@ def face_text(face: int) -> str:
     return rank_text(face_rank(face)) + face_suit(face)
 
 
+# Each card's notation made so far, by the card's number (at most 64 faces a copy; a shoe has a few copies).
+_TEXTS: dict[int, str] = kept({})
+
+
 class Card(int):
     """One physical card. Compare and hash as the int it is; read it with the properties."""
 
@@ -141,8 +145,14 @@ class Card(int):
         return "" if face == JOKER_FACE else SUITS[face // 13]
 
     def __str__(self) -> str:
-        text = face_text(self & FACE_MASK)
-        return text if self.copy == 0 else f"{text}#{self.copy}"
+        # Kept by the card's number: a server converts the same few hundred cards in every observation it
+        # sends (docs/performance.md, "Toward 1,000 tables").
+        text = _TEXTS.get(self)
+        if text is None:
+            face_notation = face_text(self & FACE_MASK)
+            text = face_notation if self.copy == 0 else f"{face_notation}#{self.copy}"
+            _TEXTS[int(self)] = text
+        return text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
