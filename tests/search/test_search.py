@@ -696,6 +696,34 @@ def test_the_answers_depend_only_on_the_faces(
         assert penalty_left(hand, first[0], rules) == best_leftover(hand, contract, rules)
 
 
+@pytest.mark.parametrize("preset", ["liverpool", "contract"])
+def test_leaving_under_keeps_the_arrangements_that_leave_fewer_points_in_order(preset: str) -> None:
+    """``leaving_under``: the arrangements of the full listing that leave fewer points than that, in its
+    order, the first ``limit`` of them (the listing with a card just taken asks so: RULES.md §3.10). The
+    bound is drawn at the points one of them leaves (or one more), where an off-by-one would show."""
+    rules = find_preset(preset)
+    rng = random.Random(f"leaving under {preset}")
+    cut = 0
+    for _ in range(60):
+        deal = rng.randrange(len(rules.deals))
+        q = question(rng, rules, deal)
+        if q.whole_hand:
+            with pytest.raises(ValueError, match="whole_hand"):
+                find_arrangements(q.hand, q.contract, rules, **q.options, leaving_under=10)
+            continue
+        every = find_arrangements(q.hand, q.contract, rules, **q.options, limit=None)
+        if not every:
+            continue
+        under = penalty_left(q.hand, rng.choice(every), rules) + rng.randint(0, 1)
+        fewer = [a for a in every if penalty_left(q.hand, a, rules) < under]
+        limit = rng.choice([1, 3, 8])
+        found = find_arrangements(q.hand, q.contract, rules, **q.options, limit=limit, leaving_under=under)
+        assert found == fewer[:limit], q
+        assert find_arrangements(q.hand, q.contract, rules, **q.options, limit=None, leaving_under=under) == fewer
+        cut += len(fewer) < len(every)
+    assert cut >= 10
+
+
 @fast
 @given(hands, deals)
 def test_longer_melds_never_leave_more(hand: list[Card], deal: tuple[Ruleset, DealRule]) -> None:

@@ -138,9 +138,16 @@ def go_down_options(
             if len(melded) >= limit or len(found) < asked:
                 return melded[:limit]
             asked *= 2
-    with_taken = find_arrangements(hand, contract, rules, keep=keep, must_include=taken, limit=limit)
     others = [c for c in hand if c != taken]
     without = find_arrangements(others, contract, rules, keep=1, must_include=must_include, limit=limit)
+    # With ``limit`` that keep it, one that melds it is listed only if it leaves no more points than the worst
+    # of them (the sort below is stable, the ones melding it first: they win a tie): the search cuts the rest.
+    under = None
+    if len(without) >= limit:
+        under = _penalty_left(state, hand, without[-1]) + 1
+    with_taken = find_arrangements(
+        hand, contract, rules, keep=keep, must_include=taken, limit=limit, leaving_under=under
+    )
     merged = sorted(with_taken + without, key=lambda a: _penalty_left(state, hand, a))
     return merged[:limit]
 

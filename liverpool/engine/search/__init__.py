@@ -72,6 +72,7 @@ def find_arrangements(
     keep: int = 0,
     must_include: Card | None = None,
     limit: int | None = 8,
+    leaving_under: int | None = None,
 ) -> list[Arrangement]:
     """Up to ``limit`` distinct arrangements of ``hand`` meeting ``contract``, the least penalty left first;
     every one of them when ``limit`` is None, in the same order (the ``limit`` best are its first ``limit``).
@@ -88,6 +89,10 @@ def find_arrangements(
     other way of laying the same cards differs from one of these only by which copy of a face is laid or
     by the order of those melds, which :func:`~.melds.contract_problem` does not read.
 
+    ``leaving_under``: only the arrangements that leave fewer penalty points than this in hand (not with
+    ``whole_hand``), in the same order: the search cuts every branch that cannot, so a caller that already
+    holds arrangements as good as the rest could be asks for less work.
+
     >>> from liverpool.engine.cards import parse_cards
     >>> from liverpool.engine.rules.presets import find_preset
     >>> rules = find_preset('liverpool')
@@ -97,10 +102,14 @@ def find_arrangements(
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1 (or None for every arrangement), not {limit}")
+    if leaving_under is not None and whole_hand:
+        raise ValueError("leaving_under counts points left in hand: it cannot be given with whole_hand")
     search = _Search.prepare(hand, contract, rules, whole_hand, keep, must_include)
     if search is None:
         return []
-    found = search.run(EVERY, 0) if limit is None else search.run(TOP, limit)
+    # (points left = total - points shed: fewer than ``leaving_under`` left is at least this much shed)
+    at_least = 0 if leaving_under is None else search.total - leaving_under + 1
+    found = search.run(EVERY, 0, at_least) if limit is None else search.run(TOP, limit, at_least)
     return search.arrangements([path for _, path in found])
 
 
@@ -232,14 +241,14 @@ class _Search:
             cards, pool, layout, layout.slots, open_below, rules.longer_melds, total, base_need, n - keep, must_include
         )
 
-    def run(self, mode: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
+    def run(self, mode: int, limit: int, at_least: int = 0) -> list[tuple[int, tuple[int, ...]]]:
         """``(score, path)`` of the ``limit`` best arrangements, or of the first one met (``FEASIBLE``); a path
         holds each slot's candidate order. Of arrangements that shed as much, the one met first wins, so a
         branch must shed more than the worst kept to be worth searching, and the search ends once that
-        worst sheds all the bound allows."""
-        return self.walk(mode, limit).run(self.pool.start | self.pool.packing.guard)
+        worst sheds all the bound allows. ``at_least``: only arrangements whose score is at least this."""
+        return self.walk(mode, limit, at_least).run(self.pool.start | self.pool.packing.guard)
 
-    def walk(self, mode: int, limit: int) -> Walk:
+    def walk(self, mode: int, limit: int, at_least: int = 0) -> Walk:
         """The walk of :meth:`run`."""
         pool = self.pool
         packing = pool.packing
@@ -260,7 +269,7 @@ class _Search:
             mode != FEASIBLE or bool(self.base_need),
             mode,
             limit,
-            self.base_need,
+            self.base_need if self.base_need > at_least else at_least,
             self._most_shed(),
         )
 
