@@ -73,12 +73,16 @@ class IllegalAction(ValueError):
     reason: Reason = Reason.ILLEGAL
 
     def __init__(self, action: object, detail: str | Fault, situation: object) -> None:
-        fault = detail if isinstance(detail, Fault) else None
-        text = detail.text() if isinstance(detail, Fault) else detail
+        fault: Fault | None = None
+        text: str
+        if isinstance(detail, Fault):
+            fault, text = detail, detail.text()
+        else:
+            text = detail
         super().__init__(f"{action} is illegal: {text} ({situation})")
         self.action = str(action)
         self.detail = text
-        self.fault: Fault | None = fault
+        self.fault = fault
         self.situation = str(situation)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity, kept
 from liverpool.engine._speed.values import by_fields, native
 from liverpool.engine.cards import Card
 from liverpool.engine.melds import joker_stands, meld_label, meld_words
@@ -349,32 +349,40 @@ class Observer:
 
 def _shared(state: GameState, in_deal: bool) -> list[Any]:
     """The fields of an observation of ``state``, in field order, for no viewer (the public view)."""
+    # (Built as one list display, without a starred item, and with no tuple made of an empty list or dict:
+    # compiled, a starred item builds the list through a generic extend, and ``tuple(d.items())`` of the
+    # empty dict, the buy window's answers at most steps, costs more than the rest of its line.)
+    results, totals = _results_and_totals(state)
+    facts = _VIEW_RULES.of(state.rules)
+    contracts = facts.contracts  # (state.deal_rule.contract, without reading the ruleset's fields)
+    may_i_calls, window, answers, reclaimed = state.may_i_calls, state.window, state.window_answers, state.reclaimed
     return [
         None,  # viewer
         state.rules,  # rules
         state.seats,  # seat_count
         state.deal,  # deal
-        state.deal_rule.contract if state.phase is not _GAME_OVER else (),  # contract
+        contracts[min(state.deal, len(contracts) - 1)] if state.phase is not _GAME_OVER else (),  # contract
         state.phase,  # phase
         state.current,  # current
         state.dealer,  # dealer
         (),  # hand
-        _seat_views(state) if in_deal else _blank_views(state.seats),  # seats
+        _seat_views(state, facts) if in_deal else _blank_views(state.seats),  # seats
         tuple(state.melds) if in_deal else (),  # melds
         tuple(state.discard_pile) if in_deal else (),  # discard_pile
         len(state.stock) if in_deal else 0,  # stock_size
         state.fresh,  # fresh
         state.discarder,  # discarder
-        tuple(state.may_i_calls),  # may_i_calls
-        tuple(state.window),  # window
-        tuple(state.window_answers.items()),  # window_answers
+        tuple(may_i_calls) if may_i_calls else (),  # may_i_calls
+        tuple(window) if window else (),  # window
+        tuple(answers.items()) if answers else (),  # window_answers
         state.call_open,  # call_open
         state.taken,  # taken
         state.must_place,  # must_place
-        tuple(state.reclaimed),  # reclaimed
+        tuple(reclaimed) if reclaimed else (),  # reclaimed
         state.down_this_turn,  # down_this_turn
         state.reshuffles,  # reshuffles
-        *_results_and_totals(state),  # results, totals
+        results,  # results
+        totals,  # totals
         state.winners,  # winners
         state.turn,  # turn
         state.pile_log if in_deal else EMPTY_PILE_LOG,  # pile_log
@@ -411,12 +419,24 @@ def _results_and_totals(state: GameState) -> tuple[tuple[DealResult, ...], tuple
 _last_views: Final[list[SeatView]] = kept([])
 
 
-def _seat_views(state: GameState) -> tuple[SeatView, ...]:
-    rules = state.rules
-    announce = rules.announce_at
+class _ViewRules:
+    """What every observation reads of a ruleset, read once for each ruleset (compiled, each read of a
+    ruleset's field is a look-up by name; rules.py is not compiled)."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.announce_at: int = rules.announce_at
+        self.after_discard: bool = rules.announce_at > 0 and rules.announce_after_discard
+        self.contracts: tuple[tuple[MeldRule, ...], ...] = tuple(deal.contract for deal in rules.deals)
+
+
+_VIEW_RULES: Final[ByIdentity[_ViewRules]] = by_identity(_ViewRules)
+
+
+def _seat_views(state: GameState, facts: _ViewRules) -> tuple[SeatView, ...]:
+    announce = facts.announce_at
     # Announced after the discard (000): the count a seat held as its last turn ended, while it still holds
     # that many, and not while the seat is in the middle of its turn; else whenever it holds so few (001a).
-    after_discard = announce > 0 and rules.announce_after_discard
+    after_discard = facts.after_discard
     counts = state.turn_end_counts
     playing = state.current if state.phase is _PHASE_PLAY else -1
     hands, down, buys, known = state.hands, state.down, state.buys, state.known

@@ -51,22 +51,31 @@ class PileLog:
         own: list[Any] = list(entries)
         return PileLog(own, len(own))
 
-    def added(self, entry: PileEntry) -> PileLog:
-        """This log and ``entry`` after it (this log is unchanged)."""
+    def added(self, entry: Any) -> PileLog:
+        """This log and ``entry`` (a :data:`PileEntry`) after it (this log is unchanged).
+
+        (``entry`` is typed Any: compiled, a parameter typed as the tuple would unbox it and box a new tuple,
+        and the object appended must be the one looked for. The engine hands the same entry object to every
+        log that adds an equal entry (``perform._pile_entry``): should two logs of one list append the same
+        object at once, each finds an equal entry at its own length, which is all a log reads.)"""
         entries, length = self._entries, self._length
-        boxed: Any = entry  # (compiled: boxed once, so that the object appended is the one looked for)
         if length and len(entries) == length:
-            entries.append(boxed)
-            if entries[length] is boxed:  # (not if another log of this list appended first, in another thread)
+            entries.append(entry)
+            if entries[length] is entry:  # (not if another log of this list appended first, in another thread)
                 return PileLog(entries, length + 1)
         own = entries[:length]
-        own.append(boxed)
+        own.append(entry)
         return PileLog(own, length + 1)
 
     def kept(self, washed: set[Card]) -> PileLog:
         """This log without the entries whose card is in ``washed``."""
         entries = self._entries
-        return PileLog.of([entries[i] for i in range(self._length) if entries[i][2] not in washed])
+        own: list[Any] = []
+        for i in range(self._length):
+            entry: tuple[Any, ...] = entries[i]  # (compiled: read as the tuple it is, not unboxed)
+            if entry[2] not in washed:
+                own.append(entry)
+        return PileLog(own, len(own))
 
     def __len__(self) -> int:
         return self._length

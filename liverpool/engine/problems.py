@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Union
 
-from liverpool.engine._speed.cache import kept
+from liverpool.engine._speed.cache import ByIdentity, by_identity
 from liverpool.engine.cards import Card, rank_text
 
 
@@ -291,10 +291,7 @@ class Fault:
     def text(self) -> str:
         """The engine's English sentence."""
         if not self.params:  # (every refusal's exception says it, the listing's quiet ones too)
-            plain = _PLAIN.get(self.code)
-            if plain is None:
-                plain = _PLAIN[self.code] = ENGLISH[self.code].format(s="s")
-            return plain
+            return _PLAIN.of(self.code)
         words = {name: _english(value) for name, value in self.params.items()}
         return ENGLISH[self.code].format(s="" if self.params.get("count") == 1 else "s", **words)
 
@@ -309,8 +306,14 @@ class Fault:
         return {"code": self.code.value, "params": {name: _wire(value) for name, value in self.params.items()}}
 
 
-# The sentence of each problem said without parameters, made at its first use.
-_PLAIN: dict[Problem, str] = kept({})
+def _plain(code: Problem) -> str:
+    return ENGLISH[code].format(s="s")
+
+
+# The sentence of each problem said without parameters, made at its first use; kept by the member's identity:
+# an enum member hashes through a Python call (``Enum.__hash__``), and the listing's quiet refusals ask for a
+# sentence at most turns of some games.
+_PLAIN: ByIdentity[str] = by_identity(_plain, at_most=256)
 
 
 def _english(value: Any) -> str:

@@ -31,6 +31,7 @@ CHECKED = (
     "engine/test_observe_values.py",
     "engine/test_pickle.py",
     "engine/test_pile_log_value.py",
+    "engine/test_hot_path.py",
     "engine/test_made_values.py",
     "engine/test_lay_off_index.py",
     "engine/test_chance.py",

@@ -103,3 +103,16 @@ def _logs_of_a_game(seed: int, branching: bool) -> list[tuple[PileEntry, ...]]:
 
 def test_clones_playing_on_change_no_log_of_the_game() -> None:
     assert _logs_of_a_game(3, branching=True) == _logs_of_a_game(3, branching=False)
+
+
+def test_the_engine_makes_each_entry_once() -> None:
+    """Equal entries logged in a game are one object (``perform._pile_entry``): adding an entry allocates no
+    tuple (a `random` bots' deal logs hundreds), and every log still reads as its entries' values."""
+    made: dict[PileEntry, PileEntry] = {}
+    logged = 0
+    for log in _logs_of_a_game(5, branching=False):
+        for entry in log:
+            assert made.setdefault(entry, entry) is entry, f"{entry} was made twice"
+            assert type(entry) is tuple and type(entry[1]) is PileMove and type(entry[2]) is Card
+            logged += 1
+    assert logged > len(made) > 50

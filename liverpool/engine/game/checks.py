@@ -458,12 +458,26 @@ def buy_problem(state: GameState, seat: int) -> Fault | None:
         return _FAULT_OWN_DISCARD_BUY
     limit = rules.limit_in(state.deal)
     if limit is not None and state.buys[seat] >= limit:
-        return Fault(Problem.BUY_LIMIT, {"limit": limit})
+        return _buy_limit_fault(limit)
     if len(state.stock) < rules.penalty + 1:
         return _FAULT_STOCK_TOO_LOW
     if seat in state.may_i_calls:
         return _FAULT_ALREADY_ASKED
     return None
+
+
+# The buy-limit faults, by limit, made once: under May I the listing asks each seat at every draw whether it
+# may buy, and a seat that has bought its limit is refused there until the deal ends (a fault is a Python
+# dataclass; its parameters are never changed).
+_FAULT_BUY_LIMITS: Final[list[Fault]] = kept([])
+
+
+def _buy_limit_fault(limit: int) -> Fault:
+    if not 0 <= limit < 64:
+        return Fault(Problem.BUY_LIMIT, {"limit": limit})
+    while len(_FAULT_BUY_LIMITS) <= limit:
+        _FAULT_BUY_LIMITS.append(Fault(Problem.BUY_LIMIT, {"limit": len(_FAULT_BUY_LIMITS)}))
+    return _FAULT_BUY_LIMITS[limit]
 
 
 def buyers_in_order(state: GameState) -> list[int]:

@@ -44,7 +44,9 @@ def _apply_listed(state: GameState, action: Action, listed: Sequence[Action]) ->
     """:func:`apply`, for a caller that has just listed ``legal_actions(state)`` as ``listed`` and not
     changed ``state`` since: an action that is one of those very objects is legal by construction and is
     performed without validating it again; any other action (an equal copy included) is validated."""
-    for option in listed:
+    # (A list, as every caller passes, is walked as one: compiled, a Sequence is walked by a generic iterator.)
+    options = listed if isinstance(listed, list) else list(listed)
+    for option in options:
         if option is action:
             _perform(state, action)
             state.history.append(action)

@@ -3,8 +3,9 @@ moving the turn on."""
 
 from __future__ import annotations
 
-from typing import Final, assert_never, cast
+from typing import Any, Final, assert_never, cast
 
+from liverpool.engine._speed.cache import kept
 from liverpool.engine.actions import (
     Action,
     Buy,
@@ -53,13 +54,14 @@ _PHASE_PLAY: Final = Phase.PLAY
 _PASS_TYPE: Final = Pass
 _DISCARD_TYPE: Final = Discard
 _DRAW_STOCK_TYPE: Final = DrawStock
+_DRAW_DISCARD_TYPE: Final = DrawDiscard
 
 
 # -- performing ----------------------------------------------------------------------------------
 
 
 def _perform(state: GameState, action: Action) -> None:
-    # The three most frequent actions by their very type (Final names are C statics when compiled); then
+    # The four most frequent actions by their very type (Final names are C statics when compiled); then
     # the rest from the most frequent to the least: compiled, each case before the match is an isinstance
     # test of a class looked up by name (actions.py is not compiled).
     kind = type(action)
@@ -72,6 +74,9 @@ def _perform(state: GameState, action: Action) -> None:
         return
     if kind is _DRAW_STOCK_TYPE:
         _draw_stock(state, cast(DrawStock, action).seat)
+        return
+    if kind is _DRAW_DISCARD_TYPE:
+        _draw_discard(state, cast(DrawDiscard, action))
         return
     match action:
         case Pass():
@@ -184,7 +189,7 @@ def _from_hand(state: GameState, seat: int, card: Card) -> None:
 
 def _give_bought(state: GameState, buyer: int) -> None:
     card = state.discard_pile.pop()
-    state.pile_log = state.pile_log.added((buyer, _BOUGHT, card))
+    _log(state, buyer, _BOUGHT, card)
     _take(state, buyer, card, known=True)
     for _ in range(state.rules.buy_penalty_cards):
         _take(state, buyer, state.stock.pop(), known=False)
@@ -192,10 +197,42 @@ def _give_bought(state: GameState, buyer: int) -> None:
     state.fresh = False
 
 
+def _log(state: GameState, seat: int, move: PileMove, card: Card) -> None:
+    """Add ``(seat, move, card)`` to the deal's pile log."""
+    state.pile_log = state.pile_log.added(_pile_entry(seat, move, card, card))
+
+
+# The pile log's entries made before, by seat and move (row ``seat * 4 + move's number``) and card (a small
+# int): an entry is an immutable value, and a tuple made for each entry is allocated and freed with its deal
+# (a `random` bots' deal logs hundreds of entries). Only the engine's own cards are kept here.
+_pile_entries: Final[list[list[Any]]] = kept([])
+_ENTRY_CARDS: Final = 1024
+_CARD: Final = Card  # (a C static when compiled, where Card is a look-up by name)
+
+
+def _pile_entry(seat: int, move: PileMove, card: Card, index: int) -> Any:
+    """The entry ``(seat, move, card)``; ``index`` is ``card`` read as a plain int (compiled, indexing with a
+    Card, an int subclass from a module that is not compiled, is a generic operation). Typed Any: compiled, a
+    tuple typed as such is unboxed, and boxed anew (a new object) where it is used."""
+    if type(card) is not _CARD or not 0 <= seat < 64 or not 0 <= index < _ENTRY_CARDS:
+        fresh: Any = (seat, move, card)
+        return fresh
+    number = 0 if move is _DISCARDED else 1 if move is _DECLINED else 2 if move is _TOOK else 3
+    at = seat * 4 + number
+    while len(_pile_entries) <= at:
+        _pile_entries.append([None] * _ENTRY_CARDS)
+    row = _pile_entries[at]
+    made = row[index]
+    if made is None:
+        made = (seat, move, card)  # (boxed once: the object kept is the one given)
+        row[index] = made
+    return made
+
+
 def _draw_stock(state: GameState, seat: int) -> None:
     rules = state.rules
     if state.fresh and state.discard_pile:
-        state.pile_log = state.pile_log.added((seat, _DECLINED, state.discard_pile[-1]))
+        _log(state, seat, _DECLINED, state.discard_pile[-1])
     state.call_open = False
     if rules.buying is _AFTER_NEXT_DECLINES and state.fresh:
         buyers = checks.buyers_in_order(state)
@@ -250,10 +287,8 @@ def _draw_discard(state: GameState, action: DrawDiscard) -> None:
     del state.discard_pile[-action.depth :]
     for card in taken:
         _take(state, action.seat, card, known=True)
-    log = state.pile_log
     for card in taken:
-        log = log.added((action.seat, _TOOK, card))
-    state.pile_log = log
+        _log(state, action.seat, _TOOK, card)
     state.taken = taken[0] if action.depth == 1 else None
     state.must_place = taken[0] if action.depth > 1 else None
     state.fresh = False
@@ -301,7 +336,7 @@ def _discard(state: GameState, action: Discard) -> None:
     seat, card = action.seat, action.card
     _from_hand(state, seat, card)
     state.discard_pile.append(card)
-    state.pile_log = state.pile_log.added((seat, _DISCARDED, card))
+    _log(state, seat, _DISCARDED, card)
     if not state.hands[seat]:
         _end_deal(state, seat, _WENT_OUT)
         return
