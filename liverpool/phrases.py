@@ -72,6 +72,8 @@ class Phrase:
 
 
 Value = int | Card | tuple[Card, ...] | Seat | Listed | Phrase
+YOU = "you"
+"""The terminal client's default name for its player, who is then spoken to (see :func:`english`)."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -97,27 +99,80 @@ def english_messages() -> dict[str, str | dict[str, str]]:
     return messages
 
 
-def english(phrase: Phrase, names: list[str]) -> str:
-    """``phrase`` in English, each seat said by its name in ``names`` and cards as ``7♥`` (a joker ``JK``)."""
-    return say(phrase, names, english_messages(), lambda count: "one" if count == 1 else "other")
+def english(phrase: Phrase, names: list[str], you: int | None = None) -> str:
+    """``phrase`` in English, each seat said by its name in ``names`` and cards as ``7♥`` (a joker ``JK``).
+
+    ``you``: the seat spoken to, whose name is "you" (the terminal client's player): its sentences are said
+    in the second person ("you discard 7♥", "on your set").
+
+    >>> from liverpool.engine import Card
+    >>> mine = Phrase("log.lay_off.set", {"name": Seat(0), "card": Card.parse("7H"), "owner": Seat(1)})
+    >>> print(english(mine, ["you", "Bob"], you=0))
+    you lay off 7♥ on Bob's set
+    >>> theirs = Phrase("log.lay_off.set", {"name": Seat(1), "card": Card.parse("7H"), "owner": Seat(0)})
+    >>> print(english(theirs, ["you", "Bob"], you=0))
+    Bob lays off 7♥ on your set
+    """
+    return say(phrase, names, english_messages(), lambda count: "one" if count == 1 else "other", you)
 
 
 Messages = Mapping[str, str | dict[str, str]]
 Plural = Callable[[int], str]
 
 
-def say(phrase: Phrase, names: list[str], messages: Messages, plural: Plural) -> str:
+def say(phrase: Phrase, names: list[str], messages: Messages, plural: Plural, you: int | None = None) -> str:
     """``phrase`` with ``messages`` (a catalogue), as the browser's ``t`` fills a message: ``plural(count)``
-    names the form a message with plural forms takes; a placeholder without a parameter stays as it is."""
+    names the form a message with plural forms takes; a placeholder without a parameter stays as it is.
+    ``you``: the seat spoken to, in English only (see :func:`english`)."""
     message = messages[phrase.key]
     if isinstance(message, dict):
         count = phrase.params.get("count", 0)
         message = message.get(plural(int(count) if isinstance(count, int) else 0), message["other"])
-    words = {name: _value_text(value, names, messages, plural) for name, value in phrase.params.items()}
+    if you is not None:
+        message = _to_you(phrase, message, you)
+    words = {name: _value_text(value, names, messages, plural, you) for name, value in phrase.params.items()}
     return PLACEHOLDER.sub(lambda m: words.get(m.group(1), m.group(0)), message)
 
 
-def _value_text(value: Value, names: list[str], messages: Messages, plural: Plural) -> str:
+# The English messages whose subject may be the seat spoken to, by catalogue key: the words as en.json has
+# them (third person) and as they are said to that seat (tests/ui/test_you.py checks each against en.json).
+SECOND_PERSON: dict[str, tuple[str, str]] = {
+    "log.shuffle": ("{dealer} deals", "{dealer} deal"),
+    "log.draw_stock": ("{name} draws", "{name} draw"),
+    "log.draw_discard": ("{name} takes", "{name} take"),
+    "log.buy": ("{name} asks", "{name} ask"),
+    "log.pass": ("{name} passes", "{name} pass"),
+    "log.go_down": ("{name} goes", "{name} go"),
+    "log.lay_off.set": ("{name} lays", "{name} lay"),
+    "log.lay_off.run": ("{name} lays", "{name} lay"),
+    "log.swap_joker.set": ("{name} swaps", "{name} swap"),
+    "log.swap_joker.run": ("{name} swaps", "{name} swap"),
+    "log.discard": ("{name} discards", "{name} discard"),
+    "log.end_turn": ("{name} ends", "{name} end"),
+    "log.call_rummy": ("{name} calls", "{name} call"),
+    "log.call_liverpool": ("{name} calls Liverpool and sheds", "{name} call Liverpool and shed"),
+    "log.bought": ("{name} gets", "{name} get"),
+    "log.bought_penalty": ("{name} gets", "{name} get"),
+    "log.took_back": ("{name} takes", "{name} take"),
+}
+
+
+def _to_you(phrase: Phrase, message: str, you: int) -> str:
+    """``message`` with the seat ``you`` spoken to: "{owner}'s" of that seat becomes "your", and the verbs
+    of a sentence whose subject it is take the second person."""
+    for name, value in phrase.params.items():
+        if isinstance(value, Seat) and value.seat == you:
+            message = message.replace("{" + name + "}'s", "your")
+    verbs = SECOND_PERSON.get(phrase.key)
+    if verbs is not None:
+        third, second = verbs
+        subject = phrase.params.get(third[1 : third.index("}")])
+        if isinstance(subject, Seat) and subject.seat == you:
+            message = message.replace(third, second)
+    return message
+
+
+def _value_text(value: Value, names: list[str], messages: Messages, plural: Plural, you: int | None = None) -> str:
     match value:
         case Card():
             return value.pretty()
@@ -128,7 +183,7 @@ def _value_text(value: Value, names: list[str], messages: Messages, plural: Plur
         case Listed(items=items, join=join):
             separator = messages[join]
             assert isinstance(separator, str)
-            return separator.join(say(item, names, messages, plural) for item in items)
+            return separator.join(say(item, names, messages, plural, you) for item in items)
         case Phrase():
-            return say(value, names, messages, plural)
+            return say(value, names, messages, plural, you)
     return str(value)

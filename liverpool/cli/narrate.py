@@ -143,31 +143,32 @@ def log_keys() -> set[str]:
     return {f"log.{key}" for key in simple} | per_kind | ends | {"list.comma", "list.semicolon"}
 
 
-def describe(before: GameState, action: Action, names: list[str]) -> str:
-    """One line saying what ``action`` did, given the state just before it."""
-    return english(describe_words(before, action), names)
+def describe(before: GameState, action: Action, names: list[str], you: int | None = None) -> str:
+    """One line saying what ``action`` did, given the state just before it (``you``: the seat spoken to, see
+    :func:`liverpool.phrases.english`)."""
+    return english(describe_words(before, action), names, you)
 
 
-def outcome(before: GameState, after: GameState, names: list[str]) -> list[str]:
+def outcome(before: GameState, after: GameState, names: list[str], you: int | None = None) -> list[str]:
     """What an action led to besides itself, in sentences (see :func:`outcome_words`)."""
-    return [english(phrase, names) for phrase in outcome_words(before, after)]
+    return [english(phrase, names, you) for phrase in outcome_words(before, after)]
 
 
-def describe_step(before: GameState, action: Action, after: GameState, names: list[str]) -> str:
+def describe_step(before: GameState, action: Action, after: GameState, names: list[str], you: int | None = None) -> str:
     """The table log's line for one action: what it did, then what it led to (see :func:`outcome`)."""
-    return " ".join(english(phrase, names) for phrase in step_words(before, action, after))
+    return " ".join(english(phrase, names, you) for phrase in step_words(before, action, after))
 
 
-def deal_end_reason(result: DealResult, names: list[str]) -> str:
+def deal_end_reason(result: DealResult, names: list[str], you: int | None = None) -> str:
     """Why a deal ended, as a sentence: who went out, or how the stock ran out."""
-    return english(deal_end_words(result), names)
+    return english(deal_end_words(result), names, you)
 
 
-def deal_end_lines(result: DealResult, names: list[str]) -> list[str]:
+def deal_end_lines(result: DealResult, names: list[str], you: int | None = None) -> list[str]:
     """A deal's end as everyone sees it when the hands are laid down: the reason and scores, then what each
     seat was caught with ("Bob caught with 7♥ K♠ JK: 35") and the melds left on the table."""
     scores = ", ".join(f"{names[s]}: {p}" for s, p in enumerate(result.scores))
-    lines = [f"Deal {result.deal + 1}: {deal_end_reason(result, names)}. Points: {scores}"]
+    lines = [f"Deal {result.deal + 1}: {deal_end_reason(result, names, you)}. Points: {scores}"]
     for seat, hand in enumerate(result.hands):
         points = result.points[seat]
         if seat == result.went_out:
@@ -177,10 +178,16 @@ def deal_end_lines(result: DealResult, names: list[str]) -> list[str]:
         held = cards_text(hand) if hand else "no cards"
         lines.append(f"  {names[seat]} caught with {held}: {points}")
     if result.cut_bonus_seat is not None:
-        lines.append(f"  {names[result.cut_bonus_seat]} scores the cut bonus")
+        scores_bonus = "score" if result.cut_bonus_seat == you else "scores"
+        lines.append(f"  {names[result.cut_bonus_seat]} {scores_bonus} the cut bonus")
     if result.melds:
         table = "; ".join(
-            f"{names[tm.owner]}'s {tm.meld.kind.value} {cards_text(tm.meld.cards)}" for tm in result.melds
+            f"{_whose(tm.owner, names, you)} {tm.meld.kind.value} {cards_text(tm.meld.cards)}" for tm in result.melds
         )
         lines.append(f"  on the table: {table}")
     return lines
+
+
+def _whose(seat: int, names: list[str], you: int | None) -> str:
+    """``Bob's``; ``your`` for the seat spoken to."""
+    return "your" if seat == you else f"{names[seat]}'s"

@@ -11,6 +11,7 @@ from rich.console import Console
 from liverpool.bots.registry import FACTORIES, UnknownBot, UnknownStyle, parse_spec
 from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine import GameRecord, IllegalAction, RecordError, ReplayError
+from liverpool.phrases import YOU
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -34,7 +35,12 @@ def play(
         ),
     ] = "medium,medium,medium",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed deals the same cards.")] = 1,
-    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
+    name: Annotated[
+        str,
+        typer.Option(
+            "--name", help='Your name at the table; by default "you", and the log speaks to you ("you discard 7♥").'
+        ),
+    ] = YOU,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Carry on a game saved with ctrl+s (a game record).")
     ] = None,

@@ -33,6 +33,7 @@ from liverpool.engine import (
     replay,
     undo_point,
 )
+from liverpool.phrases import YOU
 
 from .commands import Command, CommandError
 from .seat import SeatCommands, Turn, game_end_lines
@@ -46,7 +47,7 @@ class Session(SeatCommands):
         rules: Ruleset,
         bots: list[str],
         seed: int = 1,
-        name: str = "you",
+        name: str = YOU,
         human: int = 0,
         record: GameRecord | None = None,
     ) -> None:
@@ -82,6 +83,8 @@ class Session(SeatCommands):
         else:
             self.state = new_game(rules, seats, self.chance.first_dealer(rules, seats))
         self._results_logged = len(self.state.results)
+        # The log speaks to the person in the second person while they go by the default name ("you discard").
+        self.you: int | None = human if self.names[human] == YOU else None
 
     @classmethod
     def resume(cls, record: GameRecord) -> Session:
@@ -117,13 +120,13 @@ class Session(SeatCommands):
                 raise CommandError("nothing to undo: you have not moved yet") from exc
             before = replay(GameRecord.of(self.state), exc.index)
             cards = " ".join(sorted(c.pretty() for c in exc.cards))
-            shown_by = describe(before, self.state.history[exc.index], self.names)
+            shown_by = describe(before, self.state.history[exc.index], self.names, self.you)
             raise CommandError(f"cannot undo: {cards} shown to you since ({shown_by})") from exc
         at, history = back.at, self.state.history
         state = back.state.clone()
         lines: list[str] = []
         for action in history[at:]:
-            lines.append(describe(state, action, self.names))
+            lines.append(describe(state, action, self.names, self.you))
             apply(state, action)
         self.undone.append({"at": at, "actions": [action_to_dict(a) for a in history[at:]]})
         self.state = back.state
@@ -132,7 +135,8 @@ class Session(SeatCommands):
         ]
         self._declined, self._declined_at = set(), -1
         self._results_logged = len(self.state.results)
-        self.log.append(f"{self.names[self.human]} takes back: " + "; ".join(lines))
+        takes = "take" if self.you is not None else "takes"
+        self.log.append(f"{self.names[self.human]} {takes} back: " + "; ".join(lines))
         return lines
 
     def _bot_index(self, seat: int) -> int:
@@ -221,13 +225,13 @@ class Session(SeatCommands):
 
     def _apply(self, action: Action) -> None:
         try:
-            line = describe(self.state, action, self.names)
+            line = describe(self.state, action, self.names, self.you)
         except IndexError:  # an action naming a meld that is not there: apply refuses it just below
             line = repr(action)
         apply(self.state, action)  # raises IllegalAction and leaves the state as it was
         self.log.append(line)
         for result in self.state.results[self._results_logged :]:
-            self.log.extend(deal_end_lines(result, self.names))
+            self.log.extend(deal_end_lines(result, self.names, self.you))
         self._results_logged = len(self.state.results)
         if self.state.phase is Phase.GAME_OVER:
             self.log.extend(game_end_lines(self.observation(), self.names))
