@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_tui import _next_command
 
 from liverpool.cli.narrate import log_keys
-from liverpool.engine import Card, Discard, DrawStock, GoDown, LayOff, find_preset
+from liverpool.engine import Card, find_preset
 from liverpool.phrases import SECOND_PERSON, YOU, Phrase, Seat, english, english_messages
 from liverpool.tui.commands import parse
 from liverpool.tui.session import Session
@@ -55,28 +56,13 @@ def test_a_sentence_said_to_the_player_and_about_them(key: str) -> None:
         assert "your " in about, about
 
 
-def next_command(session: Session) -> str:
-    """What a simple player types: go down, lay off, then discard; never buys."""
-    options, hand = session.turn().options, session.hand()
-    downs = [a for a in options if isinstance(a, GoDown)]
-    if downs:
-        return "l " + " ".join(",".join(str(hand.index(c) + 1) for c in meld.cards) for meld in downs[0].melds)
-    lays = [a for a in options if isinstance(a, LayOff)]
-    if lays:
-        return f"o {hand.index(lays[0].card) + 1} {lays[0].meld + 1}"
-    discards = [a for a in options if isinstance(a, Discard)]
-    if discards:
-        return f"x {hand.index(discards[-1].card) + 1}"
-    return "d" if any(isinstance(a, DrawStock) for a in options) else "p"
-
-
 def play(session: Session, moves: int) -> None:
     """The bots' moves and a scripted player's (go down, lay off, discard, never buy), ``moves`` at most."""
     for _ in range(moves):
         if session.turn().kind == "over":
             return
         if not session.step():
-            session.act(parse(next_command(session)))
+            session.act(parse(_next_command(session)))
 
 
 def test_the_terminal_log_speaks_to_its_player_by_default() -> None:
