@@ -79,7 +79,15 @@ LAYOUT_JS = """(mustSee) => {
     const nodes = [...document.querySelectorAll(selector)];
     if (!nodes.length) problems.push(`nothing matches ${selector}`);
     const hidden = nodes.find((e) => !onScreen(e));
-    if (hidden) problems.push(`${selector} (${name(hidden)}) is not on screen without scrolling`);
+    if (hidden) {
+      // where it is, and what is on top at its middle: enough to tell a scrolled box from a cover
+      const r = hidden.getBoundingClientRect();
+      const over = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      const box = [...document.querySelectorAll('*')].find((p) => p.contains(hidden) && p.scrollTop > 0);
+      problems.push(`${selector} (${name(hidden)}) is not on screen without scrolling: at top ${Math.round(r.top)}, `
+        + `bottom ${Math.round(r.bottom)} of ${vh}, under ${over ? name(over) : 'nothing'}`
+        + (box ? `, inside ${name(box)} scrolled down ${Math.round(box.scrollTop)}px` : ''));
+    }
   }
   return problems;
 }""".replace("ON_SCREEN", ON_SCREEN)

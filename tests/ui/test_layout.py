@@ -117,7 +117,9 @@ class Walker(Player):
         elif visible(tab, "draw-stock"):
             check_layout(tab, "draw", self.seen, ACTING)
             if self.read_log:  # its turn starts with the grid scrolled to the log: the piles are brought back
-                check_layout(tab, "turn-start", self.seen, ACTING)
+                # (on a laptop, where the seats stand beside the piles, the whole table from its top)
+                seats = [".seats > .seat .seat-head"] if tab.page.viewport_size == DESKTOP else []
+                check_layout(tab, "turn-start", self.seen, ACTING + seats)
             # another seat shows many cards it picked up: the pile and this seat's hand stay in sight
             known = tab.page.evaluate(MOST_KNOWN)
             Walker.most_known = max(Walker.most_known, known)

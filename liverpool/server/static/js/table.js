@@ -462,6 +462,11 @@ function showPiles() {
   if (!scroller) return;
   const box = piles.getBoundingClientRect();
   const room = scroller.getBoundingClientRect();
+  // From the table's top when the piles are in sight there: on a wide screen the seats stand beside them.
+  if (scroller.scrollTop > 0 && box.bottom + scroller.scrollTop <= room.bottom) {
+    scroller.scrollTop = 0;
+    return;
+  }
   if (box.top >= room.top && box.bottom <= room.bottom) return;
   scroller.scrollBy({ top: box.top - room.top, behavior: "instant" });
 }
