@@ -21,6 +21,9 @@ Two figures per environment, from the same loop:
 * **whole loop** steps per second: all CPU time of the loop, the agent's choice and the clock reads included
   (the figure reported before session 48, whose choice was ``rng.choice(np.flatnonzero(mask))``).
 
+In ``--out``'s JSON: ``steps_per_second`` is the environment's figure (``env_seconds`` of CPU),
+``loop_steps_per_second`` the whole loop's (``seconds``), ``agent_seconds`` the choices' time.
+
 The agent is the same for every environment: ``legal = np.flatnonzero(mask)`` then
 ``legal[rng.integers(len(legal))]``, uniformly random among the legal actions (``rng.choice`` costs several
 times more for the same draw). PettingZoo's gin rummy is in its last release that has it,
