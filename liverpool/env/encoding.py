@@ -227,6 +227,12 @@ class Layout:
         the table is equal (most steps lay nothing: draws, discards, buys)."""
         return {}
 
+    @functools.cached_property
+    def tables(self) -> _Tables:
+        """The index tables :func:`encode_observation` reads at every observation, made once per layout (read as
+        an attribute: a ``functools.cache`` keyed by the layout hashes its four fields at every call)."""
+        return _Tables(self)
+
     # Observation layout.
     @functools.cached_property
     def meld_features(self) -> int:
@@ -321,7 +327,29 @@ def _offsets(layout: Layout) -> tuple[int, int, int, int, int, int]:
     return melds, seats, phase, contract, window, pending
 
 
-_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+class _Tables:
+    """A layout's positions for :func:`encode_observation`: the blocks' offsets (:func:`_offsets`), the known
+    cards' tables by relative seat (:func:`_known_tables`), and the index arrays of the numbers other than 1 by
+    count of table and contract melds and whether there are totals (:func:`_value_positions`), made as asked."""
+
+    __slots__ = (
+        "contract_at",
+        "current_at",
+        "known",
+        "melds_at",
+        "pending_at",
+        "phase_at",
+        "size",
+        "values",
+        "window_at",
+    )
+
+    def __init__(self, layout: Layout) -> None:
+        self.melds_at, _, self.phase_at, self.contract_at, self.window_at, self.pending_at = _offsets(layout)
+        self.current_at = self.phase_at + len(PHASES)  # am current; then current and dealer (relative)
+        self.known = _known_tables(layout)
+        self.size = layout.observation_size
+        self.values: dict[int, npt.NDArray[np.intp]] = {}
 
 
 def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int]) -> npt.NDArray[np.float32]:
@@ -332,87 +360,85 @@ def encode_observation(layout: Layout, obs: Observation, pending: Sequence[int])
     Built as a list of the positions that hold a 1 (a card counted, a one-hot, a flag that is set), counted by
     ``np.bincount``, and the values of the other numbers (all integers), written in one assignment at positions
     that depend only on how many table melds and contract melds there are and whether there are totals
-    (:func:`_value_positions`, an index array made once each): two NumPy calls where a write per element would
-    cost more than the whole. A card's position
-    in a face block is read from a table by card (:func:`_card_positions`); the table's share is kept from the
-    viewer's last observation while the table is equal, and each meld's while the very same meld object is in
-    that slot for this viewer (the contract's while it is the same object), as the engine hands out a new meld
-    object when one changes."""
+    (:func:`_value_positions`, an index array made once each and kept in ``layout.tables``): a few NumPy calls
+    where a write per element would cost more than the whole. A card's position in a face block is read from a
+    table by card (:func:`_add_cards`); the table's share is kept from the viewer's last observation while the
+    table is equal, and each meld's while the very same meld object is in that slot for this viewer (the
+    contract's while it is the same object), as the engine hands out a new meld object when one changes."""
     assert obs.viewer is not None
     me, s = obs.viewer, layout.seats
-    melds_at, seats_at, phase_at, contract_at, window_at, pending_at = _offsets(layout)
+    tables = layout.tables
     pile = obs.discard_pile
-    ones = _card_positions(_AT_HAND, obs.hand)
+    ones: list[int] = []
+    _add_cards(ones, _AT_HAND, obs.hand)
     if pile:
-        ones += _card_positions(_AT_PILE, pile)
+        _add_cards(ones, _AT_PILE, pile)
         ones.append(2 * FACES + (pile[-1] & FACE_MASK))
     if obs.taken is not None:
         ones.append(3 * FACES + (obs.taken & FACE_MASK))
     if obs.must_place is not None:
         ones.append(4 * FACES + (obs.must_place & FACE_MASK))
     if obs.reclaimed:
-        ones += _card_positions(_AT_RECLAIMED, obs.reclaimed)
+        _add_cards(ones, _AT_RECLAIMED, obs.reclaimed)
     if obs.down_this_turn:
         ones.append(7 * FACES + 4)
     views = obs.seats
-    rel = views[me:] + views[:me]
     value: list[int] = [len(pile), obs.stock_size, obs.deal, obs.reshuffles]
-    width = layout.seat_features
-    base = seats_at
-    for view, known_at in zip(rel, _known_tables(layout), strict=True):
+    for view, known_at in zip(views[me:] + views[:me], tables.known, strict=True):
         value += (view.hand_count, view.buys)
         if view.down:
-            ones.append(base + 1)
+            ones.append(known_at[0] - 3)  # the seat's block starts 4 before its known cards
         if view.announced:
-            ones.append(base + 3)
-        known = view.known
-        if known:
-            ones += _card_positions(known_at, known)
-        base += width
-    if obs.totals:
-        totals = obs.totals
+            ones.append(known_at[0] - 1)
+        if view.known:
+            _add_cards(ones, known_at, view.known)
+    totals = obs.totals
+    if totals:
         value += totals[me:] + totals[:me]
     table = obs.melds
     if len(table) > layout.max_melds:
         raise ValueError(f"{len(table)} melds on the table, beyond the {layout.max_melds} slots")
+    shares = layout.meld_parts
     if table:
-        shares = layout.meld_parts
         part = shares.get(-2 - me)
         if part is None or part[0] != table:
-            part = shares[-2 - me] = (table, *_table_part(layout, table, me, melds_at))
+            part = shares[-2 - me] = (table, *_table_part(layout, table, me, tables.melds_at))
         ones += part[1]
         value += part[2]
-    ones.append(phase_at + _PHASE_INDEX[obs.phase])
+    at = tables.current_at
+    ones.append(tables.phase_at + PHASES.index(obs.phase))
     if obs.current == me:
-        ones.append(phase_at + len(PHASES))
-    ones += (
-        phase_at + len(PHASES) + 1 + (obs.current - me) % s,
-        phase_at + len(PHASES) + 1 + s + (obs.dealer - me) % s,
-    )
+        ones.append(at)
+    ones += (at + 1 + (obs.current - me) % s, at + 1 + s + (obs.dealer - me) % s)
     contract = obs.contract
     rules = 0
     if contract:
-        part = layout.meld_parts.get(-1)
+        part = shares.get(-1)
         if part is None or part[0] is not contract:
-            part = layout.meld_parts[-1] = (contract, *_contract_part(layout, contract, contract_at))
+            part = shares[-1] = (contract, *_contract_part(layout, contract, tables.contract_at))
         ones += part[1]
         value += part[2]
         rules = len(part[2])
+    at = tables.window_at
     if obs.window:
-        ones += [window_at + (seat - me) % s for seat in set(obs.window)]
+        ones += [at + (seat - me) % s for seat in set(obs.window)]
     if obs.window_answers:
-        ones += [window_at + s + (seat - me) % s for seat in {seat for seat, _ in obs.window_answers}]
+        ones += [at + s + (seat - me) % s for seat in {seat for seat, _ in obs.window_answers}]
     if obs.may_i_calls:
-        ones += [window_at + 2 * s + (seat - me) % s for seat in set(obs.may_i_calls)]
+        ones += [at + 2 * s + (seat - me) % s for seat in set(obs.may_i_calls)]
     if obs.fresh:
-        ones.append(window_at + 3 * s)
+        ones.append(at + 3 * s)
     if obs.call_open:
-        ones.append(window_at + 3 * s + 1)
+        ones.append(at + 3 * s + 1)
     if pending:
-        ones += [pending_at + index for index in set(pending)]
-    out = np.bincount(np.fromiter(ones, np.intp, len(ones)), None, layout.observation_size)
-    out[_value_positions(layout, bool(obs.totals), len(table), rules)] = value
-    assert out.shape[0] == layout.observation_size
+        at = tables.pending_at
+        ones += [at + index for index in set(pending)]
+    out = np.bincount(np.fromiter(ones, np.intp, len(ones)), None, tables.size)
+    key = (len(table) * 64 + rules) * 2 + bool(totals)
+    positions = tables.values.get(key)
+    if positions is None:
+        positions = tables.values[key] = _value_positions(layout, bool(totals), len(table), rules)
+    out[positions] = np.fromiter(value, np.intp, len(value))
     return out.astype(np.float32)
 
 
@@ -446,6 +472,17 @@ def _card_positions(table: list[int], cards: Sequence[int]) -> list[int]:
         return list(map(table.__getitem__, cards))
     except IndexError:
         return [table[0] + (c & FACE_MASK) for c in cards]
+
+
+def _add_cards(ones: list[int], table: list[int], cards: Sequence[int]) -> None:
+    """Add ``table[0] + (c & FACE_MASK)`` of each card to ``ones``, read from ``table`` (one of the ``_AT_``
+    tables) without a list in between."""
+    size = len(ones)
+    try:
+        ones += map(table.__getitem__, cards)
+    except IndexError:
+        del ones[size:]
+        ones += [table[0] + (c & FACE_MASK) for c in cards]
 
 
 def _table_part(layout: Layout, table: Sequence[TableMeld], me: int, melds_at: int) -> tuple[list[int], list[int]]:

@@ -217,9 +217,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         return (self._moment * 64 + len(self.pending)) * 16 + seat
 
     def action_mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """1 at each index of ``options(seat)``: a fresh array each call (a learner may keep it), filled in one
+        NumPy assignment."""
         mask = np.zeros(self.layout.actions, dtype=np.int8)
-        for index in self.options(seat):
-            mask[index] = 1
+        chosen = self.options(seat)
+        mask[np.fromiter(chosen, np.intp, len(chosen))] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:

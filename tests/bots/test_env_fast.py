@@ -221,3 +221,40 @@ def test_kept_shares_equal_an_array_built_afresh_when_only_the_agent_to_act_look
         laid += len(view.melds)
         env.step(int(rng.choice(np.flatnonzero(got["action_mask"]))))
     assert went_down and laid, "random play reached a going-down and a table with melds"
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("liverpool", 4), ("contract", 5)])
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_arrays_of_the_benchmarks_loop_equal_the_reference_and_stay_as_handed_out(
+    preset: str, seats: int, seed: int
+) -> None:
+    """The loop of ``benchmarks/env_speed.py`` (the wrapped ``env()``, ``last`` for the agent to act, a uniformly
+    random legal action by ``rng.integers``), over whole seeded games: at every step the observation array equals
+    :func:`reference_observation` of the engine's observation (written element by element) and the mask equals
+    :func:`reference_mask`; and the arrays handed out one step are still the same after the next step (each
+    call returns arrays of its own, not a buffer the environment writes again). Fails when the index tables put
+    a number in another place, the mask's fill misses or adds an index, or an array is reused."""
+    env = liverpool_v0.env(preset=preset, seats=seats)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = np.random.default_rng(seed)
+    before: dict[str, npt.NDArray[np.generic]] | None = None
+    kept: dict[str, npt.NDArray[np.generic]] = {}
+    went_down = steps = 0
+    for agent in env.agent_iter():
+        got, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        if before is not None:
+            assert all(np.array_equal(before[k], kept[k]) for k in kept), ("an array changed after its step", steps)
+        seat = raw.agent_name_mapping[agent]
+        want = reference_observation(raw.layout, observe(raw.state, seat), raw.pending)
+        assert got["observation"].dtype == want.dtype and got["action_mask"].dtype == np.int8
+        assert np.array_equal(got["observation"], want), (steps, seat, np.flatnonzero(got["observation"] != want))
+        assert np.array_equal(got["action_mask"], reference_mask(raw, seat)), (steps, seat)
+        before, kept = got, {k: v.copy() for k, v in got.items()}
+        went_down += bool(raw.pending)
+        legal = np.flatnonzero(got["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    assert went_down and steps > 500, (went_down, steps)
