@@ -24,7 +24,7 @@ from liverpool.engine._speed.cache import kept
 from liverpool.engine.actions import Action, Buy, Pass, Reshuffle, Shuffle
 from liverpool.engine.cards import Card, make_shoe
 from liverpool.engine.game.core import _apply_listed, new_game
-from liverpool.engine.game.legal import is_chance, legal_actions
+from liverpool.engine.game.legal import is_chance, legal_actions, seat_order
 from liverpool.engine.game.verify import shoe
 from liverpool.engine.observe import Observation, Observer
 from liverpool.engine.rules.parts import FirstDealer
@@ -151,7 +151,7 @@ def step(
         if choice is None:
             raise ValueError(f"agent of seat {seat} declined to act but must ({state.situation()})")
         return _do(state, choice, before, turn)
-    order = _asking_order(state.seats, state.current)
+    order = seat_order(state.seats, state.current)
     if phase is _BUY:
         # In a buy window the first seat in order that has options must answer: only its options are listed.
         for seat in order:
@@ -206,20 +206,6 @@ def _window_observer(state: GameState) -> Observer:
         if held is state and len(state.history) == length:
             return observer.answered()
     return Observer(state)
-
-
-# The asking order of each seat at each table size (``_ORDERS[seats][current]``, see ``legal.asking_order``),
-# made once: a list built at each step costs more than the look-up. Only read, never changed.
-_ORDERS: Final[list[list[list[int]]]] = kept([])
-
-
-def _asking_order(seats: int, current: int) -> list[int]:
-    """``asking_order(state)`` of a state with ``seats`` seats and ``current`` the current seat (not to be
-    changed: the same list is given each time)."""
-    while len(_ORDERS) <= seats:
-        n = len(_ORDERS)
-        _ORDERS.append([[(c + k) % n for k in range(1, n)] + [c] for c in range(n)])
-    return _ORDERS[seats][current]
 
 
 def _do(state: GameState, action: Action, before: Hook | None, listed: Sequence[Action] = ()) -> Action:

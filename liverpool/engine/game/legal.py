@@ -76,8 +76,21 @@ def asking_order(state: GameState) -> list[int]:
     >>> asking_order(new_game(find_preset('liverpool'), seats=4, first_dealer=1))
     [1, 2, 3, 0]
     """
-    seats, current = state.seats, state.current
-    return [(current + k) % seats for k in range(1, seats)] + [current]
+    return list(seat_order(state.seats, state.current))
+
+
+# Each table size's asking order of each current seat (``_ORDERS[seats][current]``), made once: a list built at
+# each step of a driver costs more than the look-up. Tuples, so a caller cannot change what others read.
+_ORDERS: Final[list[list[tuple[int, ...]]]] = kept([])
+
+
+def seat_order(seats: int, current: int) -> tuple[int, ...]:
+    """:func:`asking_order` of a table of ``seats`` seats whose current seat is ``current``, the same tuple each
+    time (for a driver's every step)."""
+    while len(_ORDERS) <= seats:
+        n = len(_ORDERS)
+        _ORDERS.append([tuple([(c + k) % n for k in range(1, n)] + [c]) for c in range(n)])
+    return _ORDERS[seats][current]
 
 
 def acting_seats(state: GameState) -> list[int]:
