@@ -6,6 +6,7 @@ table back to a shorter pile log and fewer results)."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from liverpool.engine import GameState, apply, chance_action, find_preset, is_chance, legal_actions, new_game, observe
 from liverpool.server.messages import encode
@@ -55,7 +56,7 @@ def test_melds_laid_and_laid_off_on_equal_the_engines() -> None:
     played = states(seed=3, deals=3)
     laid_off = [
         (before, after)
-        for before, after in zip(played, played[1:], strict=False)
+        for before, after in pairwise(played)
         if len(before.melds) == len(after.melds) > 0 and before.melds != after.melds
     ]
     assert laid_off, "the seeded game lays off on a meld"
