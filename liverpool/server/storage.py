@@ -426,14 +426,18 @@ class Storage:
         self.append_many([StoredAction(table_id, seq, action, status)])
 
     def append_many(self, rows: Sequence[StoredAction]) -> None:
-        """Store actions of any tables, and their tables' new statuses, in one transaction."""
-        with self._sessions.begin() as session:
-            session.execute(
+        """Store actions of any tables, and their tables' new statuses, in one transaction.
+
+        On a connection, not an ORM session: the same statements, for about half the CPU a batch (a
+        session's setup and its ORM insert path cost some 300 µs a batch of the 550 on SQLite, and the
+        group commit writes a batch every few milliseconds; docs/performance.md, "Session 48")."""
+        with self.engine.begin() as connection:
+            connection.execute(
                 insert(ActionRow), [{"table_id": r.table_id, "seq": r.seq, "action": r.action} for r in rows]
             )
             for row in rows:
                 if row.status is not None:
-                    session.execute(update(TableRow).where(TableRow.id == row.table_id).values(status=row.status))
+                    connection.execute(update(TableRow).where(TableRow.id == row.table_id).values(status=row.status))
 
     def take_back(self, table_id: str, at: int, data: dict[str, Any]) -> None:
         """Remove actions ``at`` and after from the log and keep them in an ``undo`` note (``data``), in one

@@ -6,8 +6,10 @@ table back to a shorter pile log and fewer results)."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from liverpool.engine import GameState, apply, chance_action, find_preset, is_chance, legal_actions, new_game, observe
+from liverpool.server.messages import encode
 from liverpool.server.views import ClientViews
 
 VIEWS: tuple[int | None, ...] = (None, 0, 1, 2)
@@ -44,3 +46,23 @@ def test_views_out_of_order_equal_the_engines() -> None:
     for state in picks:
         observation = observe(state, random.Random(len(state.history)).choice(VIEWS))
         assert views.client_dict(observation) == observation.to_client_dict()
+
+
+def test_melds_laid_and_laid_off_on_equal_the_engines() -> None:
+    """A meld is converted once and kept while it stays as it is; one laid off on (RULES.md §1: a turn may lay
+    off, giving the same place on the table more cards) is converted again. Every view still equals the
+    engine's, down to the text a client is sent."""
+    views = ClientViews()
+    played = states(seed=3, deals=3)
+    laid_off = [
+        (before, after)
+        for before, after in pairwise(played)
+        if len(before.melds) == len(after.melds) > 0 and before.melds != after.melds
+    ]
+    assert laid_off, "the seeded game lays off on a meld"
+    for state in played:
+        for seat in VIEWS:
+            observation = observe(state, seat)
+            out = views.client_dict(observation)
+            assert out["melds"] == observation.to_client_dict()["melds"]
+            assert encode(out) == encode(observation.to_client_dict())  # the same text, key order and all
