@@ -341,7 +341,12 @@ class NoLeaks(RuleBasedStateMachine):
             case "event":
                 seq = message["seq"]
                 before, after = self.game.at(seq), self.game.at(seq + 1)
-                public = faces(observe(before, None).visible_cards() | observe(after, None).visible_cards())
+                seen, then = observe(before, None), observe(after, None)
+                public = faces(seen.visible_cards() | then.visible_cards())
+                # a move that ends the deal (going down and out at once) names melds that now stand in the deal's
+                # result, shown to all at its end (issue 28 item 1), not on a table that is gone after the last deal
+                ended = then.results[len(seen.results) :]
+                public |= faces({c for result in ended for tm in result.melds for c in tm.meld.cards})
                 action = self.game.actions[seq]
                 if isinstance(action, Discard):  # the card discarded to go out is said before the deal ends
                     public |= faces({action.card})
