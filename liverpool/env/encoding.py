@@ -466,14 +466,6 @@ def _known_tables(layout: Layout) -> list[list[int]]:
     return [_face_table(seats_at + k * layout.seat_features + 4) for k in range(layout.seats)]
 
 
-def _card_positions(table: list[int], cards: Sequence[int]) -> list[int]:
-    """``[table[0] + (c & FACE_MASK) for c in cards]``, read from ``table`` (one of the ``_AT_`` tables)."""
-    try:
-        return list(map(table.__getitem__, cards))
-    except IndexError:
-        return [table[0] + (c & FACE_MASK) for c in cards]
-
-
 def _add_cards(ones: list[int], table: list[int], cards: Sequence[int]) -> None:
     """Add ``table[0] + (c & FACE_MASK)`` of each card to ``ones``, read from ``table`` (one of the ``_AT_``
     tables) without a list in between."""
@@ -507,7 +499,8 @@ def _meld_part(layout: Layout, tm: TableMeld, me: int, base: int) -> tuple[list[
     values of its low end, length and jokers."""
     meld = tm.meld
     cards = meld.cards
-    ones = _card_positions(_AT_TABLE, cards)
+    ones: list[int] = []
+    _add_cards(ones, _AT_TABLE, cards)
     naturals = [c for c in cards if c & FACE_MASK != JOKER]
     owner = base + 10 + (tm.owner - me) % layout.seats
     if meld.kind is MeldKind.SET:
