@@ -5,15 +5,13 @@ Every action, the actor sends each view (each seat's, the spectators') its obser
 action to the next: the ``results`` of every ended deal (their hands and labelled melds, more than half
 the bytes late in a game) change only when a deal ends, and the deal's ``pile_log`` only grows by a line.
 Converting them again each time cost most of the CPU of an action on a busy server (docs/performance.md,
-"Server load"). The melds on the table change only when one is laid or laid off on, yet each is labelled
-and worded again every time. :class:`ClientViews` keeps the converted ``results``, ``pile_log`` and melds
-of the last observation and converts only what is new: the engine is handed a copy of the observation
-without the results already converted, with only the new lines of the pile log and only the melds not
-converted before, and the parts kept are put back. What comes out equals ``to_client_dict`` of the whole
-observation (``tests/server/test_views.py``).
+"Server load"). :class:`ClientViews` keeps the converted ``results`` and ``pile_log`` of the last
+observation and converts only what is new: the engine is handed a copy of the observation without the
+results already converted and with only the new lines of the pile log, and the parts kept are put back.
+What comes out equals ``to_client_dict`` of the whole observation (``tests/server/test_views.py``).
 
-The parts kept are the engine's own conversion of the same values (compared with ``==``; a meld is
-kept by its :class:`~liverpool.engine.TableMeld`, its owner and cards), and none depends on the viewer, so one :class:`ClientViews` serves every view of a table. The lists it hands out
+The parts kept are the engine's own conversion of the same values (compared with ``==``), and neither
+depends on the viewer, so one :class:`ClientViews` serves every view of a table. The lists it hands out
 are shared between the dicts it returns: they must be read, not changed (the actor only diffs and
 encodes them).
 """
@@ -23,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from liverpool.engine import Observation, PileLog, TableMeld
+from liverpool.engine import Observation, PileLog
 
 __all__ = ["ClientViews"]
 
@@ -34,21 +32,15 @@ class ClientViews:
         self._results_out: list[Any] = []
         self._pile = PileLog.of(())
         self._pile_out: list[Any] = []
-        self._melds: dict[TableMeld, dict[str, Any]] = {}  # the last observation's melds, converted
 
     def client_dict(self, observation: Observation) -> dict[str, Any]:
-        """``observation.to_client_dict()``, converting only the results, pile-log lines and melds not seen before."""
-        results, pile, melds = observation.results, observation.pile_log, observation.melds
+        """``observation.to_client_dict()``, converting only the results and pile-log lines not seen before."""
+        results, pile = observation.results, observation.pile_log
         kept_results = bool(results) and results == self._results
         kept = len(self._pile) if 0 < len(self._pile) <= len(pile) and pile[: len(self._pile)] == self._pile else 0
-        known = self._melds
-        fresh = tuple(dict.fromkeys(m for m in melds if m not in known))
-        if kept_results or kept or len(fresh) < len(melds):
+        if kept_results or kept:
             observation = replace(
-                observation,
-                results=() if kept_results else results,
-                pile_log=PileLog.of(pile[kept:]),
-                melds=fresh,
+                observation, results=() if kept_results else results, pile_log=PileLog.of(pile[kept:])
             )
         out = observation.to_client_dict()
         if kept_results:
@@ -58,7 +50,4 @@ class ClientViews:
         if kept:
             out["pile_log"] = [*self._pile_out, *out["pile_log"]]
         self._pile, self._pile_out = pile, out["pile_log"]
-        converted = dict(zip(fresh, out["melds"], strict=True))
-        out["melds"] = [converted[m] if m in converted else known[m] for m in melds]
-        self._melds = dict(zip(melds, out["melds"], strict=True))
         return out
