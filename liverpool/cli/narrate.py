@@ -79,6 +79,17 @@ def describe_words(before: GameState, action: Action) -> Phrase:
 def outcome_words(before: GameState, after: GameState) -> list[Phrase]:
     """What an action led to besides itself: who got a bought card (with its penalty cards from the stock),
     and why a deal ended. ``before`` and ``after`` are the states around one action."""
+    lines = bought_words(before, after)
+    if len(after.results) > len(before.results):
+        result = after.results[-1]
+        lines.append(Phrase("log.deal_over", {"deal": result.deal + 1, "reason": deal_end_words(result)}))
+    return lines
+
+
+def bought_words(before: GameState, after: GameState) -> list[Phrase]:
+    """Who got a bought card with the action between ``before`` and ``after`` (with its penalty cards from
+    the stock), if anyone did: the engine grants a buy inside another seat's move, so the move's own line
+    does not say it."""
     lines = []
     if after.deal == before.deal and after.buys and before.discard_pile:
         penalty = before.rules.buy_penalty_cards
@@ -89,9 +100,6 @@ def outcome_words(before: GameState, after: GameState) -> list[Phrase]:
                     lines.append(Phrase("log.bought_penalty", {"name": Seat(seat), "card": card, "count": penalty}))
                 else:
                     lines.append(Phrase("log.bought", {"name": Seat(seat), "card": card}))
-    if len(after.results) > len(before.results):
-        result = after.results[-1]
-        lines.append(Phrase("log.deal_over", {"deal": result.deal + 1, "reason": deal_end_words(result)}))
     return lines
 
 
@@ -152,6 +160,12 @@ def describe(before: GameState, action: Action, names: list[str], you: int | Non
 def outcome(before: GameState, after: GameState, names: list[str], you: int | None = None) -> list[str]:
     """What an action led to besides itself, in sentences (see :func:`outcome_words`)."""
     return [english(phrase, names, you) for phrase in outcome_words(before, after)]
+
+
+def bought(before: GameState, after: GameState, names: list[str], you: int | None = None) -> list[str]:
+    """Who got a bought card with one action, in sentences (see :func:`bought_words`); for logs that write
+    a deal's end apart (:func:`deal_end_lines`)."""
+    return [english(phrase, names, you) for phrase in bought_words(before, after)]
 
 
 def describe_step(before: GameState, action: Action, after: GameState, names: list[str], you: int | None = None) -> str:

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from liverpool.bots.random_bot import random_bot
 from liverpool.bots.registry import UnknownBot, UnknownStyle, make_spec, seat_entry
-from liverpool.cli.narrate import deal_end_lines, describe
+from liverpool.cli.narrate import bought, deal_end_lines, describe
 from liverpool.cli.rulesfile import load_ruleset
 from liverpool.engine import (
     Action,
@@ -74,17 +74,27 @@ def watch(
     seats = len(agents)
     names = [f"seat {s}" for s in range(seats)]
     printed = [0]
+    last: list[GameState] = []  # the state before the action printed last
+
+    def outcome(state: GameState) -> None:
+        """Who got a bought card with the last action (the engine grants a buy inside another move)."""
+        if last and not quiet:
+            for line in bought(last[0], state, names):
+                console.print("  " + line, markup=False)
 
     def narrate(state: GameState, action: Action) -> None:
+        outcome(state)
         _catch_up(state, names, printed)
         if not quiet:
             indent = "" if isinstance(action, Shuffle) else "  "
             console.print(indent + describe(state, action, names), markup=False)
+            last[:] = [state.clone()]
 
     try:
         state = run_game(rules, agents, random.Random(seed), before=narrate)
     except ValueError as exc:
         raise _fail(str(exc)) from exc
+    outcome(state)
     _catch_up(state, names, printed)
     _print_totals(state, names)
     if record is not None:

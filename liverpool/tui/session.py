@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from liverpool.bots.registry import make_spec, seat_entry
-from liverpool.cli.narrate import deal_end_lines, describe
+from liverpool.cli.narrate import bought, deal_end_lines, describe
 from liverpool.engine import (
     Action,
     Agent,
@@ -228,8 +228,10 @@ class Session(SeatCommands):
             line = describe(self.state, action, self.names, self.you)
         except IndexError:  # an action naming a meld that is not there: apply refuses it just below
             line = repr(action)
+        before = self.state.clone()
         apply(self.state, action)  # raises IllegalAction and leaves the state as it was
         self.log.append(line)
+        self.log.extend(bought(before, self.state, self.names, self.you))
         for result in self.state.results[self._results_logged :]:
             self.log.extend(deal_end_lines(result, self.names, self.you))
         self._results_logged = len(self.state.results)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from liverpool.bots.registry import VERSIONS
 from liverpool.cli import app
+from liverpool.engine import apply
 from liverpool.engine.record import GameRecord, replay
 
 runner = CliRunner()
@@ -130,3 +131,26 @@ def test_a_bad_style_is_named_by_watch_and_play(tmp_path: Path) -> None:
     played = runner.invoke(app, ["play", "--bots", "random:aggressive,easy"])
     assert played.exit_code != 0
     assert "bot 'random' has no style 'aggressive': it plays only balanced" in " ".join(played.output.split())
+
+
+def test_watch_says_who_got_each_bought_card(tmp_path: Path) -> None:
+    """RULES.md §3 buying: a buy is granted inside another seat's move, so the log says who got the card
+    ('seat 3 asks to buy' alone does not): one line per buy the engine granted in the recorded game."""
+    out = tmp_path / "g.json"
+    result = runner.invoke(app, ["watch", "--bots", "medium,medium,medium,medium", "--seed", "5", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    record = GameRecord.from_json(out.read_text(encoding="utf-8"))
+    state = replay(record, 0)
+    grants = []
+    for action in record.actions:
+        deal, buys, pile = state.deal, list(state.buys), list(state.discard_pile)
+        apply(state, action)
+        if state.deal == deal and buys:
+            grants += [
+                (seat, pile[-1]) for seat, (now, was) in enumerate(zip(state.buys, buys, strict=True)) if now > was
+            ]
+    lines = [line.strip() for line in result.output.splitlines() if "gets the bought" in line]
+    assert grants, "no buy was granted in this game: pick another seed"
+    assert lines == [
+        f"seat {seat} gets the bought {card.pretty()}, with 1 penalty card from the stock." for seat, card in grants
+    ]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from liverpool.engine import Card, Discard, DrawStock, GameRecord, GoDown, IllegalAction, LayOff, apply, find_preset
-from liverpool.engine.record import snapshot
+from liverpool.engine.record import replay, snapshot
 from liverpool.tui.app import LiverpoolApp
 from liverpool.tui.commands import Command, CommandError, parse, picked_command
 from liverpool.tui.session import Session
@@ -308,3 +308,33 @@ def test_bots_move_on_a_timer_and_wait_for_the_person() -> None:
             assert session.turn().kind == "human" and len(session.state.history) > moves + 1
 
     asyncio.run(run())
+
+
+def _grants(session: Session) -> int:
+    """How many buys the engine granted in the session's game so far (RULES.md §3 buying): replayed from
+    its moves, each rise of a seat's buy count within a deal."""
+    record = GameRecord.of(session.state)
+    state = replay(record, 0)
+    grants = 0
+    for action in record.actions:
+        before = (state.deal, list(state.buys))
+        apply(state, action)
+        if state.deal == before[0] and before[1]:
+            grants += sum(max(0, now - was) for now, was in zip(state.buys, before[1], strict=True))
+    return grants
+
+
+def test_the_log_says_who_got_each_bought_card() -> None:
+    """RULES.md §3 buying: the engine grants a buy inside another seat's move (the next draw or the last
+    answer of the window), so the log must say who got the card: 'Bob asks to buy' alone does not."""
+    session = Session(find_preset("liverpool"), ["medium", "medium", "medium"], seed=5, name="ada")
+    for _ in range(3000):
+        if session.state.results:
+            break
+        if not session.step():
+            session.act(parse(_next_command(session)))
+    grants = _grants(session)
+    got = [line for line in session.log if " gets the bought " in line or " get the bought " in line]
+    assert grants > 0, "no buy was granted in this deal: pick another seed"
+    assert len(got) == grants, (grants, got)
+    assert all("with 1 penalty card from the stock." in line for line in got), got
