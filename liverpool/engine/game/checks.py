@@ -142,14 +142,21 @@ def go_down_options(
     without = find_arrangements(others, contract, rules, keep=1, must_include=must_include, limit=limit)
     # With ``limit`` that keep it, one that melds it is listed only if it leaves no more points than the worst
     # of them (the sort below is stable, the ones melding it first: they win a tie): the search cuts the rest.
+    # Points left = the hand's points - the points melded (each arrangement lays distinct cards of ``hand``):
+    # summed over the few melded cards, without a set of them for each arrangement.
+    values = rules.card_values
+    held = _points_of(hand, values)
     under = None
     if len(without) >= limit:
-        under = _penalty_left(state, hand, without[-1]) + 1
+        under = held - _melded_points(without[-1], values) + 1
     with_taken = find_arrangements(
         hand, contract, rules, keep=keep, must_include=taken, limit=limit, leaving_under=under
     )
-    merged = sorted(with_taken + without, key=lambda a: _penalty_left(state, hand, a))
-    return merged[:limit]
+    merged = with_taken + without
+    # Sorted stably by points left: the index breaks ties, the ones melding the taken card first.
+    keyed = [(held - _melded_points(merged[i], values), i) for i in range(len(merged))]
+    keyed.sort()
+    return [merged[i] for _, i in keyed[:limit]]
 
 
 def go_down_question(state: GameState, hand: Sequence[Card]) -> tuple[bool, int, Card | None]:
@@ -232,8 +239,22 @@ def left_after(hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> list[Card
     return [c for c in hand if c not in used]
 
 
-def _penalty_left(state: GameState, hand: Sequence[Card], arrangement: tuple[Meld, ...]) -> int:
-    return sum(state.rules.value(c) for c in left_after(hand, arrangement))
+def _points_of(cards: Sequence[Card], values: tuple[int, ...]) -> int:
+    """The penalty points of ``cards`` in hand, ``values`` a ruleset's ``card_values``: what
+    :meth:`.Ruleset.value` gives, summed (compiled, a call of that method is a Python call a card)."""
+    total = 0
+    for card in cards:
+        face = card & FACE_MASK
+        total += values[13] if face == JOKER_FACE else values[face % 13]
+    return total
+
+
+def _melded_points(arrangement: tuple[Meld, ...], values: tuple[int, ...]) -> int:
+    """The penalty points of the cards ``arrangement`` lays (see :func:`_points_of`)."""
+    total = 0
+    for meld in arrangement:
+        total += _points_of(meld.cards, values)
+    return total
 
 
 def lay_off_targets(state: GameState, card: Card) -> list[tuple[int, End | None]]:

@@ -220,14 +220,23 @@ class Walk:
             return
         self.met += 1
         found = self.found
-        found.append((-score, self.met, path))
         if self.mode == FEASIBLE:
+            found.append((-score, self.met, path))
             self.stopped = True
             return
         if self.mode == EVERY:  # (no bound to raise: every arrangement is kept)
+            found.append((-score, self.met, path))
             return
-        found.sort()
-        del found[self.limit :]
+        # Kept sorted by (-score, order met): this one goes after every one that sheds as much or more (each
+        # was met before it), found from the end; the list never holds more than ``limit``. (Compiled, a sort
+        # compares the tuples in generic calls.)
+        at = len(found)
+        while at and found[at - 1][0] > -score:
+            at -= 1
+        if at < self.limit:
+            found.insert(at, (-score, self.met, path))
+            if len(found) > self.limit:
+                found.pop()
         if len(found) == self.limit:
             worst = -found[-1][0]
             if worst >= self.ceiling:
