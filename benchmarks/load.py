@@ -28,7 +28,16 @@ Then the same spectators-and-pings against the echo server, for the same time. W
 looks for the most tables one process holds with ping p99 <= ``--p99-ms``: from ``--tables`` it doubles
 until the p99 is over, then halves the gap ``--steps`` times, each step on a fresh server and database.
 
+With ``--database postgresql://...`` each run (each search step too) is on a schema of its own in that
+database, made for it and dropped after, and the servers run with the cluster on (``cluster.py``); with
+``--processes N`` too, N servers share it, each on its own port: the tables are made round-robin
+through their lobby APIs, and each spectator watches on the process that made its table (no relay). The
+actions are counted from the ``actions`` table; CPU and RSS are summed over the servers, and given for
+each (``processes``). A spectator that sees an ``event`` number skipped counts an error
+(``event_skipped``: an update lost).
+
     python benchmarks/load.py [--tables 200] [--duration 30] [--warmup 10] [--search] [--pure] [--out FILE.json]
+                              [--database postgresql://... [--processes 2]]
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import contextlib
 import json
 import os
 import resource
+import secrets
 import signal
 import socket
 import sqlite3
@@ -46,12 +56,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
+import psycopg
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -65,6 +77,7 @@ SEATS = 4
 BOT = "medium"
 WS_MAX_BYTES = 1024 * 1024  # as liverpool serve
 CREATE_AT_ONCE = 16
+CLUSTER_LEASE_S = 10  # on PostgreSQL the servers run with the cluster on, as a scale-out would
 console = Console(stderr=True)
 
 
@@ -159,14 +172,17 @@ class Subprocess:
         return self.log.read_text(errors="replace").count("Traceback")
 
 
-def table_server(workdir: Path, port: int | None = None, pure: bool = False) -> Subprocess:
-    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next), on
-    the compiled build when built (``pure``: the source)."""
+def table_server(workdir: Path, port: int | None = None, pure: bool = False, db: str | None = None) -> Subprocess:
+    """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next), or
+    on the PostgreSQL database ``db`` with the cluster on (``cluster.py``: several may share it), on the
+    compiled build when built (``pure``: the source)."""
     serve = "import sys; from liverpool.cli import main; sys.argv[0] = 'liverpool'; main()"
-    db = f"sqlite:///{workdir / 'tables.db'}"
+    db = db or f"sqlite:///{workdir / 'tables.db'}"
     args = ["-c", serve, "serve", "--port", "{port}", "--db", db, "--log-level", "warning"]
     # A load client holds every spectator from one address: the per-address limits are off.
     env = {"LIVERPOOL_TABLES_PER_MINUTE": "0", "LIVERPOOL_CONNECTIONS_PER_CLIENT": "0"}
+    if db.startswith("postgres"):
+        env["LIVERPOOL_CLUSTER_LEASE_S"] = str(CLUSTER_LEASE_S)
     server = Subprocess(args, workdir, env, port, package_root(pure))
     server.wait_ready(f"http://127.0.0.1:{server.port}/api/presets")
     return server
@@ -248,9 +264,15 @@ async def _ping(websocket: ClientConnection, sent: list[float], offset: float) -
 
 
 async def _read(websocket: ClientConnection, tally: Tally, sent: list[float]) -> None:
+    last_event = None
     with contextlib.suppress(ConnectionClosed):
         async for raw in websocket:
-            kind = json.loads(raw)["type"]
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "event":  # one per action, numbered: a number skipped is an update lost
+                if last_event is not None and message["seq"] != last_event + 1:
+                    tally.error("event_skipped")
+                last_event = message["seq"]
             if kind == "pong" and sent:
                 rtt = (time.perf_counter() - sent.pop()) * 1000
                 if tally.measuring:
@@ -265,34 +287,83 @@ async def _read(websocket: ClientConnection, tally: Tally, sent: list[float]) ->
                 tally.error("error_message")
 
 
+@dataclass(frozen=True)
+class Made:
+    """A table made through the lobby API of process ``process`` (an index into the servers)."""
+
+    process: int
+    table_id: str
+    spectator: str
+
+
 async def create_tables(base: str, count: int, progress: Progress) -> tuple[list[str], int]:
-    """``count`` tables of four bots through the lobby API: their spectator tokens, and refusals."""
+    """``count`` tables of four bots through the lobby API at ``base``: their spectator tokens, and refusals."""
+    made, refused = await create_round_robin([base], count, progress)
+    return [m.spectator for m in made], refused
+
+
+async def create_round_robin(bases: list[str], count: int, progress: Progress) -> tuple[list[Made], int]:
+    """``count`` tables of four bots, the i-th through the lobby API at ``bases[i % len(bases)]``, and refusals."""
     job = progress.add_task("creating tables", total=count)
-    tokens: list[str] = []
+    made: list[Made] = []
     refused = 0
     gate = asyncio.Semaphore(CREATE_AT_ONCE)
     body = {"seats": SEATS, "bots": {str(s): BOT for s in range(SEATS)}}
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+    clients = [httpx.AsyncClient(base_url=base, timeout=60) for base in bases]
 
-        async def one() -> None:
-            nonlocal refused
-            async with gate:
-                answer = await client.post("/api/tables", json=body)
-            if answer.status_code == 201:
-                tokens.append(answer.json()["spectator"])
-            else:
-                refused += 1
-            progress.advance(job)
+    async def one(i: int) -> None:
+        nonlocal refused
+        process = i % len(bases)
+        async with gate:
+            answer = await clients[process].post("/api/tables", json=body)
+        if answer.status_code == 201:
+            made.append(Made(process, answer.json()["table_id"], answer.json()["spectator"]))
+        else:
+            refused += 1
+        progress.advance(job)
 
-        await asyncio.gather(*(one() for _ in range(count)))
+    try:
+        await asyncio.gather(*(one(i) for i in range(count)))
+    finally:
+        for client in clients:
+            await client.aclose()
     progress.remove_task(job)
-    return tokens, refused
+    return made, refused
 
 
-def actions_stored(db: Path) -> int:
-    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as connection:
-        count: int = connection.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-        return count
+def actions_by_table(db: str) -> dict[str, int]:
+    """The actions stored in the database at ``db`` (a SQLAlchemy URL), by table."""
+    query = "SELECT table_id, COUNT(*) FROM actions GROUP BY table_id"
+    if db.startswith("sqlite:///"):
+        path = db.removeprefix("sqlite:///")
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as connection:
+            return dict(connection.execute(query).fetchall())
+    with psycopg.connect(libpq(db)) as connection:
+        return dict(connection.execute(query).fetchall())
+
+
+def libpq(url: str) -> str:
+    """A PostgreSQL URL as psycopg takes it (no ``+psycopg`` driver name)."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+@contextlib.contextmanager
+def fresh_database(workdir: Path, postgres: str | None) -> Iterator[str]:
+    """The database of one run: a SQLite file in ``workdir``, or a schema of its own in the PostgreSQL
+    database ``postgres`` (the servers' search path; dropped afterwards)."""
+    if postgres is None:
+        yield f"sqlite:///{workdir / 'tables.db'}"
+        return
+    schema = f"load_{secrets.token_hex(6)}"
+    with psycopg.connect(libpq(postgres), autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(postgres)
+    query = urlencode([*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")])
+    try:
+        yield urlunsplit(parts._replace(query=query))
+    finally:
+        with psycopg.connect(libpq(postgres), autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -303,17 +374,17 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 async def measure_window(
-    server: Subprocess,
+    servers: list[Subprocess],
     urls: list[str],
     tally: Tally,
     warmup: float,
     duration: float,
     progress: Progress,
     what: str,
-    played: Callable[[], int] = lambda: 0,
+    played: Callable[[], list[int]] = lambda: [],
 ) -> dict[str, Any]:
     """Connect a spectator to each url, wait ``warmup``, measure ``duration`` seconds, disconnect;
-    ``played`` counts the actions stored so far."""
+    ``played`` counts the actions stored so far, by server."""
     stop = asyncio.Event()
     n = max(1, len(urls))
     clients = [asyncio.create_task(spectate(u, tally, PING_EVERY_S * i / n, stop)) for i, u in enumerate(urls)]
@@ -322,7 +393,7 @@ async def measure_window(
     while time.monotonic() - start < warmup:
         await asyncio.sleep(0.25)
         progress.update(job, completed=time.monotonic() - start)
-    before = measures(server)
+    before = measures(servers)
     played_before = await asyncio.to_thread(played)
     tally.measuring = True
     progress.update(job, description=f"{what}: measuring")
@@ -330,34 +401,43 @@ async def measure_window(
         await asyncio.sleep(0.25)
         progress.update(job, completed=time.monotonic() - start)
     tally.measuring = False
-    after = measures(server)
+    after = measures(servers)
     played_after = await asyncio.to_thread(played)
     stop.set()
     await asyncio.gather(*clients)
     progress.remove_task(job)
     seconds = after["wall"] - before["wall"]
+    cpu_pct = [100 * (a - b) / seconds for a, b in zip(after["cpu"], before["cpu"], strict=True)]
+    actions_per_s = [(a - b) / seconds for a, b in zip(played_after, played_before, strict=True)]
+    processes = [
+        {"port": s.port, "cpu_pct": round(c, 1), "rss_mb": round(r, 1)}
+        for s, c, r in zip(servers, cpu_pct, after["rss"], strict=True)
+    ]
+    for process, n in zip(processes, actions_per_s, strict=False):
+        process["actions_per_s"] = round(n, 1)
     return {
         "seconds": round(seconds, 2),
         "messages_per_s": round(tally.messages / seconds, 1),
-        "actions_per_s": round((played_after - played_before) / seconds, 1),
+        "actions_per_s": round(sum(actions_per_s), 1),
         "by_type": tally.by_type,
         "bytes_by_type": tally.bytes_by_type,
         "pings": len(tally.rtts_ms),
         "ping_p50_ms": _round(percentile(tally.rtts_ms, 0.5)),
         "ping_p99_ms": _round(percentile(tally.rtts_ms, 0.99)),
         "ping_max_ms": _round(max(tally.rtts_ms, default=None)),
-        "server_cpu_pct": round(100 * (after["cpu"] - before["cpu"]) / seconds, 1),
+        "server_cpu_pct": round(sum(cpu_pct), 1),
         "client_cpu_pct": round(100 * (after["client_cpu"] - before["client_cpu"]) / seconds, 1),
-        "server_rss_mb": round(after["rss"], 1),
+        "server_rss_mb": round(sum(after["rss"]), 1),
+        "processes": processes,
         "errors": dict(tally.errors),
     }
 
 
-def measures(server: Subprocess) -> dict[str, float]:
+def measures(servers: list[Subprocess]) -> dict[str, Any]:
     return {
         "wall": time.monotonic(),
-        "cpu": server.cpu_s(),
-        "rss": server.rss_mb(),
+        "cpu": [s.cpu_s() for s in servers],
+        "rss": [s.rss_mb() for s in servers],
         "client_cpu": time.process_time(),
     }
 
@@ -367,29 +447,43 @@ def _round(value: float | None) -> float | None:
 
 
 async def run_tables(
-    tables: int, warmup: float, duration: float, progress: Progress, pure: bool = False
+    tables: int,
+    warmup: float,
+    duration: float,
+    progress: Progress,
+    pure: bool = False,
+    postgres: str | None = None,
+    processes: int = 1,
 ) -> dict[str, Any]:
-    """The table server with ``tables`` live tables: the figures of one measured window."""
-    with tempfile.TemporaryDirectory(prefix="liverpool-load-") as folder:
+    """``processes`` table servers on one fresh database (SQLite, or a schema in ``postgres``) with ``tables``
+    live tables made round-robin through them, each watched on its own server: the figures of one window."""
+    with tempfile.TemporaryDirectory(prefix="liverpool-load-") as folder, fresh_database(Path(folder), postgres) as db:
         workdir = Path(folder)
-        server = table_server(workdir, pure=pure)
+        servers: list[Subprocess] = []
         try:
-            idle_rss = server.rss_mb()
-            base = f"http://127.0.0.1:{server.port}"
-            tokens, refused = await create_tables(base, tables, progress)
-            urls = [f"ws://127.0.0.1:{server.port}/ws/watch/{t}" for t in tokens]
+            for _ in range(processes):  # one after the other: the first migrates the database
+                servers.append(table_server(workdir, pure=pure, db=db))
+            idle_rss = sum(s.rss_mb() for s in servers)
+            bases = [f"http://127.0.0.1:{s.port}" for s in servers]
+            made, refused = await create_round_robin(bases, tables, progress)
+            urls = [f"ws://127.0.0.1:{servers[m.process].port}/ws/watch/{m.spectator}" for m in made]
             tally = Tally()
-            db = workdir / "tables.db"
             what = f"{tables} tables"
-            row = await measure_window(
-                server, urls, tally, warmup, duration, progress, what, lambda: actions_stored(db)
-            )
+
+            def played() -> list[int]:
+                stored = actions_by_table(db)
+                return [sum(stored.get(m.table_id, 0) for m in made if m.process == i) for i in range(processes)]
+
+            row = await measure_window(servers, urls, tally, warmup, duration, progress, what, played)
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
         if refused:
             tally.error("table_refused")
         row["errors"] = dict(tally.errors)
-        row["server_tracebacks"] = server.tracebacks()
+        row["server_tracebacks"] = sum(s.tracebacks() for s in servers)
+        for i, (process, server) in enumerate(zip(row["processes"], servers, strict=True)):
+            process.update(tables=sum(m.process == i for m in made), tracebacks=server.tracebacks())
     actions_per_s = row["actions_per_s"]
     table_messages = sum(n for kind, n in row["by_type"].items() if kind != "pong")
     table_bytes = sum(n for kind, n in row["bytes_by_type"].items() if kind != "pong")
@@ -413,7 +507,7 @@ async def run_echo(clients: int, warmup: float, duration: float, progress: Progr
         try:
             idle_rss = server.rss_mb()
             urls = [f"ws://127.0.0.1:{server.port}/ws"] * clients
-            row = await measure_window(server, urls, Tally(), warmup, duration, progress, f"echo x{clients}")
+            row = await measure_window([server], urls, Tally(), warmup, duration, progress, f"echo x{clients}")
         finally:
             server.stop()
         row["server_tracebacks"] = server.tracebacks()
@@ -440,7 +534,7 @@ async def search_most(
 
     async def holds(n: int) -> bool:
         """Measure ``n`` tables, keep and print the row, and say whether the p99 stayed within the limit."""
-        row = await run_tables(n, args.warmup, args.search_duration, progress, args.pure)
+        row = await run_tables(n, args.warmup, args.search_duration, progress, args.pure, args.database, args.processes)
         rows.append({**row, "load_average": load_average()})
         _print_row(row)
         return ok(row)
@@ -471,6 +565,8 @@ def _print_row(row: dict[str, Any]) -> None:
         f"server CPU {row['server_cpu_pct']}% ({row['cpu_ms_per_action']} ms an action), RSS {row['server_rss_mb']} MB, client CPU {row['client_cpu_pct']}%, "
         f"errors {row['errors'] or 'none'}"
     )
+    if len(row["processes"]) > 1:
+        console.print(f"  by process: {row['processes']}")
 
 
 def show(tables: dict[str, Any], echo: dict[str, Any], build: str) -> None:
@@ -501,6 +597,8 @@ def show(tables: dict[str, Any], echo: dict[str, Any], build: str) -> None:
     for label, key in rows:
         out.add_row(label, str(tables.get(key, "")), str(echo.get(key, "")))
     Console().print(out)
+    for i, process in enumerate(tables["processes"] if len(tables["processes"]) > 1 else []):
+        Console().print(f"process {i + 1}: {process}")
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
@@ -509,7 +607,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {"build": build, "load_average_start": load_average(), "cores": os.cpu_count()}
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:.0f}/{task.total:.0f}"))
     with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as progress:
-        tables = await run_tables(args.tables, args.warmup, args.duration, progress, args.pure)
+        tables = await run_tables(
+            args.tables, args.warmup, args.duration, progress, args.pure, args.database, args.processes
+        )
         echo = {} if args.skip_echo else await run_echo(tables["spectators"], args.warmup, args.duration, progress)
         result.update(tables=tables, echo=echo, load_average_end=load_average())
         show(tables, echo, build)
@@ -536,9 +636,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tables", type=int, default=3200)
     parser.add_argument("--pure", action="store_true", help="serve the pure source even when build/mypyc is built")
     parser.add_argument("--skip-echo", action="store_true", help="measure the table server only (no echo run)")
+    parser.add_argument(
+        "--database", metavar="URL", help="a PostgreSQL database: each run on a schema of its own there, cluster on"
+    )
+    parser.add_argument("--processes", type=int, default=1, help="table servers on the one database (PostgreSQL)")
     parser.add_argument("--out", type=Path, help="write every figure as JSON here")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.database is not None and not args.database.startswith(("postgresql://", "postgres://")):
+        parser.error(f"--database must be a postgresql:// URL, not {args.database.split(':')[0]!r}")
+    if args.processes < 1 or (args.processes > 1 and args.database is None):
+        parser.error(f"--processes {args.processes}: give 1, or more with --database postgresql://...")
     if args.echo_server is not None:
         run_echo_server(args.echo_server)
         return 0
