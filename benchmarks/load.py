@@ -303,7 +303,8 @@ async def create_tables(base: str, count: int, progress: Progress) -> tuple[list
 
 
 async def create_round_robin(bases: list[str], count: int, progress: Progress) -> tuple[list[Made], int]:
-    """``count`` tables of four bots, the i-th through the lobby API at ``bases[i % len(bases)]``, and refusals."""
+    """``count`` tables of four bots, the i-th through the lobby API at ``bases[i % len(bases)]``, and refusals
+    (an answer other than 201, or a request the server dropped)."""
     job = progress.add_task("creating tables", total=count)
     made: list[Made] = []
     refused = 0
@@ -314,8 +315,14 @@ async def create_round_robin(bases: list[str], count: int, progress: Progress) -
     async def one(i: int) -> None:
         nonlocal refused
         process = i % len(bases)
-        async with gate:
-            answer = await clients[process].post("/api/tables", json=body)
+        try:
+            async with gate:
+                answer = await clients[process].post("/api/tables", json=body)
+        except httpx.TransportError as exc:  # the server dropped the request: an error of the run, not its end
+            print(f"creating a table through {bases[process]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            refused += 1
+            progress.advance(job)
+            return
         if answer.status_code == 201:
             made.append(Made(process, answer.json()["table_id"], answer.json()["spectator"]))
         else:
