@@ -382,7 +382,7 @@ def test_the_members_of_the_value_search_are_the_candidates_alike_as_one(seed: i
             lengths = lengths_allowed(contract, kind, rules)
             want = Counter(
                 (score, use - (use // joker_unit) * joker_unit, use // joker_unit, tag, block)
-                for score, _, use, tag, block, _ in pool.entries[kind]
+                for score, _, use, tag, block, _, _ in pool.entries[kind]
             )
             if not lengths:
                 assert not want

@@ -5,10 +5,12 @@ into one int, :attr:`Packing.width` bits per face with a guard bit on top of eac
 meld still fits in what is left of the hand is one subtraction and one mask: with every guard bit set in
 what is left, ``(left - use) & guard == guard`` exactly when no field borrowed.
 
-A candidate is an :data:`Entry` ``(score, size, use, tag, block, order)``: ``score`` is what laying it
-sheds (the weights of its faces), ``use`` its packed face counts, and ``tag`` and ``block`` carry the
-contract's constraints between melds: a candidate whose ``tag`` meets the ``block`` of one already chosen
-may not join it (same suit, same rank, or a run that could be joined end to end). ``order`` sorts the
+A candidate is an :data:`Entry` ``(score, size, use, tag, block, order, jokers)``: ``score`` is what laying
+it sheds (the weights of its faces), ``use`` its packed face counts, ``jokers`` the jokers' count of ``use`` in
+a native int (the walk passes over a candidate that wants more jokers than are left without a big-int test),
+and ``tag`` and ``block`` carry the contract's constraints between melds: a candidate whose ``tag`` meets the
+``block`` of one already chosen may not join it (same suit, same rank, or a run that could be joined end to
+end). ``order`` sorts the
 candidates of a kind (more points, then more cards, then suit or rank, low end and shape) and encodes
 the meld itself (:func:`decode`).
 
@@ -39,7 +41,7 @@ from liverpool.engine.cards import JOKER_FACE, face_text
 from liverpool.engine.rules.parts import JoinableRuns, MeldKind, MeldRule
 from liverpool.engine.rules.ruleset import Ruleset
 
-Entry = tuple[int, int, int, int, int, int]
+Entry = tuple[int, int, int, int, int, int, int]
 SCAN: Final = 6
 ACE_HIGH: Final = 14
 _ANY_LENGTH: Final = (1 << 256) - 1
@@ -112,7 +114,7 @@ class Family:
     """The candidates of one suit (runs) or rank (sets), for bounding what a search can still shed.
 
     ``entries`` are its candidates, by order; ``head`` holds the score, use and tag of each of the first
-    :data:`SCAN` of them, flat (compiled, reading one field of an entry unpacks all six; one list a family,
+    :data:`SCAN` of them, flat (compiled, reading one field of an entry unpacks all seven; one list a family,
     as few objects for the garbage collector to count as a slice) and ``beyond`` the score of the next one (-1 if none), which bounds all the others. Unless
     ``tagged`` (joinable runs), every candidate's ``tag`` is ``bit``: the test of the family's bit is
     the test of each tag. A suit's runs touch only its 13 fields and the jokers' one: when those fit a native
@@ -164,11 +166,11 @@ class Family:
             suit_fields = (1 << (13 * width)) - 1
             joker_shift, joker_at = JOKER_FACE * width, 13 * width
             for i in range(scanned):
-                score, _, use, tag, _, _ = entries[i]
+                score, _, use, tag, _, _, _ = entries[i]
                 head += (score, (use >> shift) & suit_fields | (use >> joker_shift) << joker_at, tag)
         else:
             for i in range(scanned):
-                score, _, use, tag, _, _ = entries[i]
+                score, _, use, tag, _, _, _ = entries[i]
                 head += (score, use, tag)
         # (the class by name: compiled, a call of ``cls`` is a generic call of the type object)
         return Family(bit, stats[0], stats[1], stats[2], naturals, entries, head, beyond, tagged, shift)
@@ -362,7 +364,7 @@ def _runs(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
                 tag |= 1 << (suit * 16 + low) | 1 << (64 + suit * 16 + high)
                 block |= 1 << (suit * 16 + high + 1) | 1 << (64 + suit * 16 + low - 1)
             use = (shapes[i + 2] << shift) + joker_count * joker_unit
-            members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5])))
+            members.append((score, size, use, tag, block, _order(score, size, suit, low, shapes[i + 5]), joker_count))
         members.sort(key=_by_order)
         local = shift if width <= LOCAL_WIDTH else -1
         out.append(Family.of(suit_tag, stats, naturals, members, joinable, local, width))
@@ -524,8 +526,11 @@ def _sets(counts: list[int], lengths: int, rules: Ruleset, weights: tuple[int, .
             size = naturals + joker_count
             use = (natural_use << shift) + joker_count * joker_unit
             members.append(
-                (score, size, use, rank_tag, rank_tag, _order(score, size, rank, 0, shape << 8 | joker_count))
-            )
+                (
+                    score, size, use, rank_tag, rank_tag, _order(score, size, rank, 0, shape << 8 | joker_count),
+                    joker_count,
+                )
+            )  # fmt: skip
         members.sort(key=_by_order)
         family_stats = (stats[0], stats[1], stats[2] * rank_weight)
         out.append(Family.of(rank_tag, family_stats, held * rank_weight, members, False))

@@ -114,7 +114,7 @@ class Walk:
         if self.ceiling < self.need:
             return []
         if self.lists:
-            self.visit(0, start, 0, 0, 0, 0, 0, ())
+            self.visit(0, start, (start >> self.joker_shift) & self.field, 0, 0, 0, 0, 0, ())
         else:
             self.accept(start, 0, ())
         if self.mode == EVERY:
@@ -245,9 +245,11 @@ class Walk:
             self.need = worst + 1
 
     def visit(
-        self, depth: int, left: int, score: int, used: int, blocked: int, size_before: int, order_before: int,
-        path: tuple[int, ...],
+        self, depth: int, left: int, jokers_left: int, score: int, used: int, blocked: int, size_before: int,
+        order_before: int, path: tuple[int, ...],
     ) -> None:  # fmt: skip
+        """Fill the slot at ``depth`` from what is ``left`` (packed; ``jokers_left`` its jokers' count, in a native
+        int), having shed ``score`` with ``used`` cards, and on to the slots below."""
         last = self.last
         if depth == last:
             rest = 0
@@ -281,7 +283,7 @@ class Walk:
                     else:
                         end = middle
             for i in range(begin, len(entries)):  # (not islice: compiled, a range loop indexes the list)
-                c_score, size, use, tag, block, order = entries[i]
+                c_score, size, use, tag, block, order, jokers = entries[i]
                 reach = score + c_score + rest
                 if reach < self.need:
                     break
@@ -295,6 +297,8 @@ class Walk:
                     continue
                 if used + size > max_used:
                     continue
+                if jokers > jokers_left:  # (the fit test below would fail: a native test first)
+                    continue
                 after = left - use
                 if after & guard != guard:
                     continue
@@ -304,8 +308,9 @@ class Walk:
                     self.accept(after, score + c_score, (*path, order))
                 else:
                     self.visit(
-                        depth + 1, after, score + c_score, used + size, blocked | block, size, order, (*path, order)
-                    )
+                        depth + 1, after, jokers_left - jokers, score + c_score, used + size, blocked | block, size,
+                        order, (*path, order),
+                    )  # fmt: skip
                 if self.stopped:
                     return
 
