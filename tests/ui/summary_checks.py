@@ -68,6 +68,10 @@ def summary_problems(shown: dict[str, Any], result: dict[str, Any]) -> list[str]
         points = POINTS.search(got["who"])
         if points is None or int(points.group(1)) != result["points"][seat]:
             problems.append(f"seat {seat} shows {got['who']!r}, the engine counts {result['points'][seat]} points")
+        if (result.get("cut_bonus_seat") == seat) != ("cut bonus" in got["who"]):
+            problems.append(
+                f"seat {seat} shows {got['who']!r}; the engine's cut bonus went to {result.get('cut_bonus_seat')}"
+            )
     grouped: dict[int, list[dict[str, Any]]] = {}
     for meld in result["melds"]:
         grouped.setdefault(meld["owner"], []).append(

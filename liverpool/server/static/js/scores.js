@@ -107,8 +107,9 @@ export function dealSummary(result, names, totals, { pause = null, me = null, on
     el("div", { class: "summary-who" },
       el("span", { class: `swatch seat-${s % 8}` }),
       el("strong", { class: "name", text: names[s] }),
-      el("span", { text: ` ${t("summary.points", { count: score, total: totals[s] })}` }),
-      result.went_out === s && el("span", { class: "badge down", text: t("scores.went_out") })),
+      el("span", { text: ` ${t("summary.points", { count: result.points?.[s] ?? score, total: totals[s] })}` }),
+      result.went_out === s && el("span", { class: "badge down", text: t("scores.went_out") }),
+      result.cut_bonus_seat === s && el("span", { class: "badge", dataset: { testid: "summary-cut-bonus" }, text: t("summary.cut_bonus", { bonus: score - (result.points?.[s] ?? score) }) })),
     el("div", { class: "summary-cards" }, (result.hands?.[s] ?? []).length
       ? result.hands[s].map((c) => cardElement(c, { small: true, testid: "summary-card" }))
       : el("span", { class: "muted", text: t("summary.no_cards") }))))),
