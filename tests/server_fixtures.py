@@ -54,15 +54,22 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tables.db'}"
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema in the test database (dropped afterwards), as the server's database URL."""
+def pg_base() -> str:
+    """The test database's URL from ``$LIVERPOOL_TEST_PG``; without it the test is skipped, or fails where
+    PostgreSQL is required (:func:`pg_required`)."""
     base = os.environ.get(PG_ENV)
     if not base:
         message = f"${PG_ENV} is not set: run `export {PG_ENV}=$(bash scripts/ensure_postgres.sh)`"
         if pg_required():
             pytest.fail(message)
         pytest.skip(message)
+    return base
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema in the test database (dropped afterwards), as the server's database URL."""
+    base = pg_base()
     schema = f"test_{secrets.token_hex(6)}"
     admin = create_engine(database_url(base))
     with admin.begin() as connection:

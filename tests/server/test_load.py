@@ -7,25 +7,19 @@ as the other PostgreSQL tests)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from server_fixtures import PG_ENV, pg_required
+from server_fixtures import pg_base
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
 def test_two_processes_on_one_postgresql_both_play_and_lose_nothing(tmp_path: Path) -> None:
-    database = os.environ.get(PG_ENV)
-    if not database:
-        message = f"${PG_ENV} is not set: run `export {PG_ENV}=$(bash scripts/ensure_postgres.sh)`"
-        if pg_required():
-            pytest.fail(message)
-        pytest.skip(message)
+    database = pg_base()
     out = tmp_path / "load.json"
     args = ["--processes", "2", "--database", database, "--tables", "4", "--duration", "8", "--warmup", "3"]
     run = subprocess.run(
