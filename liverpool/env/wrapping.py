@@ -6,7 +6,8 @@ them, with the same checks and errors but without their cost on every step.
 lookup has failed, once per wrapper: several of those a step cost about a fifth of a step of ``liverpool_v0``
 (measured in docs/rl.md). Here those attributes are properties that read the unwrapped environment, refused
 before ``reset`` exactly as ``OrderEnforcingWrapper`` refuses them, and the bounds check of ``step`` reads the
-unwrapped environment too.
+unwrapped environment too; so do ``last``, ``observe`` and the agent iterator, after the wrapper's own checks
+(``tests/bots/test_env_fast.py`` plays them beside PettingZoo's own wrappers).
 """
 
 from __future__ import annotations
