@@ -269,25 +269,36 @@ Choice = Action | tuple[int, ...] | None
 
 
 def choices(
-    layout: Layout, listed: Sequence[Action], going_downs: Sequence[GoDown], pending: Sequence[int], may_decline: bool
+    layout: Layout,
+    listed: Sequence[Action],
+    going_downs: Sequence[GoDown] | None,
+    pending: Sequence[int],
+    may_decline: bool,
 ) -> dict[int, Choice]:
     """Action index -> what it does now for a seat whose legal actions are ``listed``: an engine action,
     ``DECLINE`` (when ``may_decline``: out of turn in the draw phase), or a tuple of catalogue indices (a meld
     step extends the ``pending`` going-down; GO_DOWN_DONE submits the first of ``going_downs`` with those
-    shapes). The environment's mask, and a bot that plays a policy of this encoding, both come from here."""
-    by_shapes: dict[tuple[int, ...], GoDown] = {}
-    for action in going_downs:
-        by_shapes.setdefault(tuple(sorted([shape_index(m) for m in action.melds])), action)
+    shapes; ``None``: the going-downs of ``listed``, in their order). The environment's mask, and a bot that
+    plays a policy of this encoding, both come from here."""
     out: dict[int, Choice] = {}
-    if not pending:
-        # (a discard, most of a listing, indexed here: ``index_of`` is a call per action)
+    listed_downs: list[GoDown] = []
+    if pending:
+        listed_downs = [a for a in listed if type(a) is GoDown] if going_downs is None else []
+    else:
+        # (a discard, most of a listing, indexed here: ``index_of`` is a call per action; the going-downs
+        # are picked out in the same pass)
         discard_at = layout.discard
         index_of = layout.index_of
         for option in listed:
             if type(option) is Discard:
                 out.setdefault(discard_at + (option.card & FACE_MASK), option)
-            elif not isinstance(option, GoDown):
+            elif isinstance(option, GoDown):
+                listed_downs.append(option)
+            else:
                 out.setdefault(index_of(option), option)
+    by_shapes: dict[tuple[int, ...], GoDown] = {}
+    for action in listed_downs if going_downs is None else going_downs:
+        by_shapes.setdefault(tuple(sorted([shape_index(m) for m in action.melds])), action)
     prefix = tuple(pending)
     for shapes, action in by_shapes.items():
         if shapes[: len(prefix)] != prefix:

@@ -121,6 +121,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.declined: set[int] = set()
         self._options_cache: tuple[int, dict[int, enc.Choice]] | None = None
         self._listed: tuple[int, int, list[Action]] | None = None
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -146,6 +147,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.pending = []
         self.declined = set()
         self._results_seen = 0
+        self._rewarded = False  # whether rewards holds a deal's results (see _zero_rewards)
         self._moment = 0
         self._options_cache = None
         self._listed = None
@@ -198,19 +200,20 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         """Action index -> what it does for ``seat`` now: an engine action, ``DECLINE``, or a tuple of
         catalogue indices (a meld step extends the pending going-down; GO_DOWN_DONE submits it)."""
         cache = self._options_cache
-        if cache is not None and cache[0] == self._key(seat):
+        key = self._key(seat)
+        if cache is not None and cache[0] == key:
             return cache[1]
         state = self.state
         assert state is not None
         if state.phase is Phase.GAME_OVER or self.possible_agents[seat] != self.agent_selection:
             return {}
         listed = self._legal(seat)
-        arrangements = [a for a in listed if isinstance(a, GoDown)]
-        if self.going_down == "all" and arrangements:
+        arrangements: list[GoDown] | None = None  # None: choices() takes the listed ones
+        if self.going_down == "all" and any(type(a) is GoDown for a in listed):
             arrangements = [GoDown(seat, a) for a in go_down_arrangements(state, seat)]
         may_decline = state.phase is Phase.DRAW and seat != state.current
         out = enc.choices(self.layout, listed, arrangements, self.pending, may_decline)
-        self._options_cache = (self._key(seat), out)
+        self._options_cache = (key, out)
         return out
 
     def _key(self, seat: int) -> int:
@@ -242,8 +245,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         seat = self.agent_name_mapping[agent]
         index = int(action)
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self._zero_rewards()
         choices = self.options(seat)
         if index not in choices:
             self._refuse(seat, index)
@@ -269,8 +271,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if action is DECLINE and enc.PASS not in self.options(seat):
             raise ValueError(f"seat {seat} must act now and cannot decline ({self.state.situation()})")
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self._zero_rewards()
         self.pending = []
         self._perform(seat, action)
         self._after_step()
@@ -294,9 +295,18 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if self.state.phase is Phase.GAME_OVER:
             self.terminations = {a: True for a in self.agents}
         self.agent_selection = self.possible_agents[self._next_seat()]
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _zero_rewards(self) -> None:
+        """Every seat's ``rewards`` to 0 at the start of a step, as PettingZoo's environments do; they are all 0
+        already unless the step before ended a deal (``_rewarded``), so most steps skip the loop."""
+        if self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._rewarded = False
 
     def _score(self) -> None:
         """Rewards: each seat's deal result, negated (penalty points are bad), when a deal ends."""
@@ -308,6 +318,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             for seat, points in enumerate(result.scores):
                 self.rewards[self.possible_agents[seat]] -= float(points)
         self._results_seen = len(results)
+        self._rewarded = True
 
     def _refuse(self, seat: int, index: int) -> None:
         """Raise for an action not in the mask: the engine's own refusal when the index names an engine action

@@ -6,7 +6,8 @@ them, with the same checks and errors but without their cost on every step.
 lookup has failed, once per wrapper: several of those a step cost about a fifth of a step of ``liverpool_v0``
 (measured in docs/rl.md). Here those attributes are properties that read the unwrapped environment, refused
 before ``reset`` exactly as ``OrderEnforcingWrapper`` refuses them, and the bounds check of ``step`` reads the
-unwrapped environment too.
+unwrapped environment too; so do ``last``, ``observe`` and the agent iterator, after the wrapper's own checks
+(``tests/bots/test_env_fast.py`` plays them beside PettingZoo's own wrappers).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 # What OrderEnforcingWrapper refuses before reset, and what it forwards at any time.
 _GUARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos")
@@ -40,6 +43,49 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # P
 
     def __str__(self) -> str:
         return str(self.env)  # as OrderEnforcingWrapper's own prints itself
+
+    def observe(self, agent: Any) -> Any:
+        """As ``OrderEnforcingWrapper.observe`` (refused before ``reset``), then the unwrapped environment's: the
+        layer between (``AssertOutOfBounds``) forwards ``observe`` unchanged."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.observe(agent)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[Any, Any, Any]:
+        """As ``OrderEnforcingWrapper.agent_iter``, with an iterator that reads the unwrapped environment."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` of the unwrapped environment, which reads the same agent, observation and dictionaries
+        the wrapped one reads through the forwarding properties (and refused before ``reset`` with the same
+        ``AttributeError`` as the ``agent_selection`` it reads first)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self._raw.last(observe)  # type: ignore[no-any-return]
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # PettingZoo is untyped
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # PettingZoo is untyped
+    """``AECOrderEnforcingIterator`` (stop when no agent is left or after ``max_iter``; refuse a second
+    ``next`` without a ``step`` between) reading ``agents`` and ``agent_selection`` from the unwrapped
+    environment (the wrapper's are forwarding properties)."""
+
+    def __next__(self) -> Any:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        agent = raw.agent_selection
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return agent
 
 
 for _name in _GUARDED:

@@ -4,7 +4,8 @@ observation array and every mask must be the same, number for number."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -258,3 +259,72 @@ def test_arrays_of_the_benchmarks_loop_equal_the_reference_and_stay_as_handed_ou
         env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
     assert went_down and steps > 500, (went_down, steps)
+
+
+def _pettingzoo_wrapped(**kwargs: Any) -> Any:
+    """``raw_env`` under PettingZoo's own two wrappers, in ``env()``'s order: the reference for
+    :mod:`liverpool.env.wrapping`."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(liverpool_v0.raw_env(**kwargs)))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_wrapped_env_steps_as_pettingzoos_own_wrappers_do(seed: int) -> None:
+    """``env()`` (whose wrappers read the unwrapped environment directly, with their own ``last`` and agent
+    iterator, and whose ``rewards`` are zeroed only after a deal's results) against the same environment under
+    PettingZoo's ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper``, over a whole seeded game and its
+    dead steps: the same agents in turn, the same ``last()`` at every step, the same ``rewards`` and cumulative
+    rewards after it (of the same types). Fails when the iterator does not stop or ``last`` reads another agent's
+    entries; whether the rewards themselves are right, zeroed and accumulated after a deal,
+    ``tests/bots/test_env.py::test_rewards_sum_to_minus_totals`` checks (it failed with either step skipped)."""
+    ours: Any = liverpool_v0.env(preset="liverpool", seats=3)
+    theirs: Any = _pettingzoo_wrapped(preset="liverpool", seats=3)
+    ours.reset(seed=seed)
+    theirs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewarded = steps = 0
+    for agent, other in zip(ours.agent_iter(), theirs.agent_iter(), strict=True):
+        assert agent == other
+        got, want = ours.last(), theirs.last()
+        assert all(np.array_equal(got[0][k], want[0][k]) for k in want[0]), steps
+        assert got[1:] == want[1:], steps
+        action = None
+        if not (got[2] or got[3]):
+            legal = np.flatnonzero(got[0]["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+        ours.step(action)
+        theirs.step(action)
+        assert ours.rewards == theirs.rewards and ours._cumulative_rewards == theirs._cumulative_rewards, steps
+        assert all(type(v) is type(theirs.rewards[k]) for k, v in ours.rewards.items()), steps
+        rewarded += any(ours.rewards.values())
+        steps += 1
+    assert not ours.agents and not theirs.agents and rewarded >= 7, (rewarded, steps)
+
+
+def test_wrapped_env_refuses_what_pettingzoos_wrappers_refuse() -> None:
+    """Before ``reset``, ``last``, ``observe``, ``agent_iter`` and the forwarded attributes are refused as
+    PettingZoo's ``OrderEnforcingWrapper`` refuses them (the same exception and message); a second ``next`` of
+    the agent iterator without a ``step`` between fails as PettingZoo's iterator does."""
+    ours: Any = liverpool_v0.env(preset="liverpool", seats=3)
+    theirs: Any = _pettingzoo_wrapped(preset="liverpool", seats=3)
+    calls: tuple[Callable[[Any], object], ...] = (
+        lambda e: e.last(),
+        lambda e: e.observe("player_0"),
+        lambda e: e.agent_iter(),
+        lambda e: e.agent_selection,
+        lambda e: e.rewards,
+    )
+    for call in calls:
+        errors = []
+        for env in (ours, theirs):
+            with pytest.raises(Exception) as caught:  # compared with PettingZoo's below
+                call(env)
+            errors.append((type(caught.value), str(caught.value)))
+        assert errors[0] == errors[1]
+    for env in (ours, theirs):
+        env.reset(seed=1)
+        walk = iter(env.agent_iter())
+        next(walk)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(walk)
