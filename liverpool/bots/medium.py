@@ -18,7 +18,7 @@ The weights live in :class:`Weights`; ``liverpool.bots.tune`` picks them from se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from liverpool.engine import (
@@ -287,24 +287,40 @@ def feeding(observation: Observation, down: bool, w: Weights) -> Callable[[Card]
     collected = [[(k.rank, k.suit) for k in s.known if not k.is_joker] for s in opponents if not s.down]
     factors = [w.feed_known * (1.0 if s.seat == nxt else 0.5) for s in opponents if not s.down]
     fits = table_lay_off_index(observation.melds, observation.rules) if table else {}
-    cache: dict[int, float] = {}
+    return _Feeding(table, collected, factors, fits)
 
-    def feed(card: Card) -> float:
+
+class _Feeding:
+    """What :func:`feeding` returns: a card's feeding score, kept per face. An object, not a closure: compiled,
+    a closure returned from its function is a reference cycle (the function's frame holds the closure, the
+    closure its frame) that only the garbage collector frees, and the server's collections then traverse it
+    (docs/performance.md, "Session 50")."""
+
+    def __init__(
+        self, table: float, collected: list[list[tuple[int, str]]], factors: list[float], fits: Mapping[int, object]
+    ) -> None:
+        self.table = table
+        self.collected = collected
+        self.factors = factors
+        self.fits = fits
+        self.cache: dict[int, float] = {}
+
+    def __call__(self, card: Card) -> float:
         face = card & 63
+        cache = self.cache
         if face in cache:
             return cache[face]
-        score = table if face in fits else 0.0
+        score = self.table if face in self.fits else 0.0
+        factors = self.factors
         if card.is_joker:
             score += max(factors, default=0.0)
         else:
             rank, suit = card.rank, card.suit
-            for known, factor in zip(collected, factors, strict=True):
+            for known, factor in zip(self.collected, factors, strict=True):
                 if any(r == rank or (s == suit and _gap(r, rank) <= 2) for r, s in known):
                     score += factor
         cache[face] = score
         return score
-
-    return feed
 
 
 def _no_feeding(card: Card) -> float:
