@@ -171,6 +171,13 @@ class Subprocess:
     def tracebacks(self) -> int:
         return self.log.read_text(errors="replace").count("Traceback")
 
+    def traceback_text(self, limit: int = 8000) -> str:
+        """The server's log from its first traceback on (at most ``limit`` characters), kept in the report
+        since the log itself goes with the run's temporary folder; empty when there is none."""
+        text = self.log.read_text(errors="replace")
+        at = text.find("Traceback")
+        return "" if at < 0 else text[max(0, at - 500) : at + limit]
+
 
 def table_server(workdir: Path, port: int | None = None, pure: bool = False, db: str | None = None) -> Subprocess:
     """``liverpool serve`` on ``workdir``'s SQLite file (made on the first start, reopened on the next), or
@@ -491,6 +498,9 @@ async def run_tables(
         row["server_tracebacks"] = sum(s.tracebacks() for s in servers)
         for i, (process, server) in enumerate(zip(row["processes"], servers, strict=True)):
             process.update(tables=sum(m.process == i for m in made), tracebacks=server.tracebacks())
+            if server.tracebacks():
+                process["traceback_text"] = server.traceback_text()
+                print(f"server {i} logged a traceback:\n{process['traceback_text']}", file=sys.stderr)
     actions_per_s = row["actions_per_s"]
     table_messages = sum(n for kind, n in row["by_type"].items() if kind != "pong")
     table_bytes = sum(n for kind, n in row["bytes_by_type"].items() if kind != "pong")

@@ -35,6 +35,7 @@ LIMIT_ENV = {
     "cluster_lease_s": "LIVERPOOL_CLUSTER_LEASE_S",
     "chat_per_10s": "LIVERPOOL_CHAT_PER_10S",
     "migrate_wait_s": "LIVERPOOL_MIGRATE_WAIT_S",
+    "gc_interval_s": "LIVERPOOL_GC_INTERVAL_S",
 }
 CLUSTER_ENV = LIMIT_ENV["cluster_lease_s"]
 MIGRATE_WAIT_ENV = LIMIT_ENV["migrate_wait_s"]
@@ -64,6 +65,8 @@ class Settings:
     chat_per_10s: int = 5
     # Seconds a starting process waits for another to finish migrating the schema (storage.migrate).
     migrate_wait_s: int = MIGRATE_WAIT_S
+    # Seconds between the server's garbage collections (cli/serve.py tune_gc); 0: Python's own.
+    gc_interval_s: int = 600
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, hosts: Iterable[str] = ()) -> Settings:
