@@ -68,19 +68,23 @@ GC_YOUNG = 20_000  # allocations between young collections when Python's own are
 log = logging.getLogger("liverpool.server")
 
 
-def tune_gc(interval_s: float) -> threading.Thread | None:
+GC_GROWTH = 500_000  # tracked objects added since the last collection that call for one before its time
+
+
+def tune_gc(interval_s: float, growth: int = GC_GROWTH) -> threading.Thread | None:
     """The server's garbage collections. What is loaded by now (modules, the app) is frozen out of every
     collection. Then, with ``interval_s`` > 0 (``$LIVERPOOL_GC_INTERVAL_S``, default 600), Python's own
-    collections are off and a thread collects everything every ``interval_s`` seconds, logging what it freed
-    and how long it took; with 0, Python's own stay, the young generation collected every :data:`GC_YOUNG`
-    allocations.
+    collections are off and a thread collects everything every ``interval_s`` seconds, or sooner when
+    ``growth`` (:data:`GC_GROWTH`) more objects are tracked than after the last collection (garbage piling up: each HTTP
+    connection leaves a few cycles), logging what it freed and how long it took; with 0, Python's own stay,
+    the young generation collected every :data:`GC_YOUNG` allocations.
 
     Why (docs/performance.md, "Session 50"): a table's state lives until its next action, so a young
     collection finds the last second's states of every table alive and traverses them; at 1,000 tables that
     was 8 to 100 ms a collection, several a second, and the ping tail (p99 151 ms; 15.5 ms with them off).
     What the server drops is freed by reference counting, not by collections, as long as nothing it makes
-    per action is a reference cycle (``tests/engine/test_compiled.py`` checks the bots'); the periodic
-    collection frees what cycles there are (connections, errors), so memory stays bounded."""
+    per action is a reference cycle (``tests/engine/test_compiled.py`` checks the bots'); the thread frees
+    what cycles there are, so memory stays bounded."""
     gc.collect()
     gc.freeze()
     if interval_s <= 0:
@@ -88,14 +92,31 @@ def tune_gc(interval_s: float) -> threading.Thread | None:
         gc.set_threshold(GC_YOUNG, middle, old)
         return None
     gc.disable()
-    thread = threading.Thread(target=_collect_every, args=(interval_s,), name="liverpool-gc", daemon=True)
+    thread = threading.Thread(target=_collect, args=(interval_s, growth), name="liverpool-gc", daemon=True)
     thread.start()
     return thread
 
 
-def _collect_every(interval_s: float) -> None:
+def _collect(interval_s: float, growth: int) -> None:
+    """Every second: a full collection if ``interval_s`` have passed since the last, or if the objects tracked
+    have grown by ``growth`` and by a quarter of those the last one left (Python's count of the young
+    generation: objects made less those freed; the quarter, as Python's own full collections wait for, keeps
+    their cost in proportion as the tables grow)."""
+    last, need = time.monotonic(), growth
     while True:
-        time.sleep(interval_s)
+        time.sleep(min(1.0, interval_s))
+        grown = gc.get_count()[0]
+        if time.monotonic() - last < interval_s and grown < need:
+            continue
         start = time.perf_counter()
         freed = gc.collect()
-        log.info("garbage collection: %d objects freed in %.1f ms", freed, (time.perf_counter() - start) * 1000)
+        took = time.perf_counter() - start
+        kept = len(gc.get_objects(generation=2))
+        last, need = time.monotonic(), max(growth, kept // 4)
+        log.info(
+            "garbage collection: %d objects freed in %.1f ms (%d more than after the last; %d kept)",
+            freed,
+            took * 1000,
+            grown,
+            kept,
+        )

@@ -20,8 +20,8 @@ TUNED = """
 import gc, sys, time, weakref
 from liverpool.cli.serve import GC_YOUNG, tune_gc
 
-interval = float(sys.argv[1])
-thread = tune_gc(interval)
+interval, growth = float(sys.argv[1]), int(sys.argv[2])
+thread = tune_gc(interval, growth)
 print("enabled", gc.isenabled(), "young", gc.get_threshold()[0] == GC_YOUNG, "thread", thread is not None)
 
 class Node:
@@ -31,19 +31,30 @@ a, b = Node(), Node()
 a.other, b.other = b, a  # a cycle: reference counting alone never frees it
 gone = weakref.ref(a)
 del a, b
-time.sleep(max(3 * interval, 0.5))
+if growth < 1_000_000:  # garbage piling up: more cycles than ``growth`` call for a collection before its time
+    for _ in range(growth):
+        c, d = Node(), Node()
+        c.other, d.other = d, c
+time.sleep(max(3 * min(interval, 1.0), 0.5))
 print("freed", gone() is None)
 """
 
 
-def _run(interval: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", TUNED, interval], capture_output=True, text=True, timeout=60)
+def _run(interval: str, growth: int = 1_000_000) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", TUNED, interval, str(growth)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
 
 def test_collections_run_on_their_own_thread_and_free_cycles() -> None:
     assert _run("0.3") == ["enabled", "False", "young", "False", "thread", "True", "freed", "True"]
+
+
+def test_garbage_piling_up_is_collected_before_its_time() -> None:
+    assert _run("1000", growth=20_000) == ["enabled", "False", "young", "False", "thread", "True", "freed", "True"]
+    assert _run("1000")[-1] == "False", "without the garbage, nothing is collected before 1,000 s"
 
 
 def test_an_interval_of_zero_keeps_pythons_own_collections() -> None:
