@@ -30,6 +30,7 @@ def main() -> None:
     if args.compiled:
         sys.path.insert(0, args.compiled)
     import numpy as np
+    from env_speed import _pick  # the agent of env_speed.py (this folder is first on the path)
 
     import liverpool.env.liverpool_v0 as v0
     from liverpool.engine import GoDown, is_compiled, observe
@@ -76,8 +77,7 @@ def main() -> None:
             obs, _, terminated, truncated, _ = env.last()
             action = None
             if not (terminated or truncated):
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
+                action = _pick(rng, obs["action_mask"])
             env.step(action)
             steps += 1
     print(f"compiled engine: {is_compiled()}; {args.games} games, {steps} steps")

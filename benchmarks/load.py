@@ -495,12 +495,12 @@ async def run_tables(
         if refused:
             tally.error("table_refused")
         row["errors"] = dict(tally.errors)
-        row["server_tracebacks"] = sum(s.tracebacks() for s in servers)
         for i, (process, server) in enumerate(zip(row["processes"], servers, strict=True)):
             process.update(tables=sum(m.process == i for m in made), tracebacks=server.tracebacks())
-            if server.tracebacks():
+            if process["tracebacks"]:
                 process["traceback_text"] = server.traceback_text()
                 print(f"server {i} logged a traceback:\n{process['traceback_text']}", file=sys.stderr)
+        row["server_tracebacks"] = sum(process["tracebacks"] for process in row["processes"])
     actions_per_s = row["actions_per_s"]
     table_messages = sum(n for kind, n in row["by_type"].items() if kind != "pong")
     table_bytes = sum(n for kind, n in row["bytes_by_type"].items() if kind != "pong")

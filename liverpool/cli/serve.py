@@ -56,7 +56,7 @@ def serve(
         raise typer.BadParameter(str(exc)) from exc
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(database_url(db), settings)
-    logging.getLogger("liverpool.server").info("%s, serving on http://%s:%d", describe_build(), host, port)
+    log.info("%s, serving on http://%s:%d", describe_build(), host, port)
     tune_gc(settings.gc_interval_s)
     # No permessage-deflate: compressing each frame again for each client cost more than the frames'
     # bytes are worth (docs/performance.md, "Server load").
